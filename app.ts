@@ -1,0 +1,82 @@
+/** createApp(deps): the Hono app with global middleware, the one error handler and the routes of the manifest. */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { manifest } from "./routes.gen.ts";
+import { mountManifest, renderPage } from "./framework/router.ts";
+import { serveFile } from "./framework/static.ts";
+import { BUILD_DIR } from "./framework/build.ts";
+import { statusText, toHttpError } from "./lib/errors.ts";
+import { log } from "./lib/log.ts";
+import { normalizeSettings } from "./lib/settings.ts";
+import type { AppDeps, AppEnv } from "./lib/state.ts";
+import { securityHeaders } from "./middleware/security_headers.ts";
+import { requestLog } from "./middleware/request_log.ts";
+import { cleanPath } from "./middleware/clean_path.ts";
+
+const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+
+function isApi(c: Context, baseUrl: string): boolean {
+  return new URL(c.req.url).pathname.slice(baseUrl.length).startsWith("/api/");
+}
+
+/** Builds the application around its dependencies. Tests call `createApp(deps).request(...)`. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const base = deps.config.baseUrl;
+  const root = new Hono<AppEnv>();
+  const app = base ? root.basePath(base) : root;
+
+  app.use("*", requestLog());
+  app.use("*", securityHeaders());
+  app.use("*", cleanPath({ baseUrl: base }));
+  app.use("*", async function loadState(c, next) {
+    c.set("deps", deps);
+    c.set("settings", normalizeSettings(await deps.store.findSettings()));
+    await next();
+  });
+
+  app.all("/health", (c) => c.json({ status: "OK" }));
+  app.on(["GET", "HEAD"], "/static/:file{.+}", async (c) => {
+    return await serveFile(c, `${HERE}/static`, c.req.param("file"), { maxAge: 86400 }) ?? c.notFound();
+  });
+  app.on(["GET", "HEAD"], "/_islands/:file{.+}", async (c) => {
+    return await serveFile(c, `${HERE}/${BUILD_DIR}/islands`, c.req.param("file"), { maxAge: 3600 }) ??
+      c.notFound();
+  });
+
+  mountManifest(app as unknown as Hono, manifest, { islandsUrl: `${base}/_islands` });
+
+  root.notFound((c) => {
+    if (c.req.method !== "GET" || isApi(c, base)) {
+      return c.body(statusText(404), 404, { "Content-Type": "text/plain; charset=utf-8" });
+    }
+    // Unknown page paths go under /files, as the SPA did.
+    const rel = new URL(c.req.url).pathname.slice(base.length) || "/";
+    return c.redirect(`${base}/files${rel === "/" ? "/" : rel}`, 302);
+  });
+
+  root.onError((err, c) => {
+    const httpErr = toHttpError(err);
+    if (httpErr.status >= 500) {
+      log.error(`${c.req.method} ${c.req.url}: ${httpErr.code}`, httpErr.cause ?? err);
+    }
+    for (const [k, v] of Object.entries(httpErr.headers)) c.header(k, v);
+    const errorPage = manifest.routes["routes/_error.tsx"]?.default;
+    if (!isApi(c, base) && c.req.method === "GET" && errorPage) {
+      if (httpErr.status === 401) {
+        const url = new URL(c.req.url);
+        return c.redirect(`${base}/login?redirect=${encodeURIComponent(url.pathname + url.search)}`, 302);
+      }
+      return renderPage(c, {
+        manifest,
+        component: errorPage,
+        data: { status: httpErr.status },
+        status: httpErr.status,
+        islandsUrl: `${base}/_islands`,
+      });
+    }
+    const body = statusText(httpErr.status, httpErr.expose ? httpErr.message : undefined);
+    return c.body(body, httpErr.status as 400, { "Content-Type": "text/plain; charset=utf-8" });
+  });
+
+  return root;
+}

@@ -1,0 +1,342 @@
+/**
+ * Boot-time configuration: the only reader of CLI flags and the environment.
+ * Flags win over `FB_*` variables, which win over defaults. Names follow filebrowser's so scripts keep working.
+ */
+import { parseArgs } from "node:util";
+
+/** Authentication methods. */
+export type AuthMethod = "json" | "proxy" | "noauth";
+
+/** The fully resolved, frozen server configuration. */
+export interface Config {
+  address: string;
+  port: number;
+  /** Absolute path of the files root. */
+  root: string;
+  /** Deno KV path or remote URL. */
+  database: string;
+  /** Base URL without trailing slash ("" by default). */
+  baseUrl: string;
+  authMethod: AuthMethod;
+  /** Header carrying the username for proxy auth. */
+  authHeader: string;
+  /** Remote addresses allowed to set the proxy auth header. */
+  trustedProxies: string[];
+  /** Token lifetime in seconds. */
+  tokenExpiration: number;
+  /** Command runner and event hooks on/off (off by default). */
+  enableExec: boolean;
+  minPasswordLength: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+  enableThumbs: boolean;
+  resizePreview: boolean;
+  followExternalSymlinks: boolean;
+  typeDetectionByHeader: boolean;
+  /** Directory for caches (previews), outside the files root. */
+  cacheDir: string;
+  /** Directory for partial uploads, outside the files root. */
+  uploadDir: string;
+  /** Seconds after which an untouched partial upload is removed. */
+  uploadExpiry: number;
+  /** First-start admin credentials (only used when the database is empty). */
+  adminUsername: string;
+  adminPassword: string;
+  /** Login failures allowed per client per minute before 429. */
+  loginRateLimit: number;
+  version: string;
+}
+
+/** Version string reported to clients. */
+export const VERSION = "0.1.0";
+
+interface OptionSpec {
+  name: string;
+  short?: string;
+  env: string;
+  type: "string" | "boolean";
+  help: string;
+  default: string;
+}
+
+/** Every option: flag, environment variable, default and help text. */
+export const OPTIONS: OptionSpec[] = [
+  {
+    name: "address",
+    short: "a",
+    env: "FB_ADDRESS",
+    type: "string",
+    default: "127.0.0.1",
+    help: "address to listen on",
+  },
+  {
+    name: "port",
+    short: "p",
+    env: "FB_PORT",
+    type: "string",
+    default: "8080",
+    help: "port to listen on (0 = any free port)",
+  },
+  {
+    name: "root",
+    short: "r",
+    env: "FB_ROOT",
+    type: "string",
+    default: "",
+    help: "files root (default: files/ next to the database)",
+  },
+  {
+    name: "database",
+    short: "d",
+    env: "FB_DATABASE",
+    type: "string",
+    default: "data/filebrowser.kv",
+    help: "Deno KV file path or remote KV URL",
+  },
+  {
+    name: "baseurl",
+    short: "b",
+    env: "FB_BASEURL",
+    type: "string",
+    default: "",
+    help: "base URL prefix, e.g. /files-app",
+  },
+  {
+    name: "auth",
+    env: "FB_AUTH",
+    type: "string",
+    default: "json",
+    help: "auth method: json, proxy or noauth",
+  },
+  {
+    name: "auth-header",
+    env: "FB_AUTH_HEADER",
+    type: "string",
+    default: "X-Forwarded-User",
+    help: "username header for proxy auth",
+  },
+  {
+    name: "trusted-proxies",
+    env: "FB_TRUSTED_PROXIES",
+    type: "string",
+    default: "127.0.0.1,::1",
+    help: "comma-separated proxy addresses trusted for proxy auth",
+  },
+  {
+    name: "token-expiration",
+    env: "FB_TOKEN_EXPIRATION",
+    type: "string",
+    default: "2h",
+    help: "token lifetime (Go-style duration: 2h, 90m, 1h30m)",
+  },
+  {
+    name: "enable-exec",
+    env: "FB_ENABLE_EXEC",
+    type: "boolean",
+    default: "false",
+    help: "enable the command runner and event hooks",
+  },
+  {
+    name: "min-password-length",
+    env: "FB_MIN_PASSWORD_LENGTH",
+    type: "string",
+    default: "12",
+    help: "minimum password length in bytes",
+  },
+  {
+    name: "log-level",
+    env: "FB_LOG_LEVEL",
+    type: "string",
+    default: "info",
+    help: "debug, info, warn or error",
+  },
+  {
+    name: "disable-thumbnails",
+    env: "FB_DISABLE_THUMBNAILS",
+    type: "boolean",
+    default: "false",
+    help: "disable image thumbnails",
+  },
+  {
+    name: "disable-preview-resize",
+    env: "FB_DISABLE_PREVIEW_RESIZE",
+    type: "boolean",
+    default: "false",
+    help: "serve full images in the preview",
+  },
+  {
+    name: "follow-external-symlinks",
+    env: "FB_FOLLOW_EXTERNAL_SYMLINKS",
+    type: "boolean",
+    default: "false",
+    help: "follow symlinks that leave the scope (unsafe)",
+  },
+  {
+    name: "disable-type-detection-by-header",
+    env: "FB_DISABLE_TYPE_DETECTION_BY_HEADER",
+    type: "boolean",
+    default: "false",
+    help: "detect listing types by extension only",
+  },
+  {
+    name: "cache-dir",
+    env: "FB_CACHE_DIR",
+    type: "string",
+    default: "",
+    help: "cache directory (default: cache/ next to the database)",
+  },
+  {
+    name: "upload-dir",
+    env: "FB_UPLOAD_DIR",
+    type: "string",
+    default: "",
+    help: "partial uploads directory (default: uploads/ next to the database)",
+  },
+  {
+    name: "upload-expiry",
+    env: "FB_UPLOAD_EXPIRY",
+    type: "string",
+    default: "24h",
+    help: "remove partial uploads untouched for this long",
+  },
+  {
+    name: "login-rate-limit",
+    env: "FB_LOGIN_RATE_LIMIT",
+    type: "string",
+    default: "10",
+    help: "login failures per client per minute before 429",
+  },
+  {
+    name: "username",
+    env: "FB_ADMIN_USERNAME",
+    type: "string",
+    default: "admin",
+    help: "first admin's username (first start only)",
+  },
+  {
+    name: "password",
+    env: "FB_ADMIN_PASSWORD",
+    type: "string",
+    default: "",
+    help: "first admin's password (first start only; random if empty)",
+  },
+];
+
+/** Parses a Go-style duration ("2h", "90m", "1h30m", "45s") into seconds; null if invalid. */
+export function parseDuration(text: string): number | null {
+  const s = text.trim();
+  if (!s) return null;
+  if (/^\d+$/.test(s)) return Number(s);
+  const re = /(\d+(?:\.\d+)?)(h|m|s|ms)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of s.matchAll(re)) {
+    const n = Number(m[1]);
+    total += m[2] === "h" ? n * 3600 : m[2] === "m" ? n * 60 : m[2] === "s" ? n : n / 1000;
+    consumed += m[0].length;
+  }
+  return consumed === s.length ? total : null;
+}
+
+/** Help text listing every option. */
+export function helpText(): string {
+  const lines = ["Usage: deno task start [options]", "", "Options (flag / environment / default):"];
+  for (const o of OPTIONS) {
+    const flag = (o.short ? `-${o.short}, ` : "    ") + `--${o.name}`;
+    lines.push(`  ${flag.padEnd(38)} ${o.env.padEnd(36)} ${o.help}${o.default ? ` [${o.default}]` : ""}`);
+  }
+  lines.push(`  ${"-h, --help".padEnd(38)} ${"".padEnd(36)} show this help`);
+  return lines.join("\n");
+}
+
+function isRemote(database: string): boolean {
+  return /^https?:\/\//.test(database);
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? (i === 0 ? "/" : ".") : path.slice(0, i);
+}
+
+function absolute(path: string, cwd: string): string {
+  if (path.startsWith("/")) return path;
+  const parts = `${cwd}/${path}`.split("/");
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") out.pop();
+    else out.push(p);
+  }
+  return "/" + out.join("/");
+}
+
+/** Resolves flags + environment into a Config. Throws an Error with a clear message on bad values. */
+export function loadConfig(
+  args: string[] = Deno.args,
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+  cwd: string = Deno.cwd(),
+): Readonly<Config> & { help: boolean } {
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
+    help: { type: "boolean", short: "h" },
+  };
+  for (const o of OPTIONS) options[o.name] = { type: o.type, ...(o.short ? { short: o.short } : {}) };
+  const { values } = parseArgs({ args, options, allowPositionals: false, strict: true });
+  const get = (name: string): string => {
+    const spec = OPTIONS.find((o) => o.name === name)!;
+    const flag = (values as Record<string, string | boolean | undefined>)[name];
+    if (flag !== undefined) return String(flag);
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
+    return spec.default;
+  };
+  const bool = (name: string): boolean => /^(1|true|yes|on)$/i.test(get(name));
+  const int = (name: string, min: number, max: number): number => {
+    const n = Number(get(name));
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new Error(`Invalid value for --${name}: "${get(name)}"`);
+    }
+    return n;
+  };
+  const duration = (name: string): number => {
+    const d = parseDuration(get(name));
+    if (d === null || d <= 0) throw new Error(`Invalid duration for --${name}: "${get(name)}"`);
+    return d;
+  };
+  const database = get("database");
+  const dataDir = isRemote(database) ? absolute("data", cwd) : dirOf(absolute(database, cwd));
+  const auth = get("auth");
+  if (auth !== "json" && auth !== "proxy" && auth !== "noauth") {
+    throw new Error(`Invalid auth method: "${auth}"`);
+  }
+  const level = get("log-level");
+  if (!["debug", "info", "warn", "error"].includes(level)) throw new Error(`Invalid log level: "${level}"`);
+  let baseUrl = get("baseurl").trim().replace(/\/+$/, "");
+  if (baseUrl && !baseUrl.startsWith("/")) baseUrl = "/" + baseUrl;
+  const root = get("root");
+  const config: Config & { help: boolean } = {
+    help: Boolean(values.help),
+    address: get("address"),
+    port: int("port", 0, 65535),
+    root: root ? absolute(root, cwd) : `${dataDir}/files`,
+    database: isRemote(database) ? database : absolute(database, cwd),
+    baseUrl,
+    authMethod: auth,
+    authHeader: get("auth-header"),
+    trustedProxies: get("trusted-proxies").split(",").map((s) => s.trim()).filter(Boolean),
+    tokenExpiration: parseDuration(get("token-expiration")) || 7200,
+    enableExec: bool("enable-exec"),
+    minPasswordLength: int("min-password-length", 1, 72),
+    logLevel: level as Config["logLevel"],
+    enableThumbs: !bool("disable-thumbnails"),
+    resizePreview: !bool("disable-preview-resize"),
+    followExternalSymlinks: bool("follow-external-symlinks"),
+    typeDetectionByHeader: !bool("disable-type-detection-by-header"),
+    cacheDir: get("cache-dir") ? absolute(get("cache-dir"), cwd) : `${dataDir}/cache`,
+    uploadDir: get("upload-dir") ? absolute(get("upload-dir"), cwd) : `${dataDir}/uploads`,
+    uploadExpiry: duration("upload-expiry"),
+    adminUsername: get("username"),
+    adminPassword: get("password"),
+    loginRateLimit: int("login-rate-limit", 1, 100000),
+    version: VERSION,
+  };
+  return Object.freeze(config);
+}

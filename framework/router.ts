@@ -1,0 +1,148 @@
+/** Mounts the file routes of a generated manifest on a Hono app, and renders pages with island scripts. */
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { h } from "preact";
+import type { ComponentType } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { beginIslandCollection, endIslandCollection } from "./island.tsx";
+import { isPageResult } from "./define.ts";
+import type { Handlers, Method, PageProps } from "./define.ts";
+
+/** A route module as imported from routes/. */
+// deno-lint-ignore no-explicit-any -- route modules are typed against the app's own env, unknown to the framework
+type AnyEnv = any;
+export interface RouteModule {
+  handler?: Handlers<AnyEnv>;
+  default?: ComponentType<AnyEnv>;
+  middleware?: MiddlewareHandler<AnyEnv> | MiddlewareHandler<AnyEnv>[];
+}
+
+/** The generated manifest (routes.gen.ts). */
+export interface Manifest {
+  routes: Record<string, RouteModule>;
+  islands: Record<string, Record<string, unknown>>;
+}
+
+/** Props of routes/_app.tsx, the document shell. */
+export interface AppShellProps {
+  children: unknown;
+  title?: string;
+  url: string;
+  state: unknown;
+  status: number;
+}
+
+/** Options of mountManifest. */
+export interface MountOptions {
+  /** URL prefix under which bundles are served, e.g. "/base/_islands". */
+  islandsUrl: string;
+}
+
+const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/** Converts `routes/a/[id]/[...path].ts` into a Hono path `/a/:id/:path{.*}`. */
+export function routePathOf(file: string): string {
+  const rel = file.replace(/^routes\//, "").replace(/\.(tsx?|jsx?)$/, "");
+  const segs = rel.split("/").filter((s) => !/^\(.*\)$/.test(s));
+  if (segs[segs.length - 1] === "index") segs.pop();
+  const out = segs.map((s) => {
+    const rest = s.match(/^\[\.\.\.(\w+)\]$/);
+    if (rest) return `:${rest[1]}{.*}`;
+    const param = s.match(/^\[(\w+)\]$/);
+    if (param) return `:${param[1]}`;
+    return s;
+  });
+  return "/" + out.join("/");
+}
+
+function rank(file: string): number[] {
+  return file.replace(/^routes\//, "").split("/").map((
+    s,
+  ) => (s.startsWith("[...") ? 2 : s.startsWith("[") ? 1 : 0));
+}
+
+function compareRoutes(a: string, b: string): number {
+  const ra = rank(a), rb = rank(b);
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) if (ra[i] !== rb[i]) return ra[i] - rb[i];
+  return rb.length - ra.length || a.localeCompare(b);
+}
+
+/** Renders a page component inside routes/_app.tsx and injects the scripts of the islands it used. */
+export function renderPage(
+  c: Context,
+  options: {
+    manifest: Manifest;
+    component: ComponentType<PageProps<unknown>>;
+    data: unknown;
+    status?: number;
+    title?: string;
+    islandsUrl: string;
+  },
+): Response {
+  const shell = options.manifest.routes["routes/_app.tsx"]?.default as unknown as
+    | ComponentType<AppShellProps>
+    | undefined;
+  const params = c.req.param() as Record<string, string>;
+  const props: PageProps<unknown> = { data: options.data, url: c.req.url, params, state: c.var };
+  const status = options.status ?? 200;
+  beginIslandCollection();
+  let html: string;
+  let islands: string[] = [];
+  try {
+    const body = h(options.component, props);
+    const tree = shell
+      ? h(shell, { children: body, title: options.title, url: c.req.url, state: c.var, status })
+      : body;
+    html = renderToString(tree as ReturnType<typeof h>);
+  } finally {
+    // Always reset the collector, even when rendering throws.
+    islands = endIslandCollection();
+  }
+  const scripts = islands.map((n) => `<script type="module" src="${options.islandsUrl}/${n}.js"></script>`)
+    .join("");
+  html = html.includes("</body>") ? html.replace("</body>", `${scripts}</body>`) : html + scripts;
+  return c.html("<!doctype html>" + html, status as 200);
+}
+
+/** Registers middlewares and handlers of every route file, most specific routes first. */
+export function mountManifest(app: Hono, manifest: Manifest, options: MountOptions): void {
+  const files = Object.keys(manifest.routes);
+  const middlewares = files.filter((f) => /\/_middleware\.tsx?$/.test(f)).sort((a, b) => a.length - b.length);
+  for (const f of middlewares) {
+    const dir = f.replace(/\/_middleware\.tsx?$/, "");
+    const base = routePathOf(dir + "/index.ts");
+    const mws = [manifest.routes[f].middleware ?? []].flat();
+    for (const mw of mws) {
+      if (base === "/") app.use("*", mw);
+      else {
+        app.use(base, mw);
+        app.use(`${base}/*`, mw);
+      }
+    }
+  }
+  const routes = files.filter((f) => !/\/_[^/]+$/.test(f)).sort(compareRoutes);
+  for (const f of routes) {
+    const mod = manifest.routes[f];
+    const path = routePathOf(f);
+    const handlers = mod.handler ?? {};
+    const component = mod.default;
+    const own = [mod.middleware ?? []].flat();
+    for (const method of METHODS) {
+      const fn = handlers[method];
+      if (!fn && !(method === "GET" && component)) continue;
+      (app as AnyEnv).on(method, path, ...own, async (c: Context) => {
+        const result = fn ? await fn(c) : null;
+        if (result instanceof Response) return result;
+        if (!component) throw new Error(`${f}: handler returned page() but the route has no page component`);
+        const pageResult = isPageResult(result) ? result : null;
+        return renderPage(c, {
+          manifest,
+          component,
+          data: pageResult?.data,
+          status: pageResult?.status,
+          title: pageResult?.title,
+          islandsUrl: options.islandsUrl,
+        });
+      });
+    }
+  }
+}

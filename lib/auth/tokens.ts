@@ -1,0 +1,73 @@
+/** JWTs as filebrowser issues them (API.md §2.2): HS256, `{user, iss, exp, iat}` plus our session id `jti`. */
+import { jwtVerify, SignJWT } from "jose";
+import { UnauthorizedError } from "../errors.ts";
+import type { StoredUser, TokenUser } from "../types.ts";
+
+/** The verified claims we use. */
+export interface TokenClaims {
+  userId: number;
+  sessionId: string;
+  iat: number;
+  exp: number;
+}
+
+/** The 12-key user claim, in wire order. */
+export function toTokenUser(u: StoredUser): TokenUser {
+  return {
+    id: u.id,
+    locale: u.locale,
+    viewMode: u.viewMode,
+    singleClick: u.singleClick,
+    redirectAfterCopyMove: u.redirectAfterCopyMove,
+    perm: { ...u.perm },
+    commands: [...u.commands],
+    lockPassword: u.lockPassword,
+    hideDotfiles: u.hideDotfiles,
+    dateFormat: u.dateFormat,
+    username: u.username,
+    aceEditorTheme: u.aceEditorTheme,
+  };
+}
+
+/** Signs a token for a user and session. */
+export function signToken(
+  user: StoredUser,
+  options: { secret: Uint8Array; sessionId: string; lifetimeSeconds: number; nowMs: number },
+): Promise<string> {
+  const iat = Math.floor(options.nowMs / 1000);
+  return new SignJWT({
+    user: toTokenUser(user),
+    iss: "File Browser",
+    exp: iat + options.lifetimeSeconds,
+    iat,
+    jti: options.sessionId,
+  })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .sign(options.secret);
+}
+
+/** True when a header/cookie value has the shape of a JWT (exactly two dots). */
+export function looksLikeToken(value: string | undefined | null): value is string {
+  return !!value && value.split(".").length === 3;
+}
+
+/** Verifies signature, algorithm and expiry; throws UnauthorizedError otherwise. */
+export async function verifyToken(
+  token: string,
+  options: { secret: Uint8Array; nowMs: number },
+): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, options.secret, {
+      algorithms: ["HS256"],
+      currentDate: new Date(options.nowMs),
+      requiredClaims: ["exp"],
+    });
+    const user = payload.user as { id?: unknown } | undefined;
+    if (!user || typeof user.id !== "number" || typeof payload.jti !== "string") {
+      throw new Error("malformed claims");
+    }
+    return { userId: user.id, sessionId: payload.jti, iat: payload.iat ?? 0, exp: payload.exp! };
+  } catch (err) {
+    throw new UnauthorizedError("invalid_token", undefined, { cause: err });
+  }
+}

@@ -1,0 +1,29 @@
+/** The server's logger: the only module allowed to write to the console. */
+
+/** Log levels in increasing severity. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+let threshold: number = ORDER.info;
+
+/** Sets the minimum level that is printed. */
+export function setLogLevel(level: LogLevel): void {
+  threshold = ORDER[level] ?? ORDER.info;
+}
+
+function emit(level: LogLevel, message: string, extra?: unknown): void {
+  if (ORDER[level] < threshold) return;
+  const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;
+  // deno-lint-ignore no-console -- this module is the one sanctioned console writer
+  const out = level === "error" || level === "warn" ? console.error : console.log;
+  if (extra === undefined) out(line);
+  else out(line, extra);
+}
+
+/** Structured-enough logging helpers. */
+export const log = {
+  debug: (m: string, e?: unknown) => emit("debug", m, e),
+  info: (m: string, e?: unknown) => emit("info", m, e),
+  warn: (m: string, e?: unknown) => emit("warn", m, e),
+  error: (m: string, e?: unknown) => emit("error", m, e),
+};

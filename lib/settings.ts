@@ -1,0 +1,257 @@
+/** Admin-editable settings: defaults, normalisation (API.md §6.18) and rule validation. */
+import { BadRequestError } from "./errors.ts";
+import type { Rule, Settings, UserDefaults } from "./types.ts";
+import { HOOK_EVENTS } from "./types.ts";
+
+/** Default permissions for new users. */
+export function defaultUserDefaults(): UserDefaults {
+  return {
+    scope: ".",
+    locale: "en",
+    viewMode: "mosaic",
+    singleClick: false,
+    redirectAfterCopyMove: true,
+    sorting: { by: "", asc: false },
+    perm: {
+      admin: false,
+      execute: true,
+      create: true,
+      rename: true,
+      modify: true,
+      delete: true,
+      share: true,
+      download: true,
+    },
+    commands: [],
+    hideDotfiles: false,
+    dateFormat: false,
+    aceEditorTheme: "",
+  };
+}
+
+/** The quick-setup settings of a first start (API.md §8.2). */
+export function defaultSettings(options: { authMethod?: string; minPasswordLength?: number } = {}): Settings {
+  return normalizeSettings({
+    signup: false,
+    hideLoginButton: true,
+    createUserDir: false,
+    minimumPasswordLength: options.minPasswordLength ?? 12,
+    userHomeBasePath: "/users",
+    defaults: defaultUserDefaults(),
+    authMethod: options.authMethod ?? "json",
+    rules: [],
+    branding: {
+      name: "",
+      disableExternal: false,
+      disableUsedPercentage: false,
+      files: "",
+      theme: "",
+      color: "",
+    },
+    tus: { chunkSize: 10 * 1024 * 1024, retryCount: 5 },
+    shell: [],
+    commands: {},
+    enableGuest: false,
+    customCss: "",
+  });
+}
+
+function bool(x: unknown): boolean {
+  return x === true;
+}
+
+function str(x: unknown, fallback = ""): string {
+  return typeof x === "string" ? x : fallback;
+}
+
+function num(x: unknown, fallback = 0): number {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0 ? Math.floor(x) : fallback;
+}
+
+function strList(x: unknown): string[] {
+  return Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : [];
+}
+
+/** Normalises a rule list from untrusted JSON. */
+export function normalizeRules(x: unknown): Rule[] {
+  if (!Array.isArray(x)) return [];
+  return x.filter((r) => r && typeof r === "object").map((r: Record<string, unknown>) => {
+    const regexp = r.regexp && typeof r.regexp === "object"
+      ? str((r.regexp as Record<string, unknown>).raw)
+      : "";
+    return {
+      regex: bool(r.regex),
+      allow: bool(r.allow),
+      path: str(r.path),
+      regexp: regexp || r.regex ? { raw: regexp } : null,
+    };
+  });
+}
+
+/** Normalises user defaults from untrusted JSON. */
+export function normalizeDefaults(x: unknown): UserDefaults {
+  const d = (x && typeof x === "object" ? x : {}) as Record<string, unknown>;
+  const base = defaultUserDefaults();
+  const perm = (d.perm && typeof d.perm === "object" ? d.perm : {}) as Record<string, unknown>;
+  const sorting = (d.sorting && typeof d.sorting === "object" ? d.sorting : {}) as Record<string, unknown>;
+  return {
+    scope: str(d.scope, base.scope),
+    locale: str(d.locale) || "en",
+    viewMode: str(d.viewMode) || "mosaic",
+    singleClick: bool(d.singleClick),
+    redirectAfterCopyMove: bool(d.redirectAfterCopyMove),
+    sorting: { by: str(sorting.by), asc: bool(sorting.asc) },
+    perm: {
+      admin: bool(perm.admin),
+      execute: bool(perm.execute),
+      create: bool(perm.create),
+      rename: bool(perm.rename),
+      modify: bool(perm.modify),
+      delete: bool(perm.delete),
+      share: bool(perm.share),
+      download: bool(perm.download),
+    },
+    commands: strList(d.commands),
+    hideDotfiles: bool(d.hideDotfiles),
+    dateFormat: bool(d.dateFormat),
+    aceEditorTheme: str(d.aceEditorTheme),
+  };
+}
+
+/** Normalises a whole settings object (wire or stored) into the canonical shape, with API.md's read defaults. */
+export function normalizeSettings(x: unknown): Settings {
+  const s = (x && typeof x === "object" ? x : {}) as Record<string, unknown>;
+  const branding = (s.branding && typeof s.branding === "object" ? s.branding : {}) as Record<
+    string,
+    unknown
+  >;
+  const tus = (s.tus && typeof s.tus === "object" ? s.tus : {}) as Record<string, unknown>;
+  let chunkSize = num(tus.chunkSize), retryCount = num(tus.retryCount);
+  if (chunkSize === 0 && retryCount === 0) [chunkSize, retryCount] = [10485760, 5];
+  if (chunkSize === 0) chunkSize = 1024 * 1024;
+  const rawCommands = (s.commands && typeof s.commands === "object" ? s.commands : {}) as Record<
+    string,
+    unknown
+  >;
+  const commands: Record<string, string[]> = {};
+  for (const evt of HOOK_EVENTS) for (const when of ["before", "after"]) commands[`${when}_${evt}`] = [];
+  for (const [k, v] of Object.entries(rawCommands)) commands[k] = strList(v);
+  const sorted: Record<string, string[]> = {};
+  for (const k of Object.keys(commands).sort()) sorted[k] = commands[k];
+  return {
+    signup: bool(s.signup),
+    hideLoginButton: bool(s.hideLoginButton),
+    createUserDir: bool(s.createUserDir),
+    minimumPasswordLength: num(s.minimumPasswordLength) || 12,
+    userHomeBasePath: str(s.userHomeBasePath) || "/users",
+    defaults: normalizeDefaults(s.defaults),
+    authMethod: str(s.authMethod) || "json",
+    rules: normalizeRules(s.rules),
+    branding: {
+      name: str(branding.name),
+      disableExternal: bool(branding.disableExternal),
+      disableUsedPercentage: bool(branding.disableUsedPercentage),
+      files: str(branding.files),
+      theme: str(branding.theme),
+      color: str(branding.color),
+    },
+    tus: { chunkSize, retryCount },
+    shell: strList(s.shell).filter((p) => p !== ""),
+    commands: sorted,
+    enableGuest: bool(s.enableGuest),
+    customCss: str(s.customCss),
+  };
+}
+
+/** Compiles a rule's regular expression. Accepts RE2-style leading flags such as `(?i)`. */
+export function compileRuleRegex(raw: string): RegExp {
+  let flags = "";
+  let pattern = raw;
+  const m = raw.match(/^\(\?([imsU]+)\)/);
+  if (m) {
+    flags = [...new Set(m[1].replace("U", "").split(""))].join("");
+    pattern = raw.slice(m[0].length);
+  }
+  return new RegExp(pattern, flags);
+}
+
+/** Throws BadRequestError naming the first rule whose regex does not compile. */
+export function validateRules(rules: Rule[], label = "rule"): void {
+  rules.forEach((r, i) => {
+    if (!r.regex) return;
+    const raw = r.regexp?.raw ?? "";
+    try {
+      compileRuleRegex(raw);
+    } catch (err) {
+      throw new BadRequestError(
+        `invalid regular expression in ${label} ${i + 1} ("${raw}"): ${(err as Error).message}`,
+        {
+          code: "invalid_rule",
+        },
+      );
+    }
+  });
+}
+
+/** The wire form of settings (API.md key order; our extras last). */
+export function toWireSettings(s: Settings): Settings {
+  return {
+    signup: s.signup,
+    hideLoginButton: s.hideLoginButton,
+    createUserDir: s.createUserDir,
+    minimumPasswordLength: s.minimumPasswordLength,
+    userHomeBasePath: s.userHomeBasePath,
+    defaults: s.defaults,
+    authMethod: s.authMethod,
+    rules: s.rules,
+    branding: s.branding,
+    tus: s.tus,
+    shell: s.shell,
+    commands: s.commands,
+    enableGuest: s.enableGuest ?? false,
+    customCss: s.customCss ?? "",
+  };
+}
+
+const SETTINGS_TYPES: Record<string, "boolean" | "number" | "string" | "object" | "array"> = {
+  signup: "boolean",
+  hideLoginButton: "boolean",
+  createUserDir: "boolean",
+  minimumPasswordLength: "number",
+  userHomeBasePath: "string",
+  defaults: "object",
+  authMethod: "string",
+  rules: "array",
+  branding: "object",
+  tus: "object",
+  shell: "array",
+  commands: "object",
+  enableGuest: "boolean",
+  customCss: "string",
+};
+
+function typeOf(v: unknown): string {
+  return Array.isArray(v) ? "array" : v === null ? "null" : typeof v;
+}
+
+/** Validates a PUT /api/settings body and returns the settings to store (authMethod is kept from `current`). */
+export function saveSettingsFromWire(body: Record<string, unknown>, current: Settings): Settings {
+  for (const [key, want] of Object.entries(SETTINGS_TYPES)) {
+    const v = body[key];
+    if (v === undefined || v === null) continue;
+    if (typeOf(v) !== want) {
+      throw new BadRequestError(`"${key}" must be ${want === "array" ? "an array" : `a ${want}`}`, {
+        code: "bad_type",
+      });
+    }
+  }
+  const tus = body.tus as Record<string, unknown> | undefined;
+  for (const k of ["chunkSize", "retryCount"]) {
+    if (tus && tus[k] !== undefined && (typeof tus[k] !== "number" || (tus[k] as number) < 0)) {
+      throw new BadRequestError(`"tus.${k}" must be a non-negative number`, { code: "bad_type" });
+    }
+  }
+  const next = normalizeSettings({ ...body, authMethod: current.authMethod });
+  validateRules(next.rules, "global rule");
+  return next;
+}

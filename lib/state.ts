@@ -1,0 +1,29 @@
+/** Types of the per-request state and the injected dependencies (no runtime code). */
+import type { Config } from "../config.ts";
+import type { Settings, StoredUser } from "./types.ts";
+import type { Store } from "./storage/mod.ts";
+import type { EventHooks } from "./hooks.ts";
+
+/** Everything the app needs from the outside, created once in main.ts (or by tests). */
+export interface AppDeps {
+  config: Readonly<Config>;
+  kv: Deno.Kv;
+  store: Store;
+  hooks: EventHooks;
+  /** Clock in milliseconds; injectable for tests. */
+  now: () => number;
+}
+
+/** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */
+export interface AppState {
+  deps: AppDeps;
+  settings: Settings;
+  user: StoredUser;
+  /** Session id of the token used, when authenticated. */
+  sessionId: string;
+  /** True when the response should carry `X-Renew-Token: true`. */
+  renew: boolean;
+}
+
+/** The Hono env of the app. */
+export type AppEnv = { Variables: AppState };

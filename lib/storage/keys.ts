@@ -1,0 +1,46 @@
+/**
+ * The Deno KV key layout, in one place. Every key the app writes is built here.
+ *
+ * | key                                         | value                                  |
+ * |---------------------------------------------|----------------------------------------|
+ * | ["meta", "version"]                         | number: schema version                 |
+ * | ["meta", "secret"]                          | Uint8Array(64): JWT signing key        |
+ * | ["settings"]                                | Settings (wire shape of API.md §5.2)   |
+ * | ["counters", "user_id"]                     | Deno.KvU64: last user id               |
+ * | ["users", "by_id", id]                      | StoredUser                             |
+ * | ["users", "by_name", folded username]       | number: user id (unique index)         |
+ * | ["users", "by_scope", folded derived scope] | number: user id (derived home dirs)    |
+ * | ["shares", "by_hash", hash]                 | StoredShare                            |
+ * | ["shares", "by_user", userId, hash]         | true (secondary index)                 |
+ * | ["sessions", sessionId]                     | Session (expires with the token)       |
+ * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
+ * | ["uploads", ...]                            | resumable upload state (lib/upload)    |
+ *
+ * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
+ * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
+ */
+
+/** Key builders. */
+export const keys = {
+  version: () => ["meta", "version"] as const,
+  secret: () => ["meta", "secret"] as const,
+  settings: () => ["settings"] as const,
+  userIdCounter: () => ["counters", "user_id"] as const,
+  user: (id: number) => ["users", "by_id", id] as const,
+  usersPrefix: () => ["users", "by_id"] as const,
+  userByName: (username: string) => ["users", "by_name", foldName(username)] as const,
+  userByScope: (scope: string) => ["users", "by_scope", scope.toLowerCase()] as const,
+  share: (hash: string) => ["shares", "by_hash", hash] as const,
+  sharesPrefix: () => ["shares", "by_hash"] as const,
+  shareByUser: (userId: number, hash: string) => ["shares", "by_user", userId, hash] as const,
+  sharesByUserPrefix: (userId: number) => ["shares", "by_user", userId] as const,
+  session: (id: string) => ["sessions", id] as const,
+  sessionByUser: (userId: number, id: string) => ["sessions_by_user", userId, id] as const,
+  sessionsByUserPrefix: (userId: number) => ["sessions_by_user", userId] as const,
+  uploadsPrefix: () => ["uploads"] as const,
+};
+
+/** Case-folds a username for the uniqueness index. */
+export function foldName(username: string): string {
+  return username.normalize("NFC").toLowerCase();
+}

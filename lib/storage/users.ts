@@ -1,0 +1,126 @@
+/** Users in Deno KV, with a unique case-folded username index and a unique derived-scope index. */
+import { ConflictError, KvCommitError, NotFoundError } from "../errors.ts";
+import type { StoredUser } from "../types.ts";
+import { foldName, keys } from "./keys.ts";
+
+const MAX_RETRIES = 20;
+
+/** Options of createUser. */
+export interface CreateUserOptions {
+  /** When set, the scope is a derived home dir that must not belong to anyone else. */
+  derivedScope?: string;
+}
+
+/** Finds a user by id. */
+export async function findUser(kv: Deno.Kv, id: number): Promise<StoredUser | null> {
+  return (await kv.get<StoredUser>(keys.user(id))).value;
+}
+
+/** Gets a user by id or throws NotFoundError. */
+export async function getUser(kv: Deno.Kv, id: number): Promise<StoredUser> {
+  const user = await findUser(kv, id);
+  if (!user) throw new NotFoundError("user_not_found");
+  return user;
+}
+
+/** Finds a user by username (index is case-folded; the stored name must match exactly). */
+export async function findUserByName(
+  kv: Deno.Kv,
+  username: string,
+  options: { exact?: boolean } = {},
+): Promise<StoredUser | null> {
+  const id = (await kv.get<number>(keys.userByName(username))).value;
+  if (id === null) return null;
+  const user = await findUser(kv, id);
+  if (!user) return null;
+  if (options.exact !== false && user.username !== username) return null;
+  return user;
+}
+
+/** Lists all users sorted by id. */
+export async function listUsers(kv: Deno.Kv): Promise<StoredUser[]> {
+  const out: StoredUser[] = [];
+  for await (const e of kv.list<StoredUser>({ prefix: keys.usersPrefix() })) out.push(e.value);
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** Creates a user with the next id; throws ConflictError (username_taken / scope_taken) on a clash. */
+export async function createUser(
+  kv: Deno.Kv,
+  data: Omit<StoredUser, "id">,
+  options: CreateUserOptions = {},
+): Promise<StoredUser> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const counter = await kv.get<Deno.KvU64>(keys.userIdCounter());
+    const id = Number(counter.value?.value ?? 0n) + 1;
+    const user: StoredUser = { ...data, id };
+    const nameKey = keys.userByName(user.username);
+    const existing = await kv.get(nameKey);
+    if (existing.value !== null) {
+      throw new ConflictError("username_taken", `Cannot create user "${user.username}": username taken`);
+    }
+    let op = kv.atomic()
+      .check(counter)
+      .check({ key: nameKey, versionstamp: null })
+      .check({ key: keys.user(id), versionstamp: null })
+      .set(keys.userIdCounter(), new Deno.KvU64(BigInt(id)))
+      .set(keys.user(id), user)
+      .set(nameKey, id);
+    if (options.derivedScope !== undefined) {
+      const scopeKey = keys.userByScope(options.derivedScope);
+      const owner = await kv.get(scopeKey);
+      if (owner.value !== null) {
+        throw new ConflictError(
+          "scope_taken",
+          `Cannot create user "${user.username}": home directory already exists`,
+        );
+      }
+      op = op.check({ key: scopeKey, versionstamp: null }).set(scopeKey, id);
+    }
+    const res = await op.commit();
+    if (res.ok) return user;
+  }
+  throw new KvCommitError("createUser: too much contention");
+}
+
+/**
+ * Read-modify-write of one user with optimistic concurrency: `fn` gets the current record and returns the new one.
+ * Retries when another writer committed in between, so no update is ever lost.
+ */
+export async function mutateUser(
+  kv: Deno.Kv,
+  id: number,
+  fn: (user: StoredUser) => StoredUser,
+): Promise<StoredUser> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const entry = await kv.get<StoredUser>(keys.user(id));
+    if (!entry.value) throw new NotFoundError("user_not_found");
+    const next = { ...fn(structuredClone(entry.value)), id };
+    let op = kv.atomic().check(entry).set(keys.user(id), next);
+    if (foldName(next.username) !== foldName(entry.value.username)) {
+      const newKey = keys.userByName(next.username);
+      if ((await kv.get(newKey)).value !== null) {
+        throw new ConflictError("username_taken", `Cannot rename user to "${next.username}": username taken`);
+      }
+      op = op.check({ key: newKey, versionstamp: null }).delete(keys.userByName(entry.value.username)).set(
+        newKey,
+        id,
+      );
+    }
+    const res = await op.commit();
+    if (res.ok) return next;
+  }
+  throw new KvCommitError("mutateUser: too much contention");
+}
+
+/** Deletes a user and its indexes. */
+export async function deleteUser(kv: Deno.Kv, id: number): Promise<void> {
+  const entry = await kv.get<StoredUser>(keys.user(id));
+  if (!entry.value) throw new NotFoundError("user_not_found");
+  let op = kv.atomic().check(entry).delete(keys.user(id)).delete(keys.userByName(entry.value.username));
+  const scopeKey = keys.userByScope(entry.value.scope);
+  const scopeOwner = await kv.get<number>(scopeKey);
+  if (scopeOwner.value === id) op = op.delete(scopeKey);
+  const res = await op.commit();
+  if (!res.ok) throw new KvCommitError("deleteUser: concurrent change");
+}

@@ -1,0 +1,225 @@
+// This module is browser-compatible.
+/** Wire shapes shared by the server and the browser (API.md §3-§5). */
+
+/** The 8 permission flags of API.md §4.1. */
+export interface Permissions {
+  admin: boolean;
+  execute: boolean;
+  create: boolean;
+  rename: boolean;
+  modify: boolean;
+  delete: boolean;
+  share: boolean;
+  download: boolean;
+}
+
+/** Permission names, in wire order. */
+export const PERMISSION_NAMES = [
+  "admin",
+  "execute",
+  "create",
+  "rename",
+  "modify",
+  "delete",
+  "share",
+  "download",
+] as const;
+
+/** A permission name. */
+export type Permission = typeof PERMISSION_NAMES[number];
+
+/** Listing sort order. */
+export interface Sorting {
+  by: "name" | "size" | "modified" | string;
+  asc: boolean;
+}
+
+/** An allow/deny rule (API.md §4.4). */
+export interface Rule {
+  regex: boolean;
+  allow: boolean;
+  path: string;
+  regexp: { raw: string } | null;
+}
+
+/** View modes of the listing. */
+export type ViewMode = "list" | "mosaic" | "mosaic gallery";
+
+/** A user as sent on the wire (password always ""). */
+export interface User {
+  id: number;
+  username: string;
+  password: string;
+  scope: string;
+  locale: string;
+  lockPassword: boolean;
+  viewMode: ViewMode | string;
+  singleClick: boolean;
+  redirectAfterCopyMove: boolean;
+  perm: Permissions;
+  commands: string[];
+  sorting: Sorting;
+  rules: Rule[];
+  hideDotfiles: boolean;
+  dateFormat: boolean;
+  aceEditorTheme: string;
+  /** Our addition: "" (instance default), "light" or "dark". Not in the JWT. */
+  theme?: string;
+}
+
+/** The stored user: the wire user plus the bcrypt hash and bookkeeping. */
+export interface StoredUser extends Omit<User, "password"> {
+  passwordHash: string;
+  /** Bumped whenever the user's permissions, password or record change: older sessions are revoked. */
+  sessionEpoch: number;
+  /** Milliseconds of the last update through the API; tokens issued before it get X-Renew-Token. */
+  updatedAt?: number;
+}
+
+/** The `user` claim inside the JWT (API.md §2.2): exactly these 12 keys. */
+export interface TokenUser {
+  id: number;
+  locale: string;
+  viewMode: string;
+  singleClick: boolean;
+  redirectAfterCopyMove: boolean;
+  perm: Permissions;
+  commands: string[];
+  lockPassword: boolean;
+  hideDotfiles: boolean;
+  dateFormat: boolean;
+  username: string;
+  aceEditorTheme: string;
+}
+
+/** Defaults for new users (settings.defaults). */
+export interface UserDefaults {
+  scope: string;
+  locale: string;
+  viewMode: string;
+  singleClick: boolean;
+  redirectAfterCopyMove: boolean;
+  sorting: Sorting;
+  perm: Permissions;
+  commands: string[];
+  hideDotfiles: boolean;
+  dateFormat: boolean;
+  aceEditorTheme: string;
+}
+
+/** Branding settings. */
+export interface Branding {
+  name: string;
+  disableExternal: boolean;
+  disableUsedPercentage: boolean;
+  files: string;
+  theme: string;
+  color: string;
+}
+
+/** Event hook names. */
+export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete"] as const;
+
+/** Settings as on the wire (API.md §5.2). */
+export interface Settings {
+  signup: boolean;
+  hideLoginButton: boolean;
+  createUserDir: boolean;
+  minimumPasswordLength: number;
+  userHomeBasePath: string;
+  defaults: UserDefaults;
+  authMethod: string;
+  rules: Rule[];
+  branding: Branding;
+  tus: { chunkSize: number; retryCount: number };
+  shell: string[];
+  commands: Record<string, string[]>;
+  /** Our addition: guest mode (auto login as user "guest"). */
+  enableGuest?: boolean;
+  /** Our addition: custom stylesheet text served after ours. */
+  customCss?: string;
+}
+
+/** A share link on the wire (API.md §5.3). */
+export interface Share {
+  hash: string;
+  path: string;
+  userID: number;
+  expire: number;
+  hasPassword: boolean;
+  /** Added client-side for admins. */
+  username?: string;
+}
+
+/** Resource type values (API.md §5.5). */
+export type ResourceType =
+  | ""
+  | "image"
+  | "video"
+  | "audio"
+  | "pdf"
+  | "text"
+  | "textImmutable"
+  | "blob"
+  | "invalid_link";
+
+/** A file or folder (API.md §5.4). */
+export interface Resource {
+  items?: Resource[];
+  numDirs?: number;
+  numFiles?: number;
+  sorting?: Sorting;
+  path: string;
+  name: string;
+  size: number;
+  extension: string;
+  modified: string;
+  mode: number;
+  isDir: boolean;
+  isSymlink: boolean;
+  type: ResourceType;
+  subtitles?: string[];
+  content?: string;
+  checksums?: Record<string, string>;
+  token?: string;
+  resolution?: { width: number; height: number };
+}
+
+/** One search hit (NDJSON line of /api/search). */
+export interface SearchHit {
+  dir: boolean;
+  path: string;
+}
+
+/** Disk usage (API.md §5.9). */
+export interface Usage {
+  total: number;
+  used: number;
+}
+
+/** Startup configuration injected into pages (API.md §3). */
+export interface StartupConfig {
+  AuthMethod: string;
+  BaseURL: string;
+  CSS: boolean;
+  Color: string;
+  DisableExternal: boolean;
+  DisableUsedPercentage: boolean;
+  EnableExec: boolean;
+  EnableThumbs: boolean;
+  HideLoginButton: boolean;
+  LoginPage: boolean;
+  LogoutPage: string;
+  Name: string;
+  NoAuth: boolean;
+  ReCaptcha: boolean;
+  ReCaptchaHost?: string;
+  ReCaptchaKey?: string;
+  ResizePreview: boolean;
+  Signup: boolean;
+  StaticURL: string;
+  Theme: string;
+  TusSettings: { chunkSize: number; retryCount: number };
+  Version: string;
+  EnableGuest: boolean;
+}

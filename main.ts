@@ -1,0 +1,44 @@
+/** Boot: loadConfig() → open KV → first-start setup → createApp(deps) → Deno.serve. */
+import { helpText, loadConfig } from "./config.ts";
+import { createApp } from "./app.ts";
+import { build } from "./framework/build.ts";
+import { log, setLogLevel } from "./lib/log.ts";
+import { bootDeps } from "./lib/boot.ts";
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  log.error((err as Error).message);
+  log.error("Run with --help to list the options.");
+  Deno.exit(2);
+}
+if (config.help) {
+  // deno-lint-ignore no-console -- help output goes to stdout as is
+  console.log(helpText());
+  Deno.exit(0);
+}
+setLogLevel(config.logLevel);
+await build();
+const { deps, firstStart } = await bootDeps(config);
+if (firstStart.password) {
+  log.info(`first start: admin user "${config.adminUsername}" created with password: ${firstStart.password}`);
+  log.info("this password is shown only once; change it under Settings > Profile");
+}
+const app = createApp(deps);
+const server = Deno.serve({
+  hostname: config.address,
+  port: config.port,
+  onListen: ({ hostname, port }) =>
+    log.info(
+      `listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${config.baseUrl}/`,
+    ),
+}, app.fetch);
+
+for (const sig of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(sig, async () => {
+    await server.shutdown();
+    deps.kv.close();
+    Deno.exit(0);
+  });
+}

@@ -1,0 +1,26 @@
+import { type AppContext, define } from "../../define.ts";
+import { isTrustedProxy, login } from "../../lib/auth/mod.ts";
+import { readJsonObject, stringField } from "../../lib/json_body.ts";
+import { ForbiddenError, HttpError } from "../../lib/errors.ts";
+import { remoteAddress } from "../../middleware/conn.ts";
+
+async function handle(c: AppContext) {
+  const deps = c.var.deps;
+  const client = remoteAddress(c) ?? "local";
+  let username = "", password = "";
+  if (deps.config.authMethod === "json") {
+    // Malformed or oversized credentials are a failed login (403), as upstream.
+    const body = await readJsonObject(c.req.raw).catch((err) => {
+      throw err instanceof HttpError && err.status === 413 ? err : new ForbiddenError("bad_login_body");
+    });
+    username = stringField(body, "username");
+    password = stringField(body, "password");
+  }
+  const proxyUser = deps.config.authMethod === "proxy" && isTrustedProxy(deps, client ?? "")
+    ? c.req.header(deps.config.authHeader) ?? null
+    : null;
+  const token = await login(deps, c.var.settings, { username, password, client, proxyUser });
+  return c.text(token, 200);
+}
+
+export const handler = define.handlers({ POST: handle, GET: handle });

@@ -1,0 +1,39 @@
+import { define } from "../../../define.ts";
+import type { AppContext } from "../../../define.ts";
+import { readJsonObject } from "../../../lib/json_body.ts";
+import { deleteUserAccount, toWireUser, updateUserFields } from "../../../lib/users.ts";
+import { users } from "../../../lib/storage/mod.ts";
+import { BadRequestError, ForbiddenError, NotFoundError, statusText } from "../../../lib/errors.ts";
+import { requireUser } from "../../../middleware/require_user.ts";
+
+export const middleware = requireUser();
+
+function targetId(c: AppContext): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw new NotFoundError("user_not_found");
+  if (!c.var.user.perm.admin && c.var.user.id !== id) throw new ForbiddenError();
+  return id;
+}
+
+export const handler = define.handlers({
+  async GET(c) {
+    const user = await users.getUser(c.var.deps.kv, targetId(c));
+    return c.json(toWireUser(user, { viewerIsAdmin: c.var.user.perm.admin }));
+  },
+  async PUT(c) {
+    const id = targetId(c);
+    const body = await readJsonObject(c.req.raw);
+    if (body.what !== "user") throw new BadRequestError("invalid data type");
+    await updateUserFields(id, body, {
+      kv: c.var.deps.kv,
+      requester: c.var.user,
+      minPasswordLength: c.var.settings.minimumPasswordLength,
+      sessionId: c.var.sessionId,
+    });
+    return c.text(statusText(200), 200);
+  },
+  async DELETE(c) {
+    await deleteUserAccount(targetId(c), { kv: c.var.deps.kv, requester: c.var.user });
+    return c.text(statusText(200), 200);
+  },
+});

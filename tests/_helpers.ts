@@ -1,0 +1,121 @@
+/** Test helpers: an app on a temp root and in-memory KV, with users and their tokens. */
+import { createApp } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
+import { issueToken } from "../lib/auth/mod.ts";
+import { noopHooks } from "../lib/hooks.ts";
+import { defaultSettings, normalizeSettings } from "../lib/settings.ts";
+import type { AppDeps } from "../lib/state.ts";
+import { Store, users } from "../lib/storage/mod.ts";
+import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
+import { PERMISSION_NAMES } from "../lib/types.ts";
+import { userFromDefaults } from "../lib/users.ts";
+
+/** bcrypt hash of TEST_PASSWORD (cost 4, so tests stay fast; verification accepts any cost). */
+export const TEST_PASSWORD = "correct-horse-battery";
+const TEST_HASH = "$2b$04$ymAxpE7LaUns9Mlhy7zlF.CQMow7nXFvc2YvOirrJLG97iCS2H8Gq";
+
+/** A user to create in a test app. */
+export interface TestUserSpec {
+  username: string;
+  /** Permissions to grant; "all" grants every one (admin included). Default: none. */
+  perm?: Partial<Permissions> | "all";
+  scope?: string;
+  rules?: StoredUser["rules"];
+  hideDotfiles?: boolean;
+  lockPassword?: boolean;
+  commands?: string[];
+}
+
+/** Options of testApp. */
+export interface TestAppOptions {
+  users?: TestUserSpec[];
+  settings?: Partial<Settings>;
+  config?: Partial<Config>;
+}
+
+/** A running test app. */
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  deps: AppDeps;
+  /** Absolute path of the files root. */
+  root: string;
+  /** Temp dir holding root, cache and uploads. */
+  dir: string;
+  /** Token per username. */
+  tokens: Record<string, string>;
+  /** User record per username. */
+  users: Record<string, StoredUser>;
+  /** Shorthand for app.request with an X-Auth token of `as` (a username). */
+  request(path: string, init?: RequestInit & { as?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Full permissions. */
+export const ALL_PERMS: Permissions = Object.fromEntries(
+  PERMISSION_NAMES.map((k) => [k, true]),
+) as unknown as Permissions;
+
+/** Creates an app on a temp directory and in-memory KV with the given users (user 1 is an admin "admin"). */
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = await Deno.makeTempDir({ prefix: "fbtest-" });
+  const root = `${dir}/root`;
+  await Deno.mkdir(root, { recursive: true });
+  const base = loadConfig(
+    [
+      "--root",
+      root,
+      "--database",
+      ":memory:",
+      "--cache-dir",
+      `${dir}/cache`,
+      "--upload-dir",
+      `${dir}/uploads`,
+    ],
+    {},
+    dir,
+  );
+  const config = Object.freeze({ ...base, database: ":memory:", ...options.config }) as Readonly<Config>;
+  const kv = await Deno.openKv(":memory:");
+  const store = new Store(kv);
+  const settings = normalizeSettings({ ...defaultSettings(), ...options.settings });
+  await store.saveSettings(settings);
+  const deps: AppDeps = { config, kv, store, hooks: noopHooks, now: Date.now };
+  const specs: TestUserSpec[] = [{ username: "admin", perm: "all" }, ...(options.users ?? [])];
+  const made: Record<string, StoredUser> = {};
+  const tokens: Record<string, string> = {};
+  for (const spec of specs) {
+    const data = userFromDefaults(settings, spec.username, TEST_HASH);
+    const perm = Object.fromEntries(
+      PERMISSION_NAMES.map((k) => [k, spec.perm === "all" ? true : !!spec.perm?.[k]]),
+    );
+    data.perm = perm as unknown as Permissions;
+    data.scope = spec.scope ?? "/";
+    data.rules = spec.rules ?? [];
+    data.hideDotfiles = spec.hideDotfiles ?? false;
+    data.lockPassword = spec.lockPassword ?? false;
+    data.commands = spec.commands ?? [];
+    await Deno.mkdir(root + (data.scope === "/" ? "" : data.scope), { recursive: true });
+    const user = await users.createUser(kv, data);
+    made[spec.username] = user;
+    tokens[spec.username] = await issueToken(deps, user);
+  }
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    root,
+    dir,
+    tokens,
+    users: made,
+    request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (init.as) headers.set("X-Auth", tokens[init.as]);
+      return Promise.resolve(app.request(path, { ...init, headers }));
+    },
+    async close() {
+      kv.close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
