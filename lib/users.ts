@@ -303,9 +303,9 @@ export async function updateUserFields(
   });
   if (securityChange) {
     // Revoke every other session of that user at once; the requester keeps theirs when changing themself.
-    await sessions.deleteUserSessions(kv, id, {
-      exceptId: requester.id === id ? options.sessionId : undefined,
-    });
+    const keep = requester.id === id ? options.sessionId : undefined;
+    await sessions.deleteUserSessions(kv, id, { exceptId: keep });
+    if (keep) await sessions.restampSession(kv, keep, saved.sessionEpoch, Date.now());
   }
   return saved;
 }

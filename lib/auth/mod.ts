@@ -97,7 +97,7 @@ export async function signup(
     throw new MethodNotAllowedError("signup_disabled");
   }
   if (!input.username.trim() || !input.password) throw new BadRequestError();
-  return provisionUser(input.username.trim(), input.password, {
+  return await provisionUser(input.username.trim(), input.password, {
     kv: deps.kv,
     root: deps.config.root,
     settings,

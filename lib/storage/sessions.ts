@@ -56,3 +56,9 @@ export async function deleteUserSessions(
   }
   return n;
 }
+
+/** Moves a live session to a new epoch (the user changed their own password and keeps this session). */
+export async function restampSession(kv: Deno.Kv, id: string, epoch: number, now: number): Promise<void> {
+  const s = await findSession(kv, id, now);
+  if (s) await saveSession(kv, { ...s, epoch }, now);
+}

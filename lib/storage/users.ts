@@ -3,7 +3,14 @@ import { ConflictError, KvCommitError, NotFoundError } from "../errors.ts";
 import type { StoredUser } from "../types.ts";
 import { foldName, keys } from "./keys.ts";
 
-const MAX_RETRIES = 20;
+const MAX_RETRIES = 64;
+
+/** Jittered backoff between optimistic-concurrency retries, so contending writers spread out. */
+function backoff(attempt: number): Promise<void> {
+  if (attempt === 0) return Promise.resolve();
+  const ms = Math.random() * Math.min(50, 2 ** Math.min(attempt, 6));
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** Options of createUser. */
 export interface CreateUserOptions {
@@ -51,6 +58,7 @@ export async function createUser(
   options: CreateUserOptions = {},
 ): Promise<StoredUser> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    await backoff(attempt);
     const counter = await kv.get<Deno.KvU64>(keys.userIdCounter());
     const id = Number(counter.value?.value ?? 0n) + 1;
     const user: StoredUser = { ...data, id };
@@ -93,6 +101,7 @@ export async function mutateUser(
   fn: (user: StoredUser) => StoredUser,
 ): Promise<StoredUser> {
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    await backoff(attempt);
     const entry = await kv.get<StoredUser>(keys.user(id));
     if (!entry.value) throw new NotFoundError("user_not_found");
     const next = { ...fn(structuredClone(entry.value)), id };

@@ -1,0 +1,66 @@
+/**
+ * Startup benchmark: cold start of `deno run -A main.ts` to the first /health 200, and idle RSS.
+ * Run: deno run -A bench/startup.ts [runs]. Goal (issue #2): <= 150 ms and <= 60 MiB on the 2-core machine.
+ */
+const runs = Number(Deno.args[0] ?? 5);
+const root = new URL("..", import.meta.url).pathname;
+
+async function freePort(): Promise<number> {
+  const l = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+const times: number[] = [];
+const rss: number[] = [];
+for (let i = 0; i < runs; i++) {
+  const dir = await Deno.makeTempDir({ prefix: "fb-bench-start-" });
+  // First start writes settings and hashes the admin password; measure a normal (second) start like a restart.
+  for (const phase of ["init", "measure"]) {
+    const port = await freePort();
+    const t0 = performance.now();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "main.ts", "--port", String(port), "--database", `${dir}/db.kv`, "--log-level", "warn"],
+      cwd: root,
+      env: { FB_ADMIN_PASSWORD: "bench-password-123" },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let elapsed = 0;
+    for (;;) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/health`);
+        await res.body?.cancel();
+        if (res.status === 200) {
+          elapsed = performance.now() - t0;
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    if (phase === "measure") {
+      times.push(elapsed);
+      await new Promise((r) => setTimeout(r, 1000));
+      rss.push(await rssMiB(child.pid));
+    }
+    child.kill("SIGTERM");
+    await child.status;
+  }
+  await Deno.remove(dir, { recursive: true });
+}
+times.sort((a, b) => a - b);
+const median = times[Math.floor(times.length / 2)];
+// deno-lint-ignore no-console -- benchmark output
+console.log(
+  `startup to first /health 200: median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times.at(-1)!.toFixed(0)}), ` +
+    `idle RSS median ${rss.sort((a, b) => a - b)[Math.floor(rss.length / 2)].toFixed(1)} MiB over ${runs} runs`,
+);

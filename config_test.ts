@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { helpText, loadConfig, parseDuration } from "./config.ts";
+
+Deno.test("loadConfig(): flags win over FB_* variables, which win over defaults", () => {
+  const c = loadConfig(["-p", "9000", "--baseurl", "fb/"], { FB_PORT: "7000", FB_ROOT: "/srv/x", FB_ENABLE_EXEC: "true" }, "/work");
+  assert.equal(c.port, 9000);
+  assert.equal(c.root, "/srv/x");
+  assert.equal(c.baseUrl, "/fb");
+  assert.equal(c.enableExec, true);
+  assert.equal(c.database, "/work/data/filebrowser.kv");
+});
+
+Deno.test("loadConfig(): defaults put files/ next to the database and keep exec off", () => {
+  const c = loadConfig([], {}, "/work");
+  assert.equal(c.port, 8080);
+  assert.equal(c.root, "/work/data/files");
+  assert.equal(c.enableExec, false);
+  assert.equal(c.minPasswordLength, 12);
+  assert.equal(c.tokenExpiration, 7200);
+  assert.equal(c.authMethod, "json");
+});
+
+Deno.test("loadConfig(): a remote KV URL is accepted as is", () => {
+  const c = loadConfig(["-d", "https://kv.example.test/db"], {}, "/work");
+  assert.equal(c.database, "https://kv.example.test/db");
+});
+
+Deno.test("loadConfig() refuses bad values with a clear message", () => {
+  assert.throws(() => loadConfig(["--port", "abc"], {}, "/"), /Invalid value for --port/);
+  assert.throws(() => loadConfig(["--auth", "magic"], {}, "/"), /Invalid auth method/);
+  assert.throws(() => loadConfig(["--bogus"], {}, "/"));
+});
+
+Deno.test("parseDuration() reads Go-style durations", () => {
+  assert.equal(parseDuration("2h"), 7200);
+  assert.equal(parseDuration("1h30m"), 5400);
+  assert.equal(parseDuration("90"), 90);
+  assert.equal(parseDuration("soon"), null);
+});
+
+Deno.test("helpText() lists every option with its environment variable", () => {
+  const text = helpText();
+  for (const s of ["--port", "FB_PORT", "--root", "FB_DATABASE", "--enable-exec", "FB_ADMIN_PASSWORD"]) assert.ok(text.includes(s), s);
+});
