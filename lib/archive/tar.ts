@@ -1,0 +1,171 @@
+/**
+ * Streaming tar writer: POSIX ustar headers, plus PAX extended headers for long or non-ASCII
+ * names and for sizes of 8 GiB and more.
+ */
+import { log } from "../log.ts";
+import { type ArchiveEntry, openEntry, permissionBits, readChunks, sanitizeEntryName } from "./entry.ts";
+
+/** Options of the tar writer. */
+export interface TarOptions {
+  signal?: AbortSignal;
+}
+
+const BLOCK = 512;
+// GNU tar and Python pad the archive to a 20-block record; some strict readers expect it.
+const RECORD = 20 * BLOCK;
+const MAX_OCTAL_11 = 8 ** 11 - 1; // largest value of a 12-byte octal field (8 GiB - 1)
+const ZEROS = new Uint8Array(RECORD);
+const encoder = new TextEncoder();
+
+function writeString(out: Uint8Array, at: number, length: number, bytes: Uint8Array): void {
+  out.set(bytes.subarray(0, length), at);
+}
+
+function writeOctal(out: Uint8Array, at: number, length: number, value: number): void {
+  const digits = Math.floor(value).toString(8).padStart(length - 1, "0");
+  writeString(out, at, length - 1, encoder.encode(digits));
+}
+
+/** Size field: octal when it fits, else GNU base-256 (readers that honour PAX use the record). */
+function writeSize(out: Uint8Array, at: number, value: number): void {
+  if (value <= MAX_OCTAL_11) return writeOctal(out, at, 12, value);
+  out[at] = 0x80;
+  let rest = value;
+  for (let i = at + 11; i > at; i--) {
+    out[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+}
+
+/** Cuts UTF-8 bytes to at most `max` bytes without splitting a character. */
+function truncateUtf8(bytes: Uint8Array, max: number): Uint8Array {
+  if (bytes.length <= max) return bytes;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end);
+}
+
+interface HeaderFields {
+  name: Uint8Array;
+  mode: number;
+  size: number;
+  mtime: number;
+  type: string;
+}
+
+function header(fields: HeaderFields): Uint8Array {
+  const out = new Uint8Array(BLOCK);
+  writeString(out, 0, 100, truncateUtf8(fields.name, 100));
+  writeOctal(out, 100, 8, fields.mode);
+  writeOctal(out, 108, 8, 0); // uid
+  writeOctal(out, 116, 8, 0); // gid
+  writeSize(out, 124, fields.size);
+  writeOctal(out, 136, 12, fields.mtime);
+  out.fill(0x20, 148, 156); // checksum is computed with its own field as spaces
+  out[156] = fields.type.charCodeAt(0);
+  writeString(out, 257, 8, encoder.encode("ustar\x0000"));
+  let sum = 0;
+  for (let i = 0; i < BLOCK; i++) sum += out[i];
+  writeString(out, 148, 7, encoder.encode(sum.toString(8).padStart(6, "0") + "\0"));
+  return out;
+}
+
+/** One PAX record: "<length> <key>=<value>\n", where length counts the whole record. */
+function paxRecord(key: string, value: string): string {
+  const body = ` ${key}=${value}\n`;
+  const bodyLength = encoder.encode(body).length;
+  let length = bodyLength + 1;
+  while (String(length).length + bodyLength !== length) length = String(length).length + bodyLength;
+  return `${length}${body}`;
+}
+
+function padding(size: number): Uint8Array {
+  const rest = size % BLOCK;
+  return rest === 0 ? ZEROS.subarray(0, 0) : ZEROS.subarray(0, BLOCK - rest);
+}
+
+/** The header blocks of one entry (a PAX header first when needed). */
+function entryHeaders(
+  path: string,
+  fields: { mode: number; size: number; mtime: number; type: string },
+): Uint8Array[] {
+  const name = encoder.encode(path);
+  const records: string[] = [];
+  // Non-ASCII names go through PAX so every reader decodes them as UTF-8.
+  if (name.length > 100 || name.length !== path.length) records.push(paxRecord("path", path));
+  if (fields.size > MAX_OCTAL_11) records.push(paxRecord("size", String(fields.size)));
+  const blocks: Uint8Array[] = [];
+  if (records.length > 0) {
+    const data = encoder.encode(records.join(""));
+    const base = path.replace(/\/$/, "").split("/").pop() ?? "";
+    blocks.push(
+      header({
+        name: truncateUtf8(encoder.encode(`PaxHeaders/${base}`), 100),
+        mode: 0o644,
+        size: data.length,
+        mtime: fields.mtime,
+        type: "x",
+      }),
+      data,
+      padding(data.length),
+    );
+  }
+  blocks.push(header({ name, ...fields }));
+  return blocks;
+}
+
+/** Yields the bytes of a tar archive of the entries; names are sanitised, refused ones skipped. */
+export async function* tarChunks(
+  entries: AsyncIterable<ArchiveEntry>,
+  options: TarOptions = {},
+): AsyncGenerator<Uint8Array> {
+  const { signal } = options;
+  let total = 0;
+  for await (const entry of entries) {
+    signal?.throwIfAborted();
+    const clean = sanitizeEntryName(entry.name);
+    if (clean === null) {
+      log.warn(`archive: skipping entry with unusable name "${entry.name}"`);
+      continue;
+    }
+    const stream = entry.isDir ? null : await openEntry(entry);
+    if (!entry.isDir && stream === null) continue;
+    const size = entry.isDir ? 0 : Math.max(0, Math.floor(entry.size));
+    const mtime = Math.min(Math.max(0, Math.floor(entry.mtime.getTime() / 1000) || 0), MAX_OCTAL_11);
+    const blocks = entryHeaders(entry.isDir ? clean + "/" : clean, {
+      mode: permissionBits(entry),
+      size,
+      mtime,
+      type: entry.isDir ? "5" : "0",
+    });
+    for (const block of blocks) {
+      yield block;
+      total += block.length;
+    }
+    if (stream === null) continue;
+    // The header promised `size` bytes: a file that grew is cut, one that shrank is zero-padded.
+    let written = 0;
+    if (size > 0) {
+      for await (const chunk of readChunks(stream, { signal })) {
+        const part = written + chunk.length > size ? chunk.subarray(0, size - written) : chunk;
+        yield part;
+        written += part.length;
+        if (written >= size) break;
+      }
+    } else {
+      await stream.cancel();
+    }
+    if (written < size) {
+      log.warn(`archive: "${clean}" shrank while being read; padding it with zeros`);
+      for (let missing = size - written; missing > 0; missing -= RECORD) {
+        yield ZEROS.subarray(0, Math.min(missing, RECORD));
+      }
+    }
+    const pad = padding(size);
+    yield pad;
+    total += size + pad.length;
+  }
+  // End of archive: two zero blocks, then pad to a whole record.
+  const end = total + 2 * BLOCK;
+  yield ZEROS.subarray(0, 2 * BLOCK + (end % RECORD === 0 ? 0 : RECORD - (end % RECORD)));
+}
