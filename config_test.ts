@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { helpText, loadConfig, parseDuration } from "./config.ts";
 
 Deno.test("loadConfig(): flags win over FB_* variables, which win over defaults", () => {
-  const c = loadConfig(["-p", "9000", "--baseurl", "fb/"], { FB_PORT: "7000", FB_ROOT: "/srv/x", FB_ENABLE_EXEC: "true" }, "/work");
+  const c = loadConfig(["-p", "9000", "--baseurl", "fb/"], {
+    FB_PORT: "7000",
+    FB_ROOT: "/srv/x",
+    FB_ENABLE_EXEC: "true",
+  }, "/work");
   assert.equal(c.port, 9000);
   assert.equal(c.root, "/srv/x");
   assert.equal(c.baseUrl, "/fb");
@@ -40,5 +44,7 @@ Deno.test("parseDuration() reads Go-style durations", () => {
 
 Deno.test("helpText() lists every option with its environment variable", () => {
   const text = helpText();
-  for (const s of ["--port", "FB_PORT", "--root", "FB_DATABASE", "--enable-exec", "FB_ADMIN_PASSWORD"]) assert.ok(text.includes(s), s);
+  for (const s of ["--port", "FB_PORT", "--root", "FB_DATABASE", "--enable-exec", "FB_ADMIN_PASSWORD"]) {
+    assert.ok(text.includes(s), s);
+  }
 });

@@ -27,7 +27,17 @@ for (let i = 0; i < runs; i++) {
     const port = await freePort();
     const t0 = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "main.ts", "--port", String(port), "--database", `${dir}/db.kv`, "--log-level", "warn"],
+      args: [
+        "run",
+        "-A",
+        "main.ts",
+        "--port",
+        String(port),
+        "--database",
+        `${dir}/db.kv`,
+        "--log-level",
+        "warn",
+      ],
       cwd: root,
       env: { FB_ADMIN_PASSWORD: "bench-password-123" },
       stdout: "null",
@@ -61,6 +71,10 @@ times.sort((a, b) => a - b);
 const median = times[Math.floor(times.length / 2)];
 // deno-lint-ignore no-console -- benchmark output
 console.log(
-  `startup to first /health 200: median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times.at(-1)!.toFixed(0)}), ` +
-    `idle RSS median ${rss.sort((a, b) => a - b)[Math.floor(rss.length / 2)].toFixed(1)} MiB over ${runs} runs`,
+  `startup to first /health 200: median ${median.toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${
+    times.at(-1)!.toFixed(0)
+  }), ` +
+    `idle RSS median ${
+      rss.sort((a, b) => a - b)[Math.floor(rss.length / 2)].toFixed(1)
+    } MiB over ${runs} runs`,
 );

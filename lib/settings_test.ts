@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
-import { compileRuleRegex, defaultSettings, normalizeSettings, saveSettingsFromWire, validateRules } from "./settings.ts";
+import {
+  compileRuleRegex,
+  defaultSettings,
+  normalizeSettings,
+  saveSettingsFromWire,
+  validateRules,
+} from "./settings.ts";
 
 Deno.test("normalizeSettings() applies API.md's read defaults", () => {
-  const s = normalizeSettings({ tus: { chunkSize: 0, retryCount: 0 }, minimumPasswordLength: 0, userHomeBasePath: "" });
+  const s = normalizeSettings({
+    tus: { chunkSize: 0, retryCount: 0 },
+    minimumPasswordLength: 0,
+    userHomeBasePath: "",
+  });
   assert.deepEqual(s.tus, { chunkSize: 10485760, retryCount: 5 });
   assert.equal(s.minimumPasswordLength, 12);
   assert.equal(s.userHomeBasePath, "/users");
@@ -23,7 +33,10 @@ Deno.test("validateRules() names the broken rule", () => {
 });
 
 Deno.test("saveSettingsFromWire() keeps the current authMethod and fills hook lists", () => {
-  const next = saveSettingsFromWire({ authMethod: "noauth", commands: { after_save: ["echo hi"] } }, defaultSettings());
+  const next = saveSettingsFromWire(
+    { authMethod: "noauth", commands: { after_save: ["echo hi"] } },
+    defaultSettings(),
+  );
   assert.equal(next.authMethod, "json");
   assert.deepEqual(next.commands.after_save, ["echo hi"]);
   assert.deepEqual(next.commands.before_upload, []);

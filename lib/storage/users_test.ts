@@ -32,7 +32,12 @@ Deno.test("mutateUser() never loses an update under parallel read-modify-write",
   const kv = await Deno.openKv(":memory:");
   try {
     const u = await createUser(kv, make("counter"));
-    await Promise.all(Array.from({ length: 40 }, () => mutateUser(kv, u.id, (x) => ({ ...x, sessionEpoch: x.sessionEpoch + 1 }))));
+    await Promise.all(
+      Array.from(
+        { length: 40 },
+        () => mutateUser(kv, u.id, (x) => ({ ...x, sessionEpoch: x.sessionEpoch + 1 })),
+      ),
+    );
     const after = await findUserByName(kv, "counter");
     assert.equal(after?.sessionEpoch, 40);
   } finally {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { testApp, TEST_PASSWORD } from "../_helpers.ts";
+import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import { hashPassword } from "../../lib/auth/passwords.ts";
 import { users } from "../../lib/storage/mod.ts";
 
@@ -25,8 +25,18 @@ Deno.test("POST /api/login returns a bare HS256 JWT with filebrowser's claims", 
     assert.equal(typeof p.exp, "number");
     assert.equal((p.exp as number) - (p.iat as number), 7200);
     assert.deepEqual(Object.keys(p.user as object), [
-      "id", "locale", "viewMode", "singleClick", "redirectAfterCopyMove", "perm", "commands", "lockPassword",
-      "hideDotfiles", "dateFormat", "username", "aceEditorTheme",
+      "id",
+      "locale",
+      "viewMode",
+      "singleClick",
+      "redirectAfterCopyMove",
+      "perm",
+      "commands",
+      "lockPassword",
+      "hideDotfiles",
+      "dateFormat",
+      "username",
+      "aceEditorTheme",
     ]);
     const me = await t.app.request("/api/users/" + t.users.alice.id, { headers: { "X-Auth": token } });
     assert.equal(me.status, 200);
@@ -38,7 +48,12 @@ Deno.test("POST /api/login returns a bare HS256 JWT with filebrowser's claims", 
 Deno.test("POST /api/login refuses a wrong password, an unknown user and a malformed body with 403", async () => {
   const t = await testApp({ users: [{ username: "alice" }] });
   try {
-    for (const body of [{ username: "alice", password: "nope-nope-nope" }, { username: "ghost", password: TEST_PASSWORD }]) {
+    for (
+      const body of [{ username: "alice", password: "nope-nope-nope" }, {
+        username: "ghost",
+        password: TEST_PASSWORD,
+      }]
+    ) {
       const res = await t.request("/api/login", json(body));
       assert.equal(res.status, 403);
       assert.equal(await res.text(), "403 Forbidden\n");
@@ -65,7 +80,10 @@ Deno.test("login of an unknown user takes about as long as a wrong password (bcr
     await time("admin");
     const known = (await time("admin") + await time("admin")) / 2;
     const unknown = (await time("nobody") + await time("nobody")) / 2;
-    assert.ok(unknown > known * 0.5 && unknown < known * 2, `known ${known.toFixed(1)} ms vs unknown ${unknown.toFixed(1)} ms`);
+    assert.ok(
+      unknown > known * 0.5 && unknown < known * 2,
+      `known ${known.toFixed(1)} ms vs unknown ${unknown.toFixed(1)} ms`,
+    );
   } finally {
     await t.close();
   }
@@ -74,7 +92,9 @@ Deno.test("login of an unknown user takes about as long as a wrong password (bcr
 Deno.test("repeated login failures from one client are throttled with 429 and Retry-After", async () => {
   const t = await testApp({ config: { loginRateLimit: 3 } });
   try {
-    for (let i = 0; i < 3; i++) assert.equal((await t.request("/api/login", json({ username: "admin", password: "x" }))).status, 403);
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await t.request("/api/login", json({ username: "admin", password: "x" }))).status, 403);
+    }
     const res = await t.request("/api/login", json({ username: "admin", password: TEST_PASSWORD }));
     assert.equal(res.status, 429);
     assert.ok(Number(res.headers.get("Retry-After")) >= 1);
@@ -105,7 +125,10 @@ Deno.test("POST /api/renew issues a new token for the same session; expired or m
     assert.equal((await t.app.request("/api/users", { headers: { "X-Auth": fresh } })).status, 200);
     assert.equal((await t.request("/api/renew", { method: "POST" })).status, 401);
     const tampered = fresh.slice(0, -2) + (fresh.endsWith("A") ? "BB" : "AA");
-    assert.equal((await t.app.request("/api/renew", { method: "POST", headers: { "X-Auth": tampered } })).status, 401);
+    assert.equal(
+      (await t.app.request("/api/renew", { method: "POST", headers: { "X-Auth": tampered } })).status,
+      401,
+    );
   } finally {
     await t.close();
   }
@@ -150,15 +173,23 @@ Deno.test("logout revokes the token at once", async () => {
 Deno.test("a password change revokes the user's other sessions but keeps the current one", async () => {
   const t = await testApp({ users: [{ username: "bob" }] });
   try {
-    const other = await (await t.request("/api/login", json({ username: "bob", password: TEST_PASSWORD }))).text();
+    const other = await (await t.request("/api/login", json({ username: "bob", password: TEST_PASSWORD })))
+      .text();
     const res = await t.request(`/api/users/${t.users.bob.id}`, {
       method: "PUT",
       as: "bob",
-      body: JSON.stringify({ what: "user", which: ["password"], data: { id: t.users.bob.id, password: "a-new-long-password" } }),
+      body: JSON.stringify({
+        what: "user",
+        which: ["password"],
+        data: { id: t.users.bob.id, password: "a-new-long-password" },
+      }),
     });
     assert.equal(res.status, 200);
     assert.equal((await t.request(`/api/users/${t.users.bob.id}`, { as: "bob" })).status, 200);
-    assert.equal((await t.app.request(`/api/users/${t.users.bob.id}`, { headers: { "X-Auth": other } })).status, 401);
+    assert.equal(
+      (await t.app.request(`/api/users/${t.users.bob.id}`, { headers: { "X-Auth": other } })).status,
+      401,
+    );
     const relog = await t.request("/api/login", json({ username: "bob", password: "a-new-long-password" }));
     assert.equal(relog.status, 200);
   } finally {
@@ -177,7 +208,11 @@ Deno.test("permission changes and user deletion revoke that user's tokens", asyn
     });
     assert.equal(upd.status, 200);
     assert.equal((await t.request(`/api/users/${u.id}`, { as: "carol" })).status, 401);
-    assert.equal((await t.request(`/api/users/${t.users.dave.id}`, { method: "DELETE", as: "admin", body: "{}" })).status, 200);
+    assert.equal(
+      (await t.request(`/api/users/${t.users.dave.id}`, { method: "DELETE", as: "admin", body: "{}" }))
+        .status,
+      200,
+    );
     assert.equal((await t.request(`/api/users/${t.users.dave.id}`, { as: "dave" })).status, 401);
   } finally {
     await t.close();
@@ -201,7 +236,16 @@ Deno.test("signup never grants admin or execute, even when the defaults do; dupl
       signup: true,
       defaults: {
         ...(await import("../../lib/settings.ts")).defaultUserDefaults(),
-        perm: { admin: true, execute: true, create: true, rename: true, modify: true, delete: true, share: true, download: true },
+        perm: {
+          admin: true,
+          execute: true,
+          create: true,
+          rename: true,
+          modify: true,
+          delete: true,
+          share: true,
+          download: true,
+        },
         commands: ["rm"],
       },
     },
@@ -215,11 +259,17 @@ Deno.test("signup never grants admin or execute, even when the defaults do; dupl
     assert.equal(eve.perm.execute, false);
     assert.deepEqual(eve.commands, []);
     assert.equal(eve.perm.create, true);
-    assert.equal((await t.request("/api/signup", json({ username: "Eve", password: "a-long-password-1" }))).status, 409);
+    assert.equal(
+      (await t.request("/api/signup", json({ username: "Eve", password: "a-long-password-1" }))).status,
+      409,
+    );
     const short = await t.request("/api/signup", json({ username: "frank", password: "short" }));
     assert.equal(short.status, 400);
     assert.match(await short.text(), /too short/);
-    assert.equal((await t.request("/api/signup", json({ username: "", password: "a-long-password-1" }))).status, 400);
+    assert.equal(
+      (await t.request("/api/signup", json({ username: "", password: "a-long-password-1" }))).status,
+      400,
+    );
   } finally {
     await t.close();
   }
@@ -228,8 +278,14 @@ Deno.test("signup never grants admin or execute, even when the defaults do; dupl
 Deno.test("signup with createUserDir makes a home dir and refuses a colliding derived scope with 409", async () => {
   const t = await testApp({ settings: { signup: true, createUserDir: true } });
   try {
-    assert.equal((await t.request("/api/signup", json({ username: "teamone-x", password: "CollidePw12345!" }))).status, 200);
-    assert.equal((await t.request("/api/signup", json({ username: "teamone/x", password: "CollidePw12345!" }))).status, 409);
+    assert.equal(
+      (await t.request("/api/signup", json({ username: "teamone-x", password: "CollidePw12345!" }))).status,
+      200,
+    );
+    assert.equal(
+      (await t.request("/api/signup", json({ username: "teamone/x", password: "CollidePw12345!" }))).status,
+      409,
+    );
     const owner = await users.findUserByName(t.deps.kv, "teamone-x");
     assert.equal(owner?.scope, "/users/teamone-x");
     assert.ok((await Deno.stat(`${t.root}/users/teamone-x`)).isDirectory);

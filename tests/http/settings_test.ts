@@ -10,14 +10,32 @@ Deno.test("GET /api/settings: anonymous 401, user 403, admin gets API.md's keys 
     assert.equal(res.status, 200);
     const s = await res.json();
     assert.deepEqual(Object.keys(s).slice(0, 12), [
-      "signup", "hideLoginButton", "createUserDir", "minimumPasswordLength", "userHomeBasePath", "defaults",
-      "authMethod", "rules", "branding", "tus", "shell", "commands",
+      "signup",
+      "hideLoginButton",
+      "createUserDir",
+      "minimumPasswordLength",
+      "userHomeBasePath",
+      "defaults",
+      "authMethod",
+      "rules",
+      "branding",
+      "tus",
+      "shell",
+      "commands",
     ]);
     assert.equal(s.key, undefined);
     assert.deepEqual(s.tus, { chunkSize: 10485760, retryCount: 5 });
     assert.deepEqual(Object.keys(s.commands), [
-      "after_copy", "after_delete", "after_rename", "after_save", "after_upload",
-      "before_copy", "before_delete", "before_rename", "before_save", "before_upload",
+      "after_copy",
+      "after_delete",
+      "after_rename",
+      "after_save",
+      "after_upload",
+      "before_copy",
+      "before_delete",
+      "before_rename",
+      "before_save",
+      "before_upload",
     ]);
   } finally {
     await t.close();
@@ -28,9 +46,20 @@ Deno.test("PUT /api/settings: admin saves, authMethod is ignored, others are ref
   const t = await testApp({ users: [{ username: "alice" }] });
   try {
     const current = await (await t.request("/api/settings", { as: "admin" })).json();
-    const next = { ...current, signup: true, authMethod: "noauth", branding: { ...current.branding, name: "My Files" } };
-    assert.equal((await t.request("/api/settings", { method: "PUT", body: JSON.stringify(next) })).status, 401);
-    assert.equal((await t.request("/api/settings", { method: "PUT", as: "alice", body: JSON.stringify(next) })).status, 403);
+    const next = {
+      ...current,
+      signup: true,
+      authMethod: "noauth",
+      branding: { ...current.branding, name: "My Files" },
+    };
+    assert.equal(
+      (await t.request("/api/settings", { method: "PUT", body: JSON.stringify(next) })).status,
+      401,
+    );
+    assert.equal(
+      (await t.request("/api/settings", { method: "PUT", as: "alice", body: JSON.stringify(next) })).status,
+      403,
+    );
     const res = await t.request("/api/settings", { method: "PUT", as: "admin", body: JSON.stringify(next) });
     assert.equal(res.status, 200);
     assert.equal(await res.text(), "200 OK\n");
@@ -48,7 +77,17 @@ Deno.test("PUT /api/settings refuses a bad regex rule naming it, wrong types and
   try {
     const before = await (await t.request("/api/settings", { as: "admin" })).text();
     const cases: [string, RegExp][] = [
-      [JSON.stringify({ rules: [{ regex: false, allow: false, path: "/a" }, { regex: true, allow: false, path: "", regexp: { raw: "(unclosed" } }] }), /global rule 2 \("\(unclosed"\)/],
+      [
+        JSON.stringify({
+          rules: [{ regex: false, allow: false, path: "/a" }, {
+            regex: true,
+            allow: false,
+            path: "",
+            regexp: { raw: "(unclosed" },
+          }],
+        }),
+        /global rule 2 \("\(unclosed"\)/,
+      ],
       [JSON.stringify({ signup: "yes" }), /"signup" must be a boolean/],
       [JSON.stringify({ tus: { chunkSize: "big" } }), /tus.chunkSize/],
       [JSON.stringify({ rules: {} }), /"rules" must be an array/],
@@ -73,7 +112,11 @@ Deno.test("every response carries CSP, nosniff and frame-ancestors; /health answ
     for (const path of ["/health", "/api/users", "/api/settings", "/nowhere/at/all"]) {
       const res = await t.request(path);
       await res.body?.cancel();
-      assert.match(res.headers.get("Content-Security-Policy") ?? "", /default-src 'self'.*frame-ancestors/, path);
+      assert.match(
+        res.headers.get("Content-Security-Policy") ?? "",
+        /default-src 'self'.*frame-ancestors/,
+        path,
+      );
       assert.equal(res.headers.get("X-Content-Type-Options"), "nosniff", path);
       assert.equal(res.headers.get("Referrer-Policy"), "same-origin", path);
     }
