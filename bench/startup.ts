@@ -5,7 +5,7 @@
 const runs = Number(Deno.args[0] ?? 5);
 const root = new URL("..", import.meta.url).pathname;
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ port: 0, hostname: "127.0.0.1" });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -24,7 +24,7 @@ for (let i = 0; i < runs; i++) {
   const dir = await Deno.makeTempDir({ prefix: "fb-bench-start-" });
   // First start writes settings and hashes the admin password; measure a normal (second) start like a restart.
   for (const phase of ["init", "measure"]) {
-    const port = await freePort();
+    const port = freePort();
     const t0 = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
       args: [
