@@ -29,5 +29,8 @@ export function securityHeaders(): MiddlewareHandler {
     h.set("X-Frame-Options", "SAMEORIGIN");
     h.set("Cross-Origin-Opener-Policy", "same-origin");
     if (!h.has("Cache-Control")) h.set("Cache-Control", "no-cache, no-store, must-revalidate");
+    if (h.get("Content-Type") === "application/json") {
+      h.set("Content-Type", "application/json; charset=utf-8");
+    }
   };
 }

@@ -12,6 +12,9 @@ import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
 
 export { looksLikeToken } from "./tokens.ts";
 
+/** The account used by guest mode. */
+export const GUEST_USERNAME = "guest";
+
 const throttles = new WeakMap<AppDeps, LoginThrottle>();
 
 function throttleOf(deps: AppDeps): LoginThrottle {
@@ -76,6 +79,12 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
   }
   const throttle = throttleOf(deps);
   throttle.check(input.client, deps.now());
+  if (settings.enableGuest && input.username === GUEST_USERNAME && input.password === "") {
+    // Guest mode: the admin created a "guest" account and reviewed its permissions; it logs in without a password.
+    const guest = await users.findUserByName(deps.kv, GUEST_USERNAME);
+    if (!guest) throw new ForbiddenError("guest_missing");
+    return issueToken(deps, guest);
+  }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);

@@ -293,3 +293,28 @@ Deno.test("signup with createUserDir makes a home dir and refuses a colliding de
     await t.close();
   }
 });
+
+Deno.test("guest mode logs in the admin-made guest account without a password, only when enabled", async () => {
+  const t = await testApp({ users: [{ username: "guest", perm: { download: true } }] });
+  try {
+    const guestLogin = json({ username: "guest", password: "" });
+    assert.equal((await t.request("/api/login", guestLogin)).status, 403);
+    const s = await (await t.request("/api/settings", { as: "admin" })).json();
+    await t.request("/api/settings", {
+      method: "PUT",
+      as: "admin",
+      body: JSON.stringify({ ...s, enableGuest: true }),
+    });
+    const res = await t.request("/api/login", json({ username: "guest", password: "" }));
+    assert.equal(res.status, 200);
+    assert.equal(
+      payloadOf(await res.text()).user &&
+        (payloadOf(await (await t.request("/api/login", json({ username: "guest", password: "" }))).text())
+          .user as { username: string }).username,
+      "guest",
+    );
+    assert.equal((await t.request("/api/login", json({ username: "admin", password: "" }))).status, 403);
+  } finally {
+    await t.close();
+  }
+});
