@@ -6,8 +6,10 @@ import * as $r2 from "./routes/api/logout.ts";
 import * as $r3 from "./routes/api/renew.ts";
 import * as $r4 from "./routes/api/settings/index.ts";
 import * as $r5 from "./routes/api/signup.ts";
-import * as $r6 from "./routes/api/users/[id].ts";
-import * as $r7 from "./routes/api/users/index.ts";
+import * as $r6 from "./routes/api/tus/[...path].ts";
+import * as $r7 from "./routes/api/tus/_middleware.ts";
+import * as $r8 from "./routes/api/users/[id].ts";
+import * as $r9 from "./routes/api/users/index.ts";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -18,8 +20,10 @@ export const manifest: Manifest = {
     "routes/api/renew.ts": $r3,
     "routes/api/settings/index.ts": $r4,
     "routes/api/signup.ts": $r5,
-    "routes/api/users/[id].ts": $r6,
-    "routes/api/users/index.ts": $r7,
+    "routes/api/tus/[...path].ts": $r6,
+    "routes/api/tus/_middleware.ts": $r7,
+    "routes/api/users/[id].ts": $r8,
+    "routes/api/users/index.ts": $r9,
   },
   islands: {
   },

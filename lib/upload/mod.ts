@@ -1,0 +1,140 @@
+/**
+ * Resumable uploads (tus 1.0 as filebrowser speaks it, API.md §6.20), addressed by target vpath.
+ * State lives in KV (lib/upload/store.ts), bytes in a staging file outside the files root
+ * (lib/upload/staging.ts); the finished file is moved into place atomically. Every call goes through the
+ * path gate. Routes call these functions and only turn results into headers.
+ */
+import { ConflictError, ForbiddenError, LockedError } from "../errors.ts";
+import { createStagingFile, removeStagingFile, stagingPath } from "./staging.ts";
+import { acquireUploadLock, deleteUpload, findUpload, releaseUploadLock, saveUpload } from "./store.ts";
+import type { UploadRecord } from "./store.ts";
+import { parseUploadLength } from "./protocol.ts";
+import {
+  assertPlaceable,
+  completeUpload,
+  discardUpload,
+  getOwnUpload,
+  hookContextOf,
+  isAbandoned,
+  resolveTarget,
+} from "./target.ts";
+import type { UploadContext, UploadStatus } from "./target.ts";
+
+export { appendUploadChunk } from "./chunk.ts";
+export type { AppendChunkOptions } from "./chunk.ts";
+export { cleanupUploads } from "./cleanup.ts";
+export type { CleanupResult } from "./cleanup.ts";
+export {
+  assertChunkContentType,
+  parseUploadLength,
+  parseUploadOffset,
+  TUS_CONTENT_TYPE,
+  tusLocation,
+} from "./protocol.ts";
+export { uploadContextOf } from "./target.ts";
+export type { UploadContext, UploadDeps, UploadStatus } from "./target.ts";
+
+/** Options of createUpload. */
+export interface CreateUploadOptions {
+  /** The raw `Upload-Length` header. */
+  length: string | null | undefined;
+  /** `?override=true`: the upload may replace an existing file (needs `modify`). */
+  override: boolean;
+}
+
+/**
+ * tus POST: registers an upload of `length` bytes to `vpath`. Validates everything before creating
+ * anything: permission and gate (403), length (400), directory target (400), existing file without
+ * override (409) or without `modify` (403), another user's live upload to the same file (409), a running
+ * chunk of the caller's previous upload (423). A previous upload of the caller to the same target is
+ * replaced. Runs the `before_upload` hook (its failure refuses the upload). Zero-length uploads complete
+ * at once.
+ */
+export async function createUpload(
+  ctx: UploadContext,
+  vpath: string,
+  options: CreateUploadOptions,
+): Promise<UploadStatus> {
+  const target = await resolveTarget(ctx, vpath, "create");
+  const length = parseUploadLength(options.length);
+  assertPlaceable(ctx, target, { override: options.override });
+  const { kv } = ctx.deps;
+  const previous = await findUpload(kv, target.key);
+  if (previous) {
+    if (previous.record.userId !== ctx.user.id && !isAbandoned(ctx.deps, previous)) {
+      throw new ConflictError(
+        "upload_in_progress",
+        `Cannot upload "${target.path.vpath}": another upload is running`,
+      );
+    }
+    const lock = await acquireUploadLock(kv, target.key, { now: ctx.deps.now() });
+    if (!lock) throw new LockedError("upload_locked");
+    if (!await discardUpload(ctx, target, { entry: previous, lock })) {
+      await releaseUploadLock(kv, lock);
+      throw new ConflictError("upload_changed");
+    }
+  }
+  await ctx.deps.hooks.before("upload", hookContextOf(ctx, target));
+  const now = ctx.deps.now();
+  const record: UploadRecord = {
+    id: crypto.randomUUID(),
+    userId: ctx.user.id,
+    vpath: target.path.vpath,
+    target: target.path.real,
+    length,
+    offset: 0,
+    override: options.override,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const staging = await createStagingFile(ctx.deps.config.uploadDir, record.id);
+  const versionstamp = await saveUpload(kv, target.key, record, { expect: null });
+  if (versionstamp === null) {
+    // Another POST to the same target won the race.
+    await removeStagingFile(staging);
+    throw new ConflictError(
+      "upload_in_progress",
+      `Cannot upload "${target.path.vpath}": another upload is running`,
+    );
+  }
+  if (length === 0) {
+    await completeUpload(ctx, target, { entry: { record, versionstamp } });
+    return { vpath: record.vpath, offset: 0, length: 0, complete: true };
+  }
+  return { vpath: record.vpath, offset: 0, length, complete: false };
+}
+
+/** tus HEAD/GET: the committed offset and declared length of the caller's upload to `vpath` (404 if none). */
+export async function getUploadStatus(ctx: UploadContext, vpath: string): Promise<UploadStatus> {
+  const target = await resolveTarget(ctx, vpath, "create");
+  const { record } = await getOwnUpload(ctx, target);
+  return { vpath: record.vpath, offset: record.offset, length: record.length, complete: false };
+}
+
+/** How long DELETE waits for a running chunk to let go of the upload before answering 423. */
+const TERMINATE_WAIT_MS = 3000;
+
+/**
+ * tus DELETE: abandons the caller's upload to `vpath` and removes its staging data. Needs `delete`; the
+ * root is refused (403). The target file itself is never touched. Waits briefly for a running chunk (a
+ * client aborts its PATCH just before terminating), then 423.
+ */
+export async function terminateUpload(ctx: UploadContext, vpath: string): Promise<void> {
+  const target = await resolveTarget(ctx, vpath, "delete");
+  if (target.path.vpath === "/") throw new ForbiddenError("root_not_deletable");
+  const { kv } = ctx.deps;
+  const deadline = Date.now() + TERMINATE_WAIT_MS;
+  for (;;) {
+    const entry = await getOwnUpload(ctx, target);
+    const lock = await acquireUploadLock(kv, target.key, { now: ctx.deps.now() });
+    if (lock) {
+      if (await deleteUpload(kv, target.key, { expect: entry.versionstamp, lock })) {
+        await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
+        return;
+      }
+      await releaseUploadLock(kv, lock);
+    }
+    if (Date.now() >= deadline) throw new LockedError("upload_locked");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

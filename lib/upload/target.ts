@@ -1,0 +1,137 @@
+/** The per-request view of an upload: who asks, through which gate, and the target it addresses. */
+import type { Config } from "../../config.ts";
+import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
+import { assertPermission, gateContextOf, resolveScoped, scopeDirOf } from "../fs/gate.ts";
+import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
+import type { EventHooks, HookContext } from "../hooks.ts";
+import { log } from "../log.ts";
+import type { Settings, StoredUser } from "../types.ts";
+import { placeFile, removeStagingFile, stagingPath, syncStagingFile } from "./staging.ts";
+import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
+import type { UploadEntry, UploadLock } from "./store.ts";
+
+/** The dependencies an upload operation uses. */
+export interface UploadDeps {
+  config: Pick<Readonly<Config>, "uploadDir" | "uploadExpiry" | "root" | "followExternalSymlinks">;
+  kv: Deno.Kv;
+  hooks: EventHooks;
+  /** Clock in milliseconds. */
+  now: () => number;
+}
+
+/** Who uploads, and the gate their paths go through. */
+export interface UploadContext {
+  deps: UploadDeps;
+  user: StoredUser;
+  gate: GateContext;
+}
+
+/** What a client learns about an upload (HEAD / PATCH answers). */
+export interface UploadStatus {
+  /** Canonical target vpath (for the Location header). */
+  vpath: string;
+  offset: number;
+  length: number;
+  /** The file is in place. */
+  complete: boolean;
+}
+
+/** A target resolved through the gate, with the key of its upload record. */
+export interface UploadTarget {
+  path: ScopedPath;
+  key: string;
+}
+
+/** Builds the upload context of an authenticated request from the app state. */
+export function uploadContextOf(
+  state: { deps: UploadDeps; user: StoredUser; settings: Settings },
+): UploadContext {
+  return { deps: state.deps, user: state.user, gate: gateContextOf(state) };
+}
+
+/** Resolves an upload target through the gate (permission, rules, hidden files, scope, symlinks). */
+export async function resolveTarget(
+  ctx: UploadContext,
+  vpath: string,
+  need: Need | Need[],
+): Promise<UploadTarget> {
+  const path = await resolveScoped(ctx.gate, vpath, need);
+  return { path, key: await targetKeyOf(path.real) };
+}
+
+/** The caller's upload to a target; 404 when there is none (another user's upload is not visible). */
+export async function getOwnUpload(ctx: UploadContext, target: UploadTarget): Promise<UploadEntry> {
+  const entry = await findUpload(ctx.deps.kv, target.key);
+  if (!entry || entry.record.userId !== ctx.user.id) throw new NotFoundError("upload_not_found");
+  return entry;
+}
+
+/** The hook context of an upload to `target`. */
+export function hookContextOf(ctx: UploadContext, target: UploadTarget): HookContext {
+  return { user: ctx.user, file: target.path.path, destination: scopeDirOf(ctx.gate) };
+}
+
+/** True when an upload has not been touched for longer than `config.uploadExpiry`. */
+export function isAbandoned(deps: UploadDeps, entry: UploadEntry): boolean {
+  return deps.now() - entry.record.updatedAt > deps.config.uploadExpiry * 1000;
+}
+
+/** Throws unless `target` may receive the upload's bytes now: not a directory, existing only with override. */
+export function assertPlaceable(
+  ctx: UploadContext,
+  target: UploadTarget,
+  options: { override: boolean },
+): void {
+  const p = target.path;
+  if (p.trailingSlash || p.vpath === "/" || p.stat?.isDirectory) {
+    // Upstream leaks the on-disk path here (API.md §12); the vpath is enough.
+    throw new BadRequestError(`cannot upload to a directory "${p.vpath}"`, { code: "target_is_directory" });
+  }
+  if (p.stat === null) return;
+  if (!options.override) {
+    throw new ConflictError("target_exists", `Cannot upload "${p.vpath}": target exists`);
+  }
+  assertPermission(ctx.gate.user, "modify");
+}
+
+/** Forgets an upload: its record (and lock, when held) and its staging file. */
+export async function discardUpload(
+  ctx: UploadContext,
+  target: UploadTarget,
+  options: { entry: UploadEntry; lock?: UploadLock },
+): Promise<boolean> {
+  const removed = await deleteUpload(ctx.deps.kv, target.key, {
+    expect: options.entry.versionstamp,
+    lock: options.lock,
+  });
+  if (removed) await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, options.entry.record.id));
+  return removed;
+}
+
+/**
+ * Moves a fully received upload into place and forgets it. Any failure discards the upload (the client
+ * must start over; a record stuck at its full length would look finished to tus clients). The after hook
+ * runs last; its failure is logged, never reported (the file is in place).
+ */
+export async function completeUpload(
+  ctx: UploadContext,
+  target: UploadTarget,
+  options: { entry: UploadEntry; lock?: UploadLock },
+): Promise<void> {
+  const { record } = options.entry;
+  const staging = stagingPath(ctx.deps.config.uploadDir, record.id);
+  try {
+    assertPlaceable(ctx, target, { override: record.override });
+    await syncStagingFile(staging);
+    await placeFile(staging, target.path.real, { override: record.override });
+  } catch (err) {
+    await discardUpload(ctx, target, options);
+    throw err;
+  }
+  await deleteUpload(ctx.deps.kv, target.key, { expect: options.entry.versionstamp, lock: options.lock });
+  try {
+    await ctx.deps.hooks.after("upload", hookContextOf(ctx, target));
+  } catch (err) {
+    log.warn(`after_upload hook failed for "${record.vpath}"`, err);
+  }
+}

@@ -1,0 +1,51 @@
+import { define } from "../../../define.ts";
+import type { AppContext } from "../../../define.ts";
+import { statusText } from "../../../lib/errors.ts";
+import {
+  appendUploadChunk,
+  createUpload,
+  getUploadStatus,
+  terminateUpload,
+  tusLocation,
+  uploadContextOf,
+} from "../../../lib/upload/mod.ts";
+
+function vpathOf(c: AppContext): string {
+  return "/" + c.req.param("path");
+}
+
+async function status(c: AppContext): Promise<Response> {
+  const up = await getUploadStatus(uploadContextOf(c.var), vpathOf(c));
+  c.header("Upload-Offset", String(up.offset));
+  c.header("Upload-Length", String(up.length));
+  c.header("Cache-Control", "no-store");
+  return c.text(statusText(200), 200);
+}
+
+export const handler = define.handlers({
+  async POST(c) {
+    const up = await createUpload(uploadContextOf(c.var), vpathOf(c), {
+      length: c.req.header("Upload-Length"),
+      override: c.req.query("override") === "true",
+    });
+    c.header("Location", tusLocation(c.var.deps.config.baseUrl, up.vpath));
+    return c.text(statusText(201), 201);
+  },
+  // Hono answers HEAD through the GET handler (body dropped); both are listed for clarity.
+  HEAD: status,
+  GET: status,
+  async PATCH(c) {
+    const up = await appendUploadChunk(uploadContextOf(c.var), vpathOf(c), {
+      offset: c.req.header("Upload-Offset"),
+      contentType: c.req.header("Content-Type"),
+      contentLength: c.req.header("Content-Length"),
+      body: c.req.raw.body,
+    });
+    c.header("Upload-Offset", String(up.offset));
+    return c.body(null, 204);
+  },
+  async DELETE(c) {
+    await terminateUpload(uploadContextOf(c.var), vpathOf(c));
+    return c.body(null, 204);
+  },
+});
