@@ -1,0 +1,86 @@
+/** Test helpers for lib/fs: a temp server root and gate contexts on it. */
+import type { Permissions, Rule } from "../types.ts";
+import type { GateContext } from "./gate.ts";
+
+/** Every permission on. */
+export const ALL: Permissions = {
+  admin: true,
+  execute: true,
+  create: true,
+  rename: true,
+  modify: true,
+  delete: true,
+  share: true,
+  download: true,
+};
+
+/** A gate context on `root` (scope `/` unless given). */
+export function ctxFor(root: string, options: Partial<GateContext> & {
+  scope?: string;
+  perm?: Partial<Permissions>;
+  rules?: Rule[];
+  hideDotfiles?: boolean;
+} = {}): GateContext {
+  return {
+    root,
+    user: {
+      scope: options.scope ?? "/",
+      perm: { ...ALL, ...options.perm },
+      rules: options.rules ?? [],
+      hideDotfiles: options.hideDotfiles ?? false,
+    },
+    globalRules: options.globalRules ?? [],
+    followExternalSymlinks: options.followExternalSymlinks ?? false,
+    base: options.base,
+    foldCase: options.foldCase,
+  };
+}
+
+/** A deny (or allow) path rule. */
+export function pathRule(path: string, allow = false): Rule {
+  return { regex: false, allow, path, regexp: null };
+}
+
+/** A regex rule. */
+export function regexRule(raw: string, allow = false): Rule {
+  return { regex: true, allow, path: "", regexp: { raw } };
+}
+
+/** Creates files (`name/` = folder) with text content under `dir`. */
+export async function makeTree(dir: string, files: Record<string, string>): Promise<void> {
+  for (const [name, content] of Object.entries(files)) {
+    if (name.endsWith("/")) {
+      await Deno.mkdir(`${dir}/${name}`, { recursive: true });
+      continue;
+    }
+    const parent = `${dir}/${name}`.replace(/\/[^/]*$/, "");
+    await Deno.mkdir(parent, { recursive: true });
+    await Deno.writeTextFile(`${dir}/${name}`, content);
+  }
+}
+
+/** Runs `fn` with a fresh temp dir holding `base/` (the server root) and `outside/`, removed afterwards. */
+export async function withTempRoot(
+  fn: (t: { dir: string; root: string; outside: string }) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "fbfs-" }));
+  const root = `${dir}/base`;
+  const outside = `${dir}/outside`;
+  await Deno.mkdir(root);
+  await Deno.mkdir(outside);
+  try {
+    await fn({ dir, root, outside });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** True when a path exists (lstat). */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The entries of a folder/selection download (API.md §6.10 step 4), walked through the gate: denied and
+ * hidden entries are skipped (a denied folder prunes its subtree), escaping symlinks are skipped, in-scope
+ * symlinks are archived as their targets (folder loops are cut), and vanished files are skipped.
+ */
+import type { ArchiveEntry } from "../archive/mod.ts";
+import { log } from "../log.ts";
+import { type GateContext, resolveScoped, scopedChild, type ScopedPath } from "./gate.ts";
+import { cleanVpath, commonDir, isSameOrInside, joinVpath, vpathBase, vpathDir } from "./path.ts";
+import { compareBytes } from "./sort.ts";
+
+/** What to put in an archive and how to name the download. */
+export interface ArchivePlan {
+  /** Download name without extension (`_` prefixed when several paths were selected). */
+  name: string;
+  entries: AsyncIterable<ArchiveEntry>;
+}
+
+/** Splits the `files` query of /api/raw (already decoded once) into vpaths, decoding each element again. */
+export function parseFilesParam(files: string | undefined): string[] {
+  if (!files) return [];
+  return files.split(",").filter((s) => s !== "").map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+}
+
+function relativeName(root: string, vpath: string): string {
+  return root === "/" ? vpath.slice(1) : vpath.slice(root.length + 1);
+}
+
+function entryOf(p: ScopedPath, name: string): ArchiveEntry {
+  const info = p.stat!;
+  return {
+    name,
+    isDir: info.isDirectory,
+    size: info.size,
+    mtime: info.mtime ?? new Date(0),
+    mode: (info.mode ?? 0) & 0o7777,
+    open: info.isDirectory ? undefined : async () => (await Deno.open(p.real, { read: true })).readable,
+  };
+}
+
+async function* walk(
+  p: ScopedPath,
+  root: string,
+  seen: Set<string>,
+  signal?: AbortSignal,
+): AsyncGenerator<ArchiveEntry> {
+  signal?.throwIfAborted();
+  if (p.stat === null) return;
+  if (p.vpath !== root) yield entryOf(p, relativeName(root, p.vpath));
+  if (!p.stat.isDirectory) return;
+  // In-scope symlinked folders are followed; a folder already on the current path would loop forever.
+  if (seen.has(p.real)) return;
+  seen.add(p.real);
+  try {
+    const names: string[] = [];
+    try {
+      for await (const e of Deno.readDir(p.real)) names.push(e.name);
+    } catch (err) {
+      log.warn(`archive: cannot read "${p.vpath}"`, err);
+      return;
+    }
+    names.sort(compareBytes);
+    for (const name of names) {
+      const child = await scopedChild(p, name);
+      if (child === null || child.stat === null) continue;
+      yield* walk(child, root, seen, signal);
+    }
+  } finally {
+    seen.delete(p.real);
+  }
+}
+
+/**
+ * Plans an archive of `dir` (the requested folder) or of `files` (vpaths relative to it). Each selected path
+ * passes the gate with `download`; denied or missing ones are skipped. A single selected file is archived
+ * under its own name (upstream produced an empty archive).
+ */
+export async function planArchive(
+  ctx: GateContext,
+  dir: ScopedPath,
+  options: { files: string[]; signal?: AbortSignal },
+): Promise<ArchivePlan> {
+  const selected: ScopedPath[] = [];
+  const requested = options.files.length ? options.files : [""];
+  for (const f of requested) {
+    // Resolved under the requested folder: `..` cannot climb out of it.
+    const vpath = joinVpath(dir.vpath, cleanVpath(f).path.slice(1)).replace(/\/$/, "") || "/";
+    try {
+      const p = await resolveScoped(ctx, vpath, "download");
+      if (p.stat !== null && isSameOrInside(dir.vpath, p.vpath)) selected.push(p);
+    } catch (err) {
+      log.debug(`archive: skipping "${vpath}"`, err);
+    }
+  }
+  let root = commonDir(selected.map((p) => p.vpath)) || "/";
+  if (selected.length === 1 && !selected[0].stat!.isDirectory) root = vpathDir(selected[0].vpath);
+  let name = vpathBase(root);
+  if (name === "") name = vpathBase(dir.vpath) || vpathBase(dir.confinement.rootReal) || "files";
+  if (requested.length > 1) name = "_" + name;
+  const finalRoot = root;
+  async function* entries(): AsyncGenerator<ArchiveEntry> {
+    for (const p of selected) yield* walk(p, finalRoot, new Set(), options.signal);
+  }
+  return { name, entries: entries() };
+}

@@ -1,0 +1,164 @@
+/**
+ * Physical path resolution with symlink confinement (API.md §4.6). Given a confinement root that is already a
+ * real path and the segments of a clean vpath, finds where the entry lives on disk and refuses any symlink
+ * (final component, ancestor, or dangling target) that resolves outside the root.
+ */
+import { ForbiddenError } from "../errors.ts";
+
+/** Largest number of symlinks followed for one path (like upstream's 255). */
+export const MAX_SYMLINK_HOPS = 255;
+
+/** Where a vpath lives on disk. */
+export interface Resolution {
+  /** On-disk path of the entry itself: the resolved parent plus the final name (a symlink stays a link). */
+  path: string;
+  /** Fully resolved location: the symlink target for links (dangling included), else `path`. */
+  real: string;
+  /** lstat of `path`, null when nothing is there. */
+  lstat: Deno.FileInfo | null;
+  /** stat of `real`, null when it does not exist (missing entry or dangling link). */
+  stat: Deno.FileInfo | null;
+}
+
+/** True when `path` is `root` or lies beneath it, by whole segments (`/srv` never contains `/srvother`). */
+export function isInsideDir(root: string, path: string): boolean {
+  if (root === "/") return path.startsWith("/");
+  return path === root || path.startsWith(root + "/");
+}
+
+/** Lexically cleans an absolute on-disk path (used only for parts that do not exist). */
+export function cleanAbsolute(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") out.pop();
+    else out.push(seg);
+  }
+  return "/" + out.join("/");
+}
+
+function joinDisk(dir: string, name: string): string {
+  return dir === "/" ? `/${name}` : `${dir}/${name}`;
+}
+
+function parentDisk(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+interface Budget {
+  hops: number;
+}
+
+/**
+ * Walks `segments` from the real directory `start`, following every symlink like the kernel would.
+ * Returns the physical location and whether it exists; for a missing tail the location is the resolved
+ * existing part plus the lexically cleaned rest.
+ */
+async function walkPhysical(
+  start: string,
+  segments: string[],
+  budget: Budget,
+): Promise<{ real: string; exists: boolean }> {
+  let cur = start;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      // `cur` has no symlinks in it, so its lexical parent is its physical parent.
+      cur = parentDisk(cur);
+      continue;
+    }
+    const next = joinDisk(cur, seg);
+    const info = await lstatOrNull(next);
+    if (info === null) {
+      return { real: cleanAbsolute([next, ...segments.slice(i + 1)].join("/")), exists: false };
+    }
+    if (info.isSymlink) {
+      if (--budget.hops < 0) throw new ForbiddenError("symlink_loop", "Too many levels of symbolic links");
+      const target = await Deno.readLink(next);
+      const hop = await walkPhysical(target.startsWith("/") ? "/" : cur, target.split("/"), budget);
+      if (!hop.exists) {
+        return { real: cleanAbsolute([hop.real, ...segments.slice(i + 1)].join("/")), exists: false };
+      }
+      cur = hop.real;
+      continue;
+    }
+    cur = next;
+  }
+  return { real: cur, exists: true };
+}
+
+async function realParent(
+  rootReal: string,
+  parentSegments: string[],
+): Promise<{ real: string; exists: boolean }> {
+  if (parentSegments.length === 0) return { real: rootReal, exists: true };
+  try {
+    // Fast path: one native call when every ancestor exists.
+    return { real: await Deno.realPath(joinDisk(rootReal, parentSegments.join("/"))), exists: true };
+  } catch (err) {
+    if (err instanceof Deno.errors.FilesystemLoop) {
+      throw new ForbiddenError("symlink_loop", undefined, { cause: err });
+    }
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return await walkPhysical(rootReal, parentSegments, { hops: MAX_SYMLINK_HOPS });
+}
+
+function escape(): ForbiddenError {
+  return new ForbiddenError("symlink_escape", "Path resolves outside the scope");
+}
+
+/**
+ * Resolves clean vpath segments under `rootReal` (a real path) and refuses symlinks that leave it: an
+ * ancestor whose real location is outside, a final link whose target is outside, and a dangling final link
+ * whose would-be target is outside (so a write through it cannot create a file outside). Throws 403.
+ */
+export async function resolveConfined(rootReal: string, segments: string[]): Promise<Resolution> {
+  if (segments.length === 0) {
+    const info = await Deno.lstat(rootReal);
+    return { path: rootReal, real: rootReal, lstat: info, stat: info };
+  }
+  const name = segments[segments.length - 1];
+  const parent = await realParent(rootReal, segments.slice(0, -1));
+  if (!isInsideDir(rootReal, parent.real)) throw escape();
+  const path = joinDisk(parent.real, name);
+  if (!parent.exists) {
+    const missing = cleanAbsolute(path);
+    if (!isInsideDir(rootReal, missing)) throw escape();
+    return { path: missing, real: missing, lstat: null, stat: null };
+  }
+  const lstat = await lstatOrNull(path);
+  if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
+  // Resolve the final link ourselves: realPath cannot tell where a dangling link would write.
+  const target = await walkPhysical(parent.real, [name], { hops: MAX_SYMLINK_HOPS });
+  if (!isInsideDir(rootReal, target.real)) throw escape();
+  const stat = target.exists ? await lstatOrNull(target.real) : null;
+  return { path, real: target.real, lstat, stat };
+}
+
+/** Lexical-only resolution for `followExternalSymlinks` mode: every link is followed wherever it points. */
+export async function resolveLexical(root: string, segments: string[]): Promise<Resolution> {
+  const path = segments.length === 0 ? root : joinDisk(root, segments.join("/"));
+  const lstat = await lstatOrNull(path);
+  if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
+  let stat: Deno.FileInfo | null = null;
+  let real = path;
+  try {
+    real = await Deno.realPath(path);
+    stat = await Deno.stat(real);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return { path, real, lstat, stat };
+}

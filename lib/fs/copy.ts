@@ -1,0 +1,115 @@
+/**
+ * Copying files and trees inside one confinement (API.md §6.9 copy, §10.47-49). Files land atomically (temp +
+ * rename); a tree copy continues past failing entries and reports them at the end; symlinks are followed only
+ * when they stay inside the scope, and then copied as regular files.
+ */
+import { HttpError } from "../errors.ts";
+import { log } from "../log.ts";
+import { DIR_MODE, tempPathFor } from "./atomic.ts";
+import { scopedChild, type ScopedPath } from "./gate.ts";
+
+/** Options of {@link copyEntry}. */
+export interface CopyOptions {
+  signal?: AbortSignal;
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}
+
+/** Copies one regular file to `dest` (an on-disk path approved by the gate) via a temp file, keeping its mode. */
+export async function copyFileAtomic(src: string, dest: string, options: CopyOptions = {}): Promise<void> {
+  options.signal?.throwIfAborted();
+  await Deno.mkdir(dirOf(dest), { recursive: true, mode: DIR_MODE });
+  const temp = tempPathFor(dest, "copy");
+  try {
+    await Deno.copyFile(src, temp);
+    const mode = (await Deno.stat(src)).mode;
+    if (mode !== null) await Deno.chmod(temp, mode & 0o7777);
+    using f = await Deno.open(temp, { read: true });
+    await f.syncData();
+    await Deno.rename(temp, dest);
+  } catch (err) {
+    await Deno.remove(temp).catch(() => {});
+    throw err;
+  }
+}
+
+/** Why some entries of a tree copy failed (the rest was copied). */
+export class CopyIncompleteError extends HttpError {
+  readonly failures: string[];
+  constructor(failures: string[]) {
+    super(
+      500,
+      "copy_incomplete",
+      `Cannot copy ${failures.length} entries: ${failures.slice(0, 5).join(", ")}`,
+    );
+    this.failures = failures;
+  }
+}
+
+async function copyTree(
+  src: ScopedPath,
+  dst: ScopedPath,
+  failures: string[],
+  options: CopyOptions,
+): Promise<void> {
+  if (!dst.stat?.isDirectory) {
+    await Deno.mkdir(dst.real, { recursive: true, mode: (src.stat?.mode ?? DIR_MODE) & 0o7777 });
+  }
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(src.real)) names.push(e.name);
+  } catch (err) {
+    failures.push(src.vpath);
+    log.warn(`copy: cannot read "${src.vpath}"`, err);
+    return;
+  }
+  names.sort();
+  for (const name of names) {
+    options.signal?.throwIfAborted();
+    // Descendants are judged by rules only (hidden dot-files are copied, like upstream); links must stay inside.
+    const from = await scopedChild(src, name, { ignoreHidden: true });
+    if (from === null || from.stat === null) {
+      failures.push(`${src.vpath}/${name}`);
+      continue;
+    }
+    const to = await scopedChild(dst, name, { ignoreHidden: true, allowMissing: true });
+    if (to === null) {
+      failures.push(`${dst.vpath}/${name}`);
+      continue;
+    }
+    try {
+      if (from.stat.isDirectory) {
+        // A symlink to a folder is not descended into (loops, escapes): upstream fails it too.
+        if (from.lstat?.isSymlink) throw new Error("symlinked folder");
+        await copyTree(from, to, failures, options);
+      } else if (from.stat.isFile) {
+        if (to.stat?.isDirectory) throw new Error("a folder is in the way");
+        await copyFileAtomic(from.real, to.real, options);
+      } else {
+        throw new Error("not a regular file");
+      }
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      failures.push(from.vpath);
+      log.warn(`copy: cannot copy "${from.vpath}"`, err);
+    }
+  }
+}
+
+/**
+ * Copies `src` to `dst` (both gate-approved). A folder is merged into an existing destination folder; errors
+ * on single entries do not stop the copy but end in a 500 listing them. Files are written atomically.
+ */
+export async function copyEntry(src: ScopedPath, dst: ScopedPath, options: CopyOptions = {}): Promise<void> {
+  if (src.stat === null) throw new HttpError(404, "not_found");
+  if (src.stat.isDirectory) {
+    const failures: string[] = [];
+    await copyTree(src, dst, failures, options);
+    if (failures.length) throw new CopyIncompleteError(failures);
+    return;
+  }
+  await copyFileAtomic(src.real, dst.real, options);
+}

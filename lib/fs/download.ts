@@ -1,0 +1,221 @@
+/**
+ * GET /api/raw for one file (API.md §6.10): Content-Disposition, conditional requests, a single byte range.
+ * Returns a plain description (status, headers, body) that the route turns into a Response.
+ *
+ * Security over compatibility: files that a browser could run as a document (HTML, SVG, XML, XHTML…) are
+ * never rendered from our origin: `inline=true` still answers `attachment` for them, and every inline answer
+ * carries a sandboxing Content-Security-Policy (PDF keeps upstream's `script-src 'none'`, since browsers'
+ * PDF viewers refuse sandboxed documents).
+ */
+import { HttpError, NotFoundError } from "../errors.ts";
+import type { ScopedPath } from "./gate.ts";
+import { readHeadSync } from "./listing.ts";
+import { mimeByExtension, sniffMime } from "./mime.ts";
+import { extensionOf, vpathBase } from "./path.ts";
+
+/** Extensions whose content can execute script when rendered as a document. */
+const ACTIVE_EXTENSIONS = new Set([
+  ".html",
+  ".htm",
+  ".shtml",
+  ".xhtml",
+  ".xht",
+  ".svg",
+  ".svgz",
+  ".xml",
+  ".xsl",
+  ".xslt",
+  ".mht",
+  ".mhtml",
+  ".hta",
+]);
+
+/** CSP of inline file answers: no scripts, plugins, forms or same-origin access. */
+export const INLINE_CSP =
+  "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
+
+/** CSP of inline PDFs (as upstream): a sandboxed PDF would not display. */
+export const PDF_CSP = "script-src 'none';";
+
+const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
+
+/** Percent-encodes a file name like a URL path segment (API.md §6.10). */
+export function encodeFilename(name: string): string {
+  let out = "";
+  for (const byte of new TextEncoder().encode(name)) {
+    const ch = String.fromCharCode(byte);
+    out += byte < 0x80 && SEGMENT_SAFE.test(ch) ? ch : "%" + byte.toString(16).toUpperCase().padStart(2, "0");
+  }
+  return out;
+}
+
+/** `inline; filename*=utf-8''<enc>` or `attachment; …`. */
+export function contentDisposition(name: string, options: { inline: boolean }): string {
+  return `${options.inline ? "inline" : "attachment"}; filename*=utf-8''${encodeFilename(name)}`;
+}
+
+/** True when a browser could run script from a file with this name if rendered as a document. */
+export function isActiveContent(name: string): boolean {
+  return ACTIVE_EXTENSIONS.has(extensionOf(name).toLowerCase());
+}
+
+/** Conditional and range headers of the request. */
+export interface DownloadRequest {
+  inline: boolean;
+  range?: string | null;
+  ifNoneMatch?: string | null;
+  ifModifiedSince?: string | null;
+  ifUnmodifiedSince?: string | null;
+  ifRange?: string | null;
+  /** Overrides the name used for Content-Disposition and the type (previews, subtitles). */
+  name?: string;
+  /** Overrides the Content-Type of inline answers. */
+  contentType?: string;
+}
+
+/** A planned file answer. */
+export interface FileDownload {
+  status: 200 | 206 | 304;
+  headers: Record<string, string>;
+  /** null for 304, HEAD-like answers and named pipes. */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** A strong validator from mtime and size. */
+export function fileEtag(info: Deno.FileInfo): string {
+  return `"${(info.mtime?.getTime() ?? 0).toString(16)}-${info.size.toString(16)}"`;
+}
+
+function httpDate(date: Date | null): string {
+  return (date ?? new Date(0)).toUTCString();
+}
+
+function parseRange(header: string, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const m = header.trim().match(/^bytes=\s*(\d*)\s*-\s*(\d*)\s*$/);
+  if (!m || (m[1] === "" && m[2] === "")) return null; // multi-range or malformed: answer the whole file
+  let start: number, end: number;
+  if (m[1] === "") {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return "unsatisfiable";
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (m[2] !== "" && Number(m[2]) < start) return null;
+  }
+  if (start >= size || size === 0) return "unsatisfiable";
+  return { start, end };
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  return header.split(",").map((s) => s.trim().replace(/^W\//, "")).some((t) => t === "*" || t === etag);
+}
+
+function notModifiedSince(header: string, mtime: Date | null): boolean {
+  const since = Date.parse(header);
+  if (Number.isNaN(since) || mtime === null) return false;
+  return Math.floor(mtime.getTime() / 1000) * 1000 <= since;
+}
+
+/** Streams `length` bytes of a file from `start`, in large chunks; cancelling closes the file. */
+export function fileStream(real: string, start: number, length: number): ReadableStream<Uint8Array> {
+  let file: Deno.FsFile | null = null;
+  let left = length;
+  const close = () => {
+    file?.close();
+    file = null;
+  };
+  const source: UnderlyingByteSource = {
+    type: "bytes",
+    autoAllocateChunkSize: 256 * 1024,
+    async start() {
+      file = await Deno.open(real, { read: true });
+      if (start > 0) await file.seek(start, Deno.SeekMode.Start);
+    },
+    async pull(controller: ReadableByteStreamController) {
+      const req = controller.byobRequest!;
+      const view = req.view as Uint8Array;
+      const want = Math.min(view.byteLength, left);
+      if (want <= 0 || file === null) {
+        close();
+        controller.close();
+        req.respond(0);
+        return;
+      }
+      const n = await file.read(view.subarray(0, want));
+      if (n === null || n === 0) {
+        close();
+        controller.close();
+        req.respond(0);
+        return;
+      }
+      left -= n;
+      req.respond(n);
+      if (left <= 0) {
+        close();
+        controller.close();
+      }
+    },
+    cancel() {
+      close();
+    },
+  };
+  return new ReadableStream(source) as ReadableStream<Uint8Array>;
+}
+
+/** Plans the answer for one file: 200/206 with a streamed body, 304, or throws 404/412/416. */
+export function planDownload(file: ScopedPath, request: DownloadRequest): FileDownload {
+  const info = file.stat;
+  if (info === null || file.lstat === null) throw new NotFoundError();
+  const name = request.name ?? vpathBase(file.vpath);
+  const active = isActiveContent(name);
+  const inline = request.inline && !active;
+  const headers: Record<string, string> = {
+    "Content-Disposition": contentDisposition(name, { inline }),
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "private",
+  };
+  if (info.isFifo) return { status: 200, headers, body: null };
+  if (!request.inline) {
+    headers["Content-Type"] = "application/octet-stream";
+  } else {
+    headers["Content-Type"] = request.contentType ??
+      (mimeByExtension(name) || sniffMime(readHeadSync(file.real)));
+    const isPdf = headers["Content-Type"].startsWith("application/pdf");
+    headers["Content-Security-Policy"] = isPdf && !active ? PDF_CSP : INLINE_CSP;
+  }
+  const etag = fileEtag(info);
+  headers["ETag"] = etag;
+  headers["Last-Modified"] = httpDate(info.mtime);
+  headers["Accept-Ranges"] = "bytes";
+  if (request.ifUnmodifiedSince && !notModifiedSince(request.ifUnmodifiedSince, info.mtime)) {
+    throw new HttpError(412, "precondition_failed");
+  }
+  const notModified = request.ifNoneMatch
+    ? etagMatches(request.ifNoneMatch, etag)
+    : request.ifModifiedSince
+    ? notModifiedSince(request.ifModifiedSince, info.mtime)
+    : false;
+  if (notModified) return { status: 304, headers, body: null };
+  let range = request.range ? parseRange(request.range, info.size) : null;
+  if (range !== null && request.ifRange) {
+    const ok = request.ifRange.startsWith('"') || request.ifRange.startsWith("W/")
+      ? request.ifRange === etag
+      : notModifiedSince(request.ifRange, info.mtime);
+    if (!ok) range = null;
+  }
+  if (range === "unsatisfiable") {
+    throw new HttpError(416, "range_not_satisfiable", undefined, {
+      headers: { "Content-Range": `bytes */${info.size}` },
+    });
+  }
+  if (range === null) {
+    headers["Content-Length"] = String(info.size);
+    return { status: 200, headers, body: fileStream(file.real, 0, info.size) };
+  }
+  const length = range.end - range.start + 1;
+  headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;
+  headers["Content-Length"] = String(length);
+  return { status: 206, headers, body: fileStream(file.real, range.start, length) };
+}

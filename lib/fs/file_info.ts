@@ -1,0 +1,147 @@
+/**
+ * Turning stat results into the wire `Resource` fields (API.md §5.4/§5.5): Go FileMode bits, RFC 3339
+ * times in the server's offset, extension and `type`.
+ */
+import type { Resource, ResourceType } from "../types.ts";
+import { isBinary, mimeByExtension, sniffMime } from "./mime.ts";
+import { extensionOf } from "./path.ts";
+
+/** Files up to this size can be `text` (and have their content returned). */
+export const TEXT_SIZE_LIMIT = 10 * 1024 * 1024;
+
+/** Bytes read from a file's start for content sniffing. */
+export const HEADER_BYTES = 512;
+
+const S_IFMT = 0o170000;
+
+/** Converts a POSIX `st_mode` into Go's FileMode number (dir = 2^31, symlink = 2^27, …). */
+export function goFileMode(stMode: number | null): number {
+  if (stMode === null) return 0;
+  let m = stMode & 0o777;
+  switch (stMode & S_IFMT) {
+    case 0o040000:
+      m += 2 ** 31;
+      break;
+    case 0o120000:
+      m += 2 ** 27;
+      break;
+    case 0o010000:
+      m += 2 ** 25;
+      break;
+    case 0o140000:
+      m += 2 ** 24;
+      break;
+    case 0o060000:
+      m += 2 ** 26;
+      break;
+    case 0o020000:
+      m += 2 ** 26 + 2 ** 21;
+      break;
+  }
+  if (stMode & 0o4000) m += 2 ** 23;
+  if (stMode & 0o2000) m += 2 ** 22;
+  if (stMode & 0o1000) m += 2 ** 20;
+  return m;
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+/** Formats a time like Go's RFC3339Nano in the server's local offset (`Z` when the offset is zero). */
+export function formatModified(date: Date | null): string {
+  const d = date ?? new Date(0);
+  const offsetMin = -d.getTimezoneOffset();
+  const local = new Date(d.getTime() + offsetMin * 60_000);
+  let s = `${pad(local.getUTCFullYear(), 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+  const ms = local.getUTCMilliseconds();
+  if (ms) s += "." + pad(ms, 3).replace(/0+$/, "");
+  if (offsetMin === 0) return s + "Z";
+  const abs = Math.abs(offsetMin);
+  return `${s}${offsetMin < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+/** Inputs of {@link detectType}. */
+export interface DetectTypeOptions {
+  size: number;
+  isFifo?: boolean;
+  /** First bytes of the file when they were read; undefined = not read (an empty buffer is "not binary"). */
+  head?: Uint8Array;
+  /** The viewer may modify the file (`text`), else `textImmutable`. */
+  canModify: boolean;
+}
+
+/** The `type` of a non-directory entry (API.md §5.5, steps 1-4). */
+export function detectType(name: string, options: DetectTypeOptions): ResourceType {
+  if (options.isFifo) return "blob";
+  const head = options.head ?? new Uint8Array(0);
+  let mime = mimeByExtension(name);
+  if (mime === "" && options.head !== undefined) mime = sniffMime(head);
+  if (mime.startsWith("video")) return "video";
+  if (mime.startsWith("audio")) return "audio";
+  if (mime.startsWith("image")) return "image";
+  if (mime.split(";")[0].endsWith("pdf")) return "pdf";
+  if ((mime.startsWith("text") || !isBinary(head)) && options.size <= TEXT_SIZE_LIMIT) {
+    return options.canModify ? "text" : "textImmutable";
+  }
+  return "blob";
+}
+
+/** True for a FIFO (named pipe): never opened. */
+export function isFifo(info: Deno.FileInfo | null): boolean {
+  return info !== null && info.isFifo === true;
+}
+
+/** Inputs of {@link resourceFields}. */
+export interface ResourceFieldsOptions {
+  /** The vpath shown in `path`. */
+  path: string;
+  name: string;
+  /** lstat of the entry itself. */
+  lstat: Deno.FileInfo;
+  /** stat of the target (null for a dangling link). */
+  stat: Deno.FileInfo | null;
+  /** Listing items show the target's mode/mtime; a single GET shows the link's own (API.md §4.6). */
+  linkOwnTimes: boolean;
+  canModify: boolean;
+  head?: Uint8Array;
+}
+
+/** The common Resource fields of one entry. */
+export function resourceFields(options: ResourceFieldsOptions): Resource {
+  const { lstat, stat, name } = options;
+  const isSymlink = lstat.isSymlink;
+  if (stat === null) {
+    // Dangling link inside the scope: the link's own lstat, type invalid_link.
+    return {
+      path: options.path,
+      name,
+      size: lstat.size,
+      extension: extensionOf(name),
+      modified: formatModified(lstat.mtime),
+      mode: goFileMode(lstat.mode),
+      isDir: false,
+      isSymlink,
+      type: "invalid_link",
+    };
+  }
+  const own = isSymlink && options.linkOwnTimes ? lstat : stat;
+  const type: ResourceType = stat.isDirectory ? "" : detectType(name, {
+    size: stat.size,
+    isFifo: isFifo(stat),
+    head: options.head,
+    canModify: options.canModify,
+  });
+  return {
+    path: options.path,
+    name,
+    size: stat.size,
+    extension: extensionOf(name),
+    modified: formatModified(own.mtime),
+    mode: goFileMode(own.mode),
+    isDir: stat.isDirectory,
+    isSymlink,
+    type,
+  };
+}

@@ -1,0 +1,224 @@
+import assert from "node:assert/strict";
+import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
+import { isConfinedLink, resolveScoped, scopedChild, scopeDirOf } from "./gate.ts";
+import { ctxFor, exists, makeTree, pathRule, withTempRoot } from "./_testing.ts";
+
+async function status(p: Promise<unknown>): Promise<number> {
+  try {
+    await p;
+    return 200;
+  } catch (err) {
+    if (err instanceof HttpError) return err.status;
+    throw err;
+  }
+}
+
+Deno.test("resolveScoped() checks the permission before anything else (202 for download)", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "a.txt": "x" });
+    assert.equal(
+      await status(resolveScoped(ctxFor(root, { perm: { download: false } }), "/a.txt", "download")),
+      202,
+    );
+    assert.equal(
+      await status(resolveScoped(ctxFor(root, { perm: { create: false } }), "/a.txt", "create")),
+      403,
+    );
+    assert.equal(
+      await status(resolveScoped(ctxFor(root, { perm: { modify: false } }), "/a.txt", ["create", "modify"])),
+      403,
+    );
+    // Permission comes first: even a rule-denied path answers 202, not 403.
+    const ctx = ctxFor(root, { perm: { download: false }, rules: [pathRule("/a.txt")] });
+    assert.equal(await status(resolveScoped(ctx, "/a.txt", "download")), 202);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/a.txt", "download")), 200);
+  });
+});
+
+Deno.test("resolveScoped() maps vpaths under the scope and cannot climb out (API.md §10.45)", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "users/alice/root/downloads/f.txt": "x", "secret.txt": "s" });
+    const ctx = ctxFor(root, { scope: "/users/alice" });
+    const p = await resolveScoped(ctx, "/root/downloads", "read");
+    assert.equal(p.real, `${root}/users/alice/root/downloads`);
+    assert.equal(p.vpath, "/root/downloads");
+    const up = await resolveScoped(ctx, "/../../secret.txt", "read");
+    assert.equal(up.real, `${root}/users/alice/secret.txt`);
+    assert.equal(up.lstat, null);
+    assert.equal(scopeDirOf(ctxFor(root, { scope: "../../etc" })), `${root}/etc`);
+    const follow = await resolveScoped(
+      ctxFor(root, { scope: "/users/alice", followExternalSymlinks: true }),
+      "/root/downloads",
+      "read",
+    );
+    assert.equal(follow.real, `${root}/users/alice/root/downloads`);
+  });
+});
+
+Deno.test("resolveScoped() applies rules on whole segments and hides dot-files on any segment", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "a/x.txt": "1", "ab/x.txt": "2", ".git/config": "c", "Secret.txt": "s" });
+    const ctx = ctxFor(root, { globalRules: [pathRule("/a")] });
+    assert.equal(await status(resolveScoped(ctx, "/a/x.txt", "read")), 403);
+    assert.equal(await status(resolveScoped(ctx, "/a", "read")), 403);
+    assert.equal(await status(resolveScoped(ctx, "/ab/x.txt", "read")), 200);
+    // Canonicalised before matching (API.md §10.20).
+    const deny = ctxFor(root, { globalRules: [pathRule("/Secret.txt")] });
+    assert.equal(await status(resolveScoped(deny, "/allow/../Secret.txt", "read")), 403);
+    assert.equal(await status(resolveScoped(deny, "/secret.TXT", "read")), 200);
+    assert.equal(
+      await status(
+        resolveScoped(
+          ctxFor(root, { globalRules: [pathRule("/Secret.txt")], foldCase: true }),
+          "/secret.TXT",
+          "read",
+        ),
+      ),
+      403,
+    );
+    const hidden = ctxFor(root, { hideDotfiles: true });
+    assert.equal(await status(resolveScoped(hidden, "/.git", "read")), 403);
+    assert.equal(await status(resolveScoped(hidden, "/.git/config", "read")), 403);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/.git/config", "read")), 200);
+  });
+});
+
+Deno.test("resolveScoped() refuses symlinks that leave the scope (API.md §10.39)", async () => {
+  await withTempRoot(async ({ dir }) => {
+    const root = `${dir}/srv`;
+    await makeTree(dir, { "srv/real/f.txt": "in", "srvother/secret.txt": "secret" });
+    await Deno.symlink(`${dir}/srvother`, `${root}/escape`);
+    await Deno.symlink(`${root}/real`, `${root}/link`);
+    await Deno.symlink("../srvother/secret.txt", `${root}/rel-escape`);
+    const ctx = ctxFor(root);
+    assert.equal(await status(resolveScoped(ctx, "/escape", "read")), 403);
+    assert.equal(await status(resolveScoped(ctx, "/escape/secret.txt", "read")), 403, "ancestor link");
+    assert.equal(await status(resolveScoped(ctx, "/rel-escape", "read")), 403, "relative final link");
+    const ok = await resolveScoped(ctx, "/link/f.txt", "read");
+    assert.equal(ok.real, `${root}/real/f.txt`);
+    assert.equal(await Deno.readTextFile(ok.real), "in");
+    const link = await resolveScoped(ctx, "/link", "read");
+    assert.equal(link.path, `${root}/link`);
+    assert.equal(link.real, `${root}/real`);
+    assert.ok(link.lstat?.isSymlink);
+    assert.ok(link.stat?.isDirectory);
+    const created = await resolveScoped(ctx, "/newfile.txt", "create");
+    assert.equal(created.lstat, null);
+    assert.equal(created.real, `${root}/newfile.txt`);
+  });
+});
+
+Deno.test("resolveScoped() allows everything under a scope of / (no spurious 403)", async () => {
+  const ctx = ctxFor("/");
+  const p = await resolveScoped(ctx, "/etc/hostname", "read");
+  assert.ok(p.real.startsWith("/etc/"));
+});
+
+Deno.test("resolveScoped() refuses a dangling link whose target is outside (API.md §10.40)", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await Deno.symlink(`${outside}/created.txt`, `${root}/evil`);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/evil", "create")), 403);
+    assert.equal(await exists(`${outside}/created.txt`), false);
+    // A dangling link that stays inside is allowed, and points where a write would land.
+    await Deno.symlink("later.txt", `${root}/inside`);
+    const p = await resolveScoped(ctxFor(root), "/inside", "create");
+    assert.equal(p.stat, null);
+    assert.equal(p.real, `${root}/later.txt`);
+  });
+});
+
+Deno.test("resolveScoped() refuses a relative dangling link under an escaping folder link (API.md §10.41)", async () => {
+  await withTempRoot(async ({ dir, root, outside }) => {
+    await Deno.symlink(outside, `${root}/m`);
+    await Deno.symlink("../escaped", `${outside}/evil`);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/m/evil", "create")), 403);
+    // Even a relative dangling link inside the scope cannot climb out.
+    await Deno.symlink("../escaped", `${root}/climb`);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/climb", "create")), 403);
+    assert.equal(await exists(`${dir}/escaped`), false);
+  });
+});
+
+Deno.test("resolveScoped() follows chains of links and refuses loops", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "t/f.txt": "x" });
+    await Deno.symlink("t", `${root}/l1`);
+    await Deno.symlink("l1", `${root}/l2`);
+    await Deno.symlink(`${outside}`, `${root}/out`);
+    await Deno.symlink("out/../base/t", `${root}/l3`);
+    assert.equal((await resolveScoped(ctxFor(root), "/l2/f.txt", "read")).real, `${root}/t/f.txt`);
+    // out/.. is resolved physically: outside/.. = the temp dir, then base/t: inside again.
+    assert.equal((await resolveScoped(ctxFor(root), "/l3/f.txt", "read")).real, `${root}/t/f.txt`);
+    await Deno.symlink("loop2", `${root}/loop1`);
+    await Deno.symlink("loop1", `${root}/loop2`);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/loop1/x", "create")), 403);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/loop1", "create")), 403);
+  });
+});
+
+Deno.test("a re-rooted (share) gate confines to the shared folder and sees owner rules (API.md §10.43)", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, {
+      "shared/ok.txt": "ok",
+      "shared/private/secret.txt": "s",
+      "private/secret.txt": "s",
+    });
+    await Deno.symlink(`${root}/private`, `${root}/shared/link`);
+    const ctx = ctxFor(root, { base: "/shared", rules: [pathRule("/shared/private")] });
+    assert.equal(await status(resolveScoped(ctx, "/link/secret.txt", "read")), 403);
+    assert.equal(
+      await status(resolveScoped(ctx, "/private/secret.txt", "read")),
+      403,
+      "owner rule on owner path",
+    );
+    const ok = await resolveScoped(ctx, "/ok.txt", "read");
+    assert.equal(ok.vpath, "/ok.txt");
+    assert.equal(ok.rulePath, "/shared/ok.txt");
+    await Deno.writeTextFile(`${root}/outer.txt`, "owner file");
+    const climb = await resolveScoped(ctx, "/../outer.txt", "read");
+    assert.equal(climb.real, `${root}/shared/outer.txt`, "cannot climb out of the share");
+    assert.equal(climb.lstat, null);
+  });
+});
+
+Deno.test("followExternalSymlinks follows escaping links (API.md §10.46)", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(outside, { "secret.txt": "secret" });
+    await Deno.symlink(outside, `${root}/escape`);
+    assert.equal(await status(resolveScoped(ctxFor(root), "/escape/secret.txt", "read")), 403);
+    const p = await resolveScoped(
+      ctxFor(root, { followExternalSymlinks: true }),
+      "/escape/secret.txt",
+      "read",
+    );
+    assert.equal(await Deno.readTextFile(p.real), "secret");
+  });
+});
+
+Deno.test("scopedChild() drops denied, hidden and escaping children", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "d/a.txt": "a", "d/.h": "h", "d/deny.txt": "x" });
+    await Deno.symlink(outside, `${root}/d/out`);
+    const ctx = ctxFor(root, { hideDotfiles: true, rules: [pathRule("/d/deny.txt")] });
+    const dir = await resolveScoped(ctx, "/d", "read");
+    assert.ok(await scopedChild(dir, "a.txt"));
+    assert.equal(await scopedChild(dir, ".h"), null);
+    assert.ok(await scopedChild(dir, ".h", { ignoreHidden: true }));
+    assert.equal(await scopedChild(dir, "deny.txt"), null);
+    assert.equal(await scopedChild(dir, "out"), null);
+    assert.equal(await scopedChild(dir, ".."), null);
+    assert.equal(await scopedChild(dir, "missing"), null);
+    assert.ok(await scopedChild(dir, "missing", { allowMissing: true }));
+    assert.equal(await isConfinedLink(dir.confinement, "/d/out"), false);
+  });
+});
+
+Deno.test("resolveScoped() reports a missing scope folder as 404", async () => {
+  await withTempRoot(async ({ root }) => {
+    await assert.rejects(resolveScoped(ctxFor(root, { scope: "/nope" }), "/", "read"), NotFoundError);
+    await assert.rejects(
+      resolveScoped(ctxFor(root, { rules: [pathRule("/")] }), "/x", "read"),
+      ForbiddenError,
+    );
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Moving entries (API.md §6.9 rename). rename(2) when possible; across devices, or onto a non-empty folder
+ * with override, the data is copied first and the source removed only after the copy is complete, so an
+ * interruption never loses the source.
+ */
+import { ConflictError } from "../errors.ts";
+import { DIR_MODE, tempPathFor } from "./atomic.ts";
+import { copyEntry } from "./copy.ts";
+import { type ScopedPath, scopedTempSibling } from "./gate.ts";
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i <= 0 ? "/" : path.slice(0, i);
+}
+
+function errorCode(err: unknown): string {
+  return (err as { code?: string })?.code ?? "";
+}
+
+/** Options of {@link moveEntry}. */
+export interface MoveOptions {
+  signal?: AbortSignal;
+  /** Tests only: skip rename(2) and take the copy-then-remove path. */
+  forceCopy?: boolean;
+}
+
+/**
+ * Moves `src` to `dst` (both gate-approved; a symlink moves as a link). An existing destination is replaced
+ * (file over file, folder over empty folder) or merged (folder over non-empty folder); a file/folder mismatch
+ * is 409.
+ */
+export async function moveEntry(src: ScopedPath, dst: ScopedPath, options: MoveOptions = {}): Promise<void> {
+  const srcIsDir = src.lstat?.isDirectory === true;
+  if (
+    dst.lstat !== null && dst.stat !== null && dst.stat.isDirectory !== srcIsDir && !isSameEntry(src, dst)
+  ) {
+    throw new ConflictError(
+      "kind_mismatch",
+      `Cannot move "${src.vpath}": "${dst.vpath}" is a different kind of entry`,
+    );
+  }
+  await Deno.mkdir(dirOf(dst.path), { recursive: true, mode: DIR_MODE });
+  if (!options.forceCopy) {
+    try {
+      await Deno.rename(src.path, dst.path);
+      return;
+    } catch (err) {
+      const code = errorCode(err);
+      if (code !== "EXDEV" && code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
+    }
+  }
+  await copyThenRemove(src, dst, options);
+}
+
+/** True when both paths name the same inode (e.g. a case-only rename on a case-insensitive disk). */
+export function isSameEntry(a: ScopedPath, b: ScopedPath): boolean {
+  if (!a.lstat || !b.lstat || a.lstat.ino === null || a.lstat.dev === null) return false;
+  return a.lstat.ino === b.lstat.ino && a.lstat.dev === b.lstat.dev;
+}
+
+async function copyThenRemove(src: ScopedPath, dst: ScopedPath, options: MoveOptions): Promise<void> {
+  if (src.lstat?.isSymlink) {
+    // Recreate the link itself rather than copying what it points to.
+    const temp = tempPathFor(dst.path, "move");
+    await Deno.symlink(await Deno.readLink(src.path), temp);
+    await Deno.rename(temp, dst.path);
+  } else if (dst.stat?.isDirectory) {
+    // Merge into an existing folder: every file lands atomically; the source stays until all are copied.
+    await copyEntry(src, dst, options);
+  } else {
+    // Copy beside the destination, then rename into place: readers see nothing or everything.
+    const temp = scopedTempSibling(dst, tempPathFor(dst.path, "move"));
+    try {
+      await copyEntry(src, temp, options);
+      await Deno.rename(temp.path, dst.path);
+    } catch (err) {
+      await Deno.remove(temp.path, { recursive: true }).catch(() => {});
+      throw err;
+    }
+  }
+  await Deno.remove(src.path, { recursive: src.lstat?.isDirectory === true });
+}

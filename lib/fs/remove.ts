@@ -1,0 +1,56 @@
+/** DELETE /api/resources (API.md §6.8): refuse-as-a-whole rule check, share cleanup, hooks, removal. */
+import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { withHooks } from "../hooks.ts";
+import { log } from "../log.ts";
+import { shares } from "../storage/mod.ts";
+import { canResize } from "../thumbs/mod.ts";
+import { resolveScoped } from "./gate.ts";
+import { extensionOf } from "./path.ts";
+import { type FsRequest, hookContext } from "./request.ts";
+import { findDeniedDescendant, walkTree } from "./tree.ts";
+
+/** Deletes a file or a folder tree (a symlink itself, never its target). Refuses `/` and any denied descendant. */
+export async function deleteResource(req: FsRequest, vpath: string): Promise<void> {
+  const p = await resolveScoped(req.gate, vpath, "delete");
+  if (p.vpath === "/") throw new ForbiddenError("delete_root", "Cannot delete the root folder");
+  if (p.lstat === null) throw new NotFoundError();
+  const isTree = p.lstat.isDirectory;
+  if (isTree) {
+    const denied = await findDeniedDescendant(p);
+    if (denied !== null) {
+      throw new ForbiddenError("rule_denied", `Cannot delete: "${denied}" is denied by a rule`);
+    }
+  }
+  if (req.kv && !p.confinement.ruleBase) {
+    try {
+      await shares.deleteSharesUnder(req.kv, req.user.id, p.vpath, (req.now ?? Date.now)());
+    } catch (err) {
+      log.warn(`Cannot remove share links under "${p.vpath}"`, err);
+    }
+  }
+  await dropPreviewsUnder(req, p.path, { isTree });
+  await withHooks(req.hooks, "delete", hookContext(req, p.path), async () => {
+    await Deno.remove(p.path, { recursive: isTree });
+  });
+}
+
+/** Best-effort removal of cached previews for a file, or for every file of a tree. */
+export async function dropPreviewsUnder(
+  req: FsRequest,
+  real: string,
+  options: { isTree: boolean },
+): Promise<void> {
+  if (!req.previews) return;
+  try {
+    if (!options.isTree) {
+      await req.previews.dropPreviews(real);
+      return;
+    }
+    for await (const { rel, info } of walkTree(real)) {
+      // Only files that can have a preview: keeps deleting big trees fast.
+      if (info.isFile && canResize(extensionOf(rel))) await req.previews.dropPreviews(`${real}/${rel}`);
+    }
+  } catch (err) {
+    log.warn(`Cannot drop cached previews under "${real}"`, err);
+  }
+}

@@ -1,0 +1,16 @@
+/** GET /api/usage (API.md §5.9, §6.13): size and use of the file system holding a folder. */
+import { statfs } from "node:fs/promises";
+import { NotFoundError } from "../errors.ts";
+import type { Usage } from "../types.ts";
+import { type GateContext, resolveScoped } from "./gate.ts";
+
+/** Disk usage of the file system containing `vpath` (statfs); `{0, 0}` for a file. */
+export async function getUsage(ctx: GateContext, vpath: string): Promise<Usage> {
+  const p = await resolveScoped(ctx, vpath, "read");
+  if (p.lstat === null || p.stat === null) throw new NotFoundError();
+  if (!p.stat.isDirectory) return { total: 0, used: 0 };
+  const s = await statfs(p.real);
+  const unit = (s as { frsize?: number }).frsize || s.bsize;
+  // "free" includes the blocks reserved for root, so used = total - bfree (like df's "Used").
+  return { total: s.blocks * unit, used: (s.blocks - s.bfree) * unit };
+}

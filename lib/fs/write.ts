@@ -1,0 +1,84 @@
+/** POST (mkdir / upload) and PUT (save) of /api/resources (API.md §6.6, §6.7), always atomic. */
+import { ConflictError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { withHooks } from "../hooks.ts";
+import { assertPermission, resolveScoped, type ScopedPath } from "./gate.ts";
+import { DIR_MODE, uploadEtag, type WriteBody, writeFileAtomic } from "./atomic.ts";
+import { type FsRequest, hookContext } from "./request.ts";
+
+/** Options of {@link uploadResource}. */
+export interface UploadOptions {
+  /** `override=true`: replace an existing file (needs `modify`). */
+  override: boolean;
+  signal?: AbortSignal;
+}
+
+/** What a write answers with. */
+export interface WriteResult {
+  /** `"<hex mtime ns><hex size>"`, "" for directories. */
+  etag: string;
+}
+
+/** Creates a folder and its missing parents (idempotent); a file in the way is 409. */
+export async function createDirectory(req: FsRequest, target: ScopedPath): Promise<void> {
+  await withHooks(req.hooks, "upload", hookContext(req, target.path), async () => {
+    if (target.stat?.isDirectory) return;
+    await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
+  });
+}
+
+/**
+ * POST: a trailing slash makes a folder; otherwise the body becomes the file, written atomically. An existing
+ * file needs `override` (else 409) and `modify` (else 403). On failure nothing is removed but our temp file.
+ */
+export async function uploadResource(
+  req: FsRequest,
+  vpath: string,
+  body: WriteBody,
+  options: UploadOptions,
+): Promise<WriteResult> {
+  const target = await resolveScoped(req.gate, vpath, "create");
+  if (target.trailingSlash) {
+    await createDirectory(req, target);
+    return { etag: "" };
+  }
+  if (target.lstat !== null) {
+    if (!options.override) {
+      throw new ConflictError("exists", `Cannot upload "${target.vpath}": target exists`);
+    }
+    assertPermission(req.gate.user, "modify");
+    if (target.stat?.isDirectory) {
+      throw new ConflictError("is_directory", `Cannot upload "${target.vpath}": it is a folder`);
+    }
+    await req.previews?.dropPreviews(target.real).catch(() => 0);
+  }
+  const info = await withHooks(
+    req.hooks,
+    "upload",
+    hookContext(req, target.path),
+    () => writeFileAtomic(target, body, { createParents: true, signal: options.signal }),
+  );
+  return { etag: uploadEtag(info) };
+}
+
+/** PUT: replaces the content of an existing file atomically (405 for a trailing slash, 404 when missing). */
+export async function saveResource(
+  req: FsRequest,
+  vpath: string,
+  body: WriteBody,
+  options: { signal?: AbortSignal } = {},
+): Promise<WriteResult> {
+  const target = await resolveScoped(req.gate, vpath, "modify");
+  if (target.trailingSlash) throw new MethodNotAllowedError();
+  if (target.lstat === null || target.stat === null) throw new NotFoundError();
+  if (target.stat.isDirectory) {
+    throw new ConflictError("is_directory", `Cannot save "${target.vpath}": it is a folder`);
+  }
+  await req.previews?.dropPreviews(target.real).catch(() => 0);
+  const info = await withHooks(
+    req.hooks,
+    "save",
+    hookContext(req, target.path),
+    () => writeFileAtomic(target, body, { signal: options.signal }),
+  );
+  return { etag: uploadEtag(info) };
+}

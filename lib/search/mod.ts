@@ -1,0 +1,119 @@
+/**
+ * GET /api/search (API.md §6.14): a depth-first walk of the user's folder that streams NDJSON hits. Rules,
+ * dot-file hiding and scope apply to every entry; symlinks are never followed (escaping ones are not even
+ * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the walk.
+ */
+import { log } from "../log.ts";
+import { type GateContext, isConfinedLink, isVisible, resolveWalkBase } from "../fs/gate.ts";
+import { joinVpath } from "../fs/path.ts";
+import { compareBytes } from "../fs/sort.ts";
+import type { SearchHit } from "../types.ts";
+import { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
+
+export { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
+
+/** Options of {@link searchFiles}. */
+export interface SearchOptions {
+  signal?: AbortSignal;
+}
+
+/** Walks below `vpath` and yields the matching entries, paths relative to the base. */
+export async function* searchFiles(
+  ctx: GateContext,
+  vpath: string,
+  query: SearchQuery,
+  options: SearchOptions = {},
+): AsyncGenerator<SearchHit> {
+  let base;
+  try {
+    // The base itself is not rule-checked (upstream); a missing or inaccessible base yields no hits.
+    base = await resolveWalkBase(ctx, vpath);
+  } catch (err) {
+    log.debug(`search: base "${vpath}" unavailable`, err);
+    return;
+  }
+  if (!base.stat?.isDirectory) return;
+  const conf = base.confinement;
+  const stack: { dir: string; rel: string; vpath: string }[] = [{
+    dir: base.real,
+    rel: "",
+    vpath: base.vpath,
+  }];
+  while (stack.length) {
+    options.signal?.throwIfAborted();
+    const { dir, rel, vpath: dirVpath } = stack.pop()!;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      continue;
+    }
+    entries.sort((a, b) => compareBytes(a.name, b.name));
+    const subdirs: typeof stack = [];
+    for (const e of entries) {
+      options.signal?.throwIfAborted();
+      const childVpath = joinVpath(dirVpath, e.name);
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      // A hidden folder hides everything below it: prune instead of walking.
+      if (conf.hideDotfiles && e.name.startsWith(".")) continue;
+      if (isVisible(conf, childVpath) && matchesQuery(query, e.name)) {
+        // Symlinks are never followed, and reported only while they stay inside the scope.
+        if (!e.isSymlink || await isConfinedLink(conf, childVpath)) {
+          yield { dir: e.isDirectory, path: childRel };
+        }
+      }
+      // Denied folders are still walked: a deeper allow rule can make their children visible.
+      if (e.isDirectory) subdirs.push({ dir: `${dir}/${e.name}`, rel: childRel, vpath: childVpath });
+    }
+    for (const d of subdirs.reverse()) stack.push(d);
+  }
+}
+
+/** Delay before the single keep-alive empty line (API.md §6.14). */
+export const KEEPALIVE_MS = 5000;
+
+/** The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running. */
+export function searchStream(
+  ctx: GateContext,
+  vpath: string,
+  rawQuery: string,
+  options: SearchOptions = {},
+): ReadableStream<Uint8Array> {
+  const query = parseSearchQuery(rawQuery);
+  const enc = new TextEncoder();
+  const abort = new AbortController();
+  options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
+  const hits = searchFiles(ctx, vpath, query, { signal: abort.signal });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      timer = setTimeout(() => {
+        try {
+          controller.enqueue(enc.encode("\n"));
+        } catch {
+          // Stream already closed.
+        }
+      }, KEEPALIVE_MS);
+    },
+    async pull(controller) {
+      try {
+        const next = await hits.next();
+        if (next.done) {
+          clearTimeout(timer);
+          controller.close();
+          return;
+        }
+        controller.enqueue(enc.encode(JSON.stringify(next.value) + "\n"));
+      } catch (err) {
+        clearTimeout(timer);
+        if (abort.signal.aborted) controller.close();
+        else controller.error(err);
+      }
+    },
+    async cancel() {
+      clearTimeout(timer);
+      abort.abort();
+      await hits.return(undefined);
+    },
+  });
+}
