@@ -1,0 +1,97 @@
+/** Test fixtures for lib/upload: a temp root + staging dir, a KV store and upload contexts for fake users. */
+import type { EventHooks } from "../hooks.ts";
+import { noopHooks } from "../hooks.ts";
+import type { Permissions, StoredUser } from "../types.ts";
+import type { UploadContext, UploadDeps } from "./target.ts";
+
+/** A temp world for upload tests. */
+export interface UploadFixture {
+  dir: string;
+  root: string;
+  uploadDir: string;
+  kv: Deno.Kv;
+  deps: UploadDeps;
+  /** Current fake time in ms; tests move it. */
+  clock: { now: number };
+  ctx(options?: { id?: number; perm?: Partial<Permissions>; user?: Partial<StoredUser> }): UploadContext;
+  close(): Promise<void>;
+}
+
+const FULL: Permissions = {
+  admin: false,
+  execute: false,
+  create: true,
+  rename: false,
+  modify: true,
+  delete: true,
+  share: false,
+  download: true,
+};
+
+/** Creates the fixture; `kvPath` lets two fixtures share one KV file (restart tests). */
+export async function uploadFixture(
+  options: { kvPath?: string; dir?: string; hooks?: EventHooks; uploadExpiry?: number } = {},
+): Promise<UploadFixture> {
+  const dir = options.dir ?? await Deno.makeTempDir({ prefix: "fbupload-" });
+  const root = `${dir}/root`;
+  const uploadDir = `${dir}/uploads`;
+  await Deno.mkdir(root, { recursive: true });
+  const kv = await Deno.openKv(options.kvPath ?? ":memory:");
+  const clock = { now: 1_700_000_000_000 };
+  const deps: UploadDeps = {
+    config: { root, uploadDir, uploadExpiry: options.uploadExpiry ?? 3600, followExternalSymlinks: false },
+    kv,
+    hooks: options.hooks ?? noopHooks,
+    now: () => clock.now,
+  };
+  return {
+    dir,
+    root,
+    uploadDir,
+    kv,
+    deps,
+    clock,
+    ctx(o = {}) {
+      const user = {
+        id: o.id ?? 1,
+        username: `user${o.id ?? 1}`,
+        scope: "/",
+        perm: { ...FULL, ...o.perm },
+        rules: [],
+        hideDotfiles: false,
+        ...o.user,
+      } as unknown as StoredUser;
+      return {
+        deps,
+        user,
+        gate: { root, user, globalRules: [], followExternalSymlinks: false },
+      };
+    },
+    async close() {
+      kv.close();
+      if (!options.dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+/** A ReadableStream over byte parts. */
+export function bodyOf(...parts: (Uint8Array | string)[]): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const list = parts.map((p) => typeof p === "string" ? enc.encode(p) : p);
+  let i = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (i < list.length) controller.enqueue(list[i++]);
+      else controller.close();
+    },
+  });
+}
+
+/** PATCH options for a chunk at `offset`. */
+export function chunk(offset: number, ...parts: (Uint8Array | string)[]) {
+  return {
+    offset: String(offset),
+    contentType: "application/offset+octet-stream",
+    body: bodyOf(...parts),
+  };
+}

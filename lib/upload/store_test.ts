@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import {
+  acquireUploadLock,
+  deleteUpload,
+  findUpload,
+  keepUploadLock,
+  listUploads,
+  lockKey,
+  releaseUploadLock,
+  renewUploadLock,
+  saveUpload,
+  targetKeyOf,
+} from "./store.ts";
+import type { UploadRecord } from "./store.ts";
+
+function record(overrides: Partial<UploadRecord> = {}): UploadRecord {
+  return {
+    id: "u1",
+    userId: 1,
+    vpath: "/a.bin",
+    target: "/srv/a.bin",
+    length: 10,
+    offset: 0,
+    override: false,
+    createdAt: 1000,
+    updatedAt: 1000,
+    ...overrides,
+  };
+}
+
+async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+Deno.test("targetKeyOf() hashes paths of any length into a short stable key", async () => {
+  const long = "/x".repeat(3000);
+  const a = await targetKeyOf(long);
+  assert.equal(a.length, 64);
+  assert.equal(a, await targetKeyOf(long));
+  assert.notEqual(a, await targetKeyOf(long + "y"));
+});
+
+Deno.test("saveUpload() creates only once and then compares versionstamps", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    const v1 = await saveUpload(kv, key, record(), { expect: null });
+    assert.ok(v1);
+    assert.equal(await saveUpload(kv, key, record({ id: "u2" }), { expect: null }), null);
+    const v2 = await saveUpload(kv, key, record({ offset: 5 }), { expect: v1 });
+    assert.ok(v2);
+    assert.equal(
+      await saveUpload(kv, key, record({ offset: 7 }), { expect: v1 }),
+      null,
+      "stale versionstamp",
+    );
+    const found = await findUpload(kv, key);
+    assert.equal(found?.record.offset, 5);
+    assert.equal(found?.versionstamp, v2);
+    const all = [];
+    for await (const e of listUploads(kv)) all.push(e.record.id);
+    assert.deepEqual(all, ["u1"]);
+  });
+});
+
+Deno.test("acquireUploadLock() refuses a held lease and takes over an expired one", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    const first = await acquireUploadLock(kv, key, { now: 1000, ttlMs: 100 });
+    assert.ok(first);
+    assert.equal(await acquireUploadLock(kv, key, { now: 1050, ttlMs: 100 }), null);
+    const second = await acquireUploadLock(kv, key, { now: 1101, ttlMs: 100 });
+    assert.ok(second, "expired lease is free");
+    assert.equal(
+      await renewUploadLock(kv, first, { now: 1102, ttlMs: 100 }),
+      false,
+      "lost lease cannot renew",
+    );
+    await releaseUploadLock(kv, first);
+    assert.ok((await kv.get(lockKey(key))).value, "releasing a lost lease leaves the new holder alone");
+    assert.equal(await renewUploadLock(kv, second, { now: 1150, ttlMs: 100 }), true);
+    assert.equal(
+      await acquireUploadLock(kv, key, { now: 1201, ttlMs: 100 }),
+      null,
+      "renewed lease still held",
+    );
+    await releaseUploadLock(kv, second);
+    assert.ok(await acquireUploadLock(kv, key, { now: 1202, ttlMs: 100 }));
+  });
+});
+
+Deno.test("saveUpload() and deleteUpload() fail when the given lock was lost", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    const v1 = (await saveUpload(kv, key, record(), { expect: null }))!;
+    const lock = (await acquireUploadLock(kv, key, { now: 0, ttlMs: 10 }))!;
+    const v2 = await saveUpload(kv, key, record({ offset: 3 }), { expect: v1, lock });
+    assert.ok(v2, "a held lock passes and keeps its versionstamp");
+    assert.ok(await acquireUploadLock(kv, key, { now: 100, ttlMs: 10 }), "someone takes the expired lease");
+    assert.equal(await saveUpload(kv, key, record({ offset: 4 }), { expect: v2, lock }), null);
+    assert.equal(await deleteUpload(kv, key, { expect: v2!, lock }), false);
+    assert.equal(await deleteUpload(kv, key, { expect: v2! }), true);
+    assert.equal(await findUpload(kv, key), null);
+  });
+});
+
+Deno.test("keepUploadLock() renews the lease while a long chunk streams", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    let now = 0;
+    const lock = (await acquireUploadLock(kv, key, { now, ttlMs: 60 }))!;
+    const keeper = keepUploadLock(kv, lock, { now: () => now, ttlMs: 60 });
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      now += 25;
+    }
+    assert.equal(await acquireUploadLock(kv, key, { now, ttlMs: 60 }), null, "still held after 2 TTLs");
+    assert.equal(await keeper.stop(), true);
+  });
+});
