@@ -3,13 +3,30 @@ import type { Manifest } from "./framework/router.ts";
 import * as $r0 from "./routes/_app.tsx";
 import * as $r1 from "./routes/api/login.ts";
 import * as $r2 from "./routes/api/logout.ts";
-import * as $r3 from "./routes/api/renew.ts";
-import * as $r4 from "./routes/api/settings/index.ts";
-import * as $r5 from "./routes/api/signup.ts";
-import * as $r6 from "./routes/api/tus/[...path].ts";
-import * as $r7 from "./routes/api/tus/_middleware.ts";
-import * as $r8 from "./routes/api/users/[id].ts";
-import * as $r9 from "./routes/api/users/index.ts";
+import * as $r3 from "./routes/api/preview/[size]/[...path].ts";
+import * as $r4 from "./routes/api/preview/_middleware.ts";
+import * as $r5 from "./routes/api/raw/[...path].ts";
+import * as $r6 from "./routes/api/raw/_middleware.ts";
+import * as $r7 from "./routes/api/renew.ts";
+import * as $r8 from "./routes/api/resources/[...path].ts";
+import * as $r9 from "./routes/api/resources/_middleware.ts";
+import * as $r10 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r11 from "./routes/api/search/[...path].ts";
+import * as $r12 from "./routes/api/search/_middleware.ts";
+import * as $r13 from "./routes/api/settings/index.ts";
+import * as $r14 from "./routes/api/signup.ts";
+import * as $r15 from "./routes/api/subtitle/[...path].ts";
+import * as $r16 from "./routes/api/subtitle/_middleware.ts";
+import * as $r17 from "./routes/api/tus/[...path].ts";
+import * as $r18 from "./routes/api/tus/_middleware.ts";
+import * as $r19 from "./routes/api/usage/[...path].ts";
+import * as $r20 from "./routes/api/usage/_middleware.ts";
+import * as $r21 from "./routes/api/users/[id].ts";
+import * as $r22 from "./routes/api/users/index.ts";
+import * as $i0 from "./islands/Header.tsx";
+import * as $i1 from "./islands/Prompts.tsx";
+import * as $i2 from "./islands/Sidebar.tsx";
+import * as $i3 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -17,14 +34,31 @@ export const manifest: Manifest = {
     "routes/_app.tsx": $r0,
     "routes/api/login.ts": $r1,
     "routes/api/logout.ts": $r2,
-    "routes/api/renew.ts": $r3,
-    "routes/api/settings/index.ts": $r4,
-    "routes/api/signup.ts": $r5,
-    "routes/api/tus/[...path].ts": $r6,
-    "routes/api/tus/_middleware.ts": $r7,
-    "routes/api/users/[id].ts": $r8,
-    "routes/api/users/index.ts": $r9,
+    "routes/api/preview/[size]/[...path].ts": $r3,
+    "routes/api/preview/_middleware.ts": $r4,
+    "routes/api/raw/[...path].ts": $r5,
+    "routes/api/raw/_middleware.ts": $r6,
+    "routes/api/renew.ts": $r7,
+    "routes/api/resources/[...path].ts": $r8,
+    "routes/api/resources/_middleware.ts": $r9,
+    "routes/api/resources/recursive/[...path].ts": $r10,
+    "routes/api/search/[...path].ts": $r11,
+    "routes/api/search/_middleware.ts": $r12,
+    "routes/api/settings/index.ts": $r13,
+    "routes/api/signup.ts": $r14,
+    "routes/api/subtitle/[...path].ts": $r15,
+    "routes/api/subtitle/_middleware.ts": $r16,
+    "routes/api/tus/[...path].ts": $r17,
+    "routes/api/tus/_middleware.ts": $r18,
+    "routes/api/usage/[...path].ts": $r19,
+    "routes/api/usage/_middleware.ts": $r20,
+    "routes/api/users/[id].ts": $r21,
+    "routes/api/users/index.ts": $r22,
   },
   islands: {
+    "islands/Header.tsx": $i0,
+    "islands/Prompts.tsx": $i1,
+    "islands/Sidebar.tsx": $i2,
+    "islands/Toasts.tsx": $i3,
   },
 };

@@ -23,7 +23,7 @@ export interface GetResourceOptions {
 
 /** Either the JSON resource or, for `X-Encoding: true` on a text file, the raw bytes. */
 export type GetResourceResult = { resource: Resource; raw?: undefined } | {
-  raw: Uint8Array;
+  raw: Uint8Array<ArrayBuffer>;
   resource?: undefined;
 };
 

@@ -4,7 +4,13 @@
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the walk.
  */
 import { log } from "../log.ts";
-import { type GateContext, isConfinedLink, isVisible, resolveWalkBase } from "../fs/gate.ts";
+import {
+  type Confinement,
+  type GateContext,
+  isConfinedLink,
+  isVisible,
+  resolveWalkBase,
+} from "../fs/gate.ts";
 import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
 import type { SearchHit } from "../types.ts";
@@ -33,39 +39,34 @@ export async function* searchFiles(
     return;
   }
   if (!base.stat?.isDirectory) return;
-  const conf = base.confinement;
-  const stack: { dir: string; rel: string; vpath: string }[] = [{
-    dir: base.real,
-    rel: "",
-    vpath: base.vpath,
-  }];
-  while (stack.length) {
+  yield* walkDir(base.confinement, { dir: base.real, rel: "", vpath: base.vpath }, query, options);
+}
+
+async function* walkDir(
+  conf: Confinement,
+  at: { dir: string; rel: string; vpath: string },
+  query: SearchQuery,
+  options: SearchOptions,
+): AsyncGenerator<SearchHit> {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(at.dir));
+  } catch {
+    return;
+  }
+  entries.sort((a, b) => compareBytes(a.name, b.name));
+  for (const e of entries) {
     options.signal?.throwIfAborted();
-    const { dir, rel, vpath: dirVpath } = stack.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
-    } catch {
-      continue;
+    // A hidden folder hides everything below it: prune instead of walking.
+    if (conf.hideDotfiles && e.name.startsWith(".")) continue;
+    const vpath = joinVpath(at.vpath, e.name);
+    const rel = at.rel ? `${at.rel}/${e.name}` : e.name;
+    if (isVisible(conf, vpath) && matchesQuery(query, e.name)) {
+      // Symlinks are never followed, and reported only while they stay inside the scope.
+      if (!e.isSymlink || await isConfinedLink(conf, vpath)) yield { dir: e.isDirectory, path: rel };
     }
-    entries.sort((a, b) => compareBytes(a.name, b.name));
-    const subdirs: typeof stack = [];
-    for (const e of entries) {
-      options.signal?.throwIfAborted();
-      const childVpath = joinVpath(dirVpath, e.name);
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
-      // A hidden folder hides everything below it: prune instead of walking.
-      if (conf.hideDotfiles && e.name.startsWith(".")) continue;
-      if (isVisible(conf, childVpath) && matchesQuery(query, e.name)) {
-        // Symlinks are never followed, and reported only while they stay inside the scope.
-        if (!e.isSymlink || await isConfinedLink(conf, childVpath)) {
-          yield { dir: e.isDirectory, path: childRel };
-        }
-      }
-      // Denied folders are still walked: a deeper allow rule can make their children visible.
-      if (e.isDirectory) subdirs.push({ dir: `${dir}/${e.name}`, rel: childRel, vpath: childVpath });
-    }
-    for (const d of subdirs.reverse()) stack.push(d);
+    // Denied folders are still walked: a deeper allow rule can make their children visible.
+    if (e.isDirectory) yield* walkDir(conf, { dir: `${at.dir}/${e.name}`, rel, vpath }, query, options);
   }
 }
 

@@ -1,0 +1,74 @@
+/** GET /api/resources/recursive (API.md §5.8, §6.5): a flat pre-order listing of a subtree. */
+import { BadRequestError, NotFoundError } from "../errors.ts";
+import { formatModified } from "./file_info.ts";
+import { type Confinement, type GateContext, isVisible, resolveWalkBase } from "./gate.ts";
+import { joinVpath } from "./path.ts";
+import { compareBytes } from "./sort.ts";
+
+/** One entry of the recursive listing (lstat-based: a symlink to a folder has `isDir: false`). */
+export interface RecursiveEntry {
+  path: string;
+  name: string;
+  size: number;
+  modified: string;
+  isDir: boolean;
+}
+
+/** Most entries returned, so one request cannot build an unbounded array in memory. */
+export const MAX_RECURSIVE_ENTRIES = 1_000_000;
+
+async function walk(
+  conf: Confinement,
+  dir: string,
+  vpath: string,
+  out: RecursiveEntry[],
+  signal?: AbortSignal,
+): Promise<void> {
+  let names: string[];
+  try {
+    names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+  } catch {
+    return;
+  }
+  names.sort(compareBytes);
+  for (const name of names) {
+    signal?.throwIfAborted();
+    if (out.length >= MAX_RECURSIVE_ENTRIES) return;
+    const childVpath = joinVpath(vpath, name);
+    // Denied (or hidden) entries are skipped and a denied folder's subtree is pruned.
+    if (!isVisible(conf, childVpath)) continue;
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(`${dir}/${name}`);
+    } catch {
+      continue;
+    }
+    out.push({
+      path: childVpath,
+      name,
+      size: info.size,
+      modified: formatModified(info.mtime),
+      isDir: info.isDirectory,
+    });
+    if (info.isDirectory) await walk(conf, `${dir}/${name}`, childVpath, out, signal);
+  }
+}
+
+/**
+ * Lists everything below a folder. The folder itself is not rule-checked (only confined: 403 on escape, 404
+ * when missing, 400 when not a folder); entries below it are.
+ */
+export async function listRecursive(
+  ctx: GateContext,
+  vpath: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<RecursiveEntry[]> {
+  const base = await resolveWalkBase(ctx, vpath);
+  if (base.lstat === null || base.stat === null) throw new NotFoundError();
+  if (!base.stat.isDirectory) {
+    throw new BadRequestError("path is not a directory", { code: "not_a_directory" });
+  }
+  const out: RecursiveEntry[] = [];
+  await walk(base.confinement, base.real, base.vpath, out, options.signal);
+  return out;
+}

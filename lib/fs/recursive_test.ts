@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { HttpError } from "../errors.ts";
+import { listRecursive } from "./recursive.ts";
+import { ctxFor, makeTree, pathRule, withTempRoot } from "./_testing.ts";
+
+Deno.test("listRecursive() lists a subtree in pre-order and prunes denied folders (API.md §10.12)", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, {
+      "target/nested/file.txt": "x",
+      "t2/a/b.txt": "",
+      "t2/deny/c.txt": "",
+      "t2/z.txt": "",
+    });
+    await Deno.symlink(outside, `${root}/t2/out`);
+    const entries = await listRecursive(ctxFor(root), "/target");
+    assert.deepEqual(entries.map((e) => e.path), ["/target/nested", "/target/nested/file.txt"]);
+    assert.equal(entries[0].isDir, true);
+    assert.equal(entries[1].size, 1);
+    const ctx = ctxFor(root, { rules: [pathRule("/t2/deny")] });
+    assert.deepEqual((await listRecursive(ctx, "/t2/")).map((e) => e.path), [
+      "/t2/a",
+      "/t2/a/b.txt",
+      "/t2/out",
+      "/t2/z.txt",
+    ]);
+    await assert.rejects(listRecursive(ctxFor(root), "/t2/z.txt"), (e: HttpError) => e.status === 400);
+    await assert.rejects(listRecursive(ctxFor(root), "/nope"), (e: HttpError) => e.status === 404);
+    await assert.rejects(listRecursive(ctxFor(root), "/t2/out"), (e: HttpError) => e.status === 403);
+  });
+});

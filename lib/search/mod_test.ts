@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { ctxFor, makeTree, pathRule, withTempRoot } from "../fs/_testing.ts";
+import { parseSearchQuery, searchFiles, searchStream } from "./mod.ts";
+
+Deno.test("searchFiles() walks depth-first, applies rules/hiding/scope, never follows links", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, {
+      "a/cat.jpg": "",
+      "a/b/cat2.png": "",
+      "deny/cat.jpg": "",
+      "deny/ok/cat.jpg": "",
+      ".hidden/cat.jpg": "",
+      "cats/": "",
+      "dog.txt": "",
+    });
+    await makeTree(outside, { "cat-secret.jpg": "" });
+    await Deno.symlink(outside, `${root}/cat-out`);
+    await Deno.symlink(`${root}/a`, `${root}/cat-in`);
+    const ctx = ctxFor(root, {
+      hideDotfiles: true,
+      rules: [pathRule("/deny"), pathRule("/deny/ok", true)],
+    });
+    const hits = await Array.fromAsync(searchFiles(ctx, "/", parseSearchQuery("cat")));
+    assert.deepEqual(hits, [
+      { dir: false, path: "a/b/cat2.png" },
+      { dir: false, path: "a/cat.jpg" },
+      { dir: false, path: "cat-in" },
+      { dir: true, path: "cats" },
+      { dir: false, path: "deny/ok/cat.jpg" },
+    ]);
+    const sub = await Array.fromAsync(searchFiles(ctx, "/a/", parseSearchQuery("type:image")));
+    assert.deepEqual(sub.map((h) => h.path), ["b/cat2.png", "cat.jpg"]);
+    assert.deepEqual(await Array.fromAsync(searchFiles(ctx, "/cat-out/", parseSearchQuery(""))), []);
+    assert.deepEqual(await Array.fromAsync(searchFiles(ctx, "/missing/", parseSearchQuery(""))), []);
+  });
+});
+
+Deno.test("searchStream() writes NDJSON and stops when cancelled", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "x/one.txt": "", "x/two.txt": "" });
+    const body = await new Response(searchStream(ctxFor(root), "/", "txt")).text();
+    assert.equal(body, '{"dir":false,"path":"x/one.txt"}\n{"dir":false,"path":"x/two.txt"}\n');
+    const ac = new AbortController();
+    const stream = searchStream(ctxFor(root), "/", "", { signal: ac.signal });
+    const reader = stream.getReader();
+    await reader.read();
+    ac.abort();
+    await reader.cancel();
+  });
+});

@@ -1,0 +1,56 @@
+import { define } from "../../../define.ts";
+import type { AppContext } from "../../../define.ts";
+import { statusText } from "../../../lib/errors.ts";
+import { gateContextOf } from "../../../lib/fs/gate.ts";
+import { fsRequestOf } from "../../../lib/fs/request.ts";
+import { getResource } from "../../../lib/fs/resources.ts";
+import { decodeDestination, patchResource } from "../../../lib/fs/transfer.ts";
+import { deleteResource } from "../../../lib/fs/remove.ts";
+import { saveResource, uploadResource } from "../../../lib/fs/write.ts";
+
+const TEXT = { "Content-Type": "text/plain; charset=utf-8" };
+
+function vpathOf(c: AppContext): string {
+  return "/" + c.req.param("path");
+}
+
+export const handler = define.handlers({
+  async GET(c) {
+    const result = await getResource(gateContextOf(c.var), vpathOf(c), {
+      sorting: c.var.user.sorting,
+      readHeaders: c.var.deps.config.typeDetectionByHeader,
+      checksum: c.req.query("checksum"),
+      rawText: c.req.header("X-Encoding") === "true",
+      signal: c.req.raw.signal,
+    });
+    if (result.raw) return c.body(result.raw, 200, { "Content-Type": "application/octet-stream" });
+    return c.json(result.resource);
+  },
+  async POST(c) {
+    const { etag } = await uploadResource(fsRequestOf(c.var), vpathOf(c), c.req.raw.body, {
+      override: c.req.query("override") === "true",
+      signal: c.req.raw.signal,
+    });
+    return c.body(statusText(200), 200, etag ? { ...TEXT, ETag: etag } : TEXT);
+  },
+  async PUT(c) {
+    const { etag } = await saveResource(fsRequestOf(c.var), vpathOf(c), c.req.raw.body, {
+      signal: c.req.raw.signal,
+    });
+    return c.body(statusText(200), 200, { ...TEXT, ETag: etag });
+  },
+  async DELETE(c) {
+    await deleteResource(fsRequestOf(c.var), vpathOf(c));
+    return c.body(null, 204);
+  },
+  async PATCH(c) {
+    await patchResource(fsRequestOf(c.var), vpathOf(c), {
+      action: c.req.query("action") ?? "",
+      destination: decodeDestination(c.req.query("destination")),
+      override: c.req.query("override") === "true",
+      rename: c.req.query("rename") === "true",
+      signal: c.req.raw.signal,
+    });
+    return c.body(statusText(200), 200, TEXT);
+  },
+});
