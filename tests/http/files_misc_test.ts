@@ -1,0 +1,188 @@
+/** HTTP tests of /api/usage, /api/search, /api/subtitle, /api/preview and /api/resources/recursive. */
+import assert from "node:assert/strict";
+import sharp from "sharp";
+import { filesFixture, SECRET, TRAVERSALS } from "../fixtures/fs/tree.ts";
+
+Deno.test("GET /api/usage: role matrix, files report zero, traversal", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/usage/");
+    assert.equal(r.status, 401);
+    await r.body?.cancel();
+    for (const as of ["ro", "u", "admin"]) {
+      r = await f.request("/api/usage/", { as });
+      assert.equal(r.status, 200, as);
+      assert.match(r.headers.get("Content-Type")!, /^application\/json/);
+      const usage = await r.json();
+      assert.ok(usage.total > 0 && usage.used > 0 && usage.used <= usage.total, JSON.stringify(usage));
+    }
+    r = await f.request("/api/usage/a.txt", { as: "u" });
+    assert.deepEqual(await r.json(), { total: 0, used: 0 });
+    for (const path of ["evil-link/", "rule-hidden.txt", "a/", ".env"]) {
+      r = await f.request(`/api/usage/${path}`, { as: "u" });
+      assert.equal(r.status, 403, path);
+      await r.body?.cancel();
+    }
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/search: role matrix; rules, hiding, scope and links apply", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/search/?query=x");
+    assert.equal(r.status, 401);
+    await r.body?.cancel();
+    r = await f.request("/api/search/?query=x.txt", { as: "ro" });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "text/plain; charset=utf-8");
+    assert.equal(await r.text(), '{"dir":false,"path":"a/x.txt"}\n{"dir":false,"path":"ab/x.txt"}\n');
+    r = await f.request("/api/search/?query=x.txt", { as: "u" });
+    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n', "user rule /a (not /ab)");
+    r = await f.request("/api/search/?query=secret", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "", "no secret.txt outside the scope, nothing through evil-link");
+    r = await f.request(`/api/search/?query=${encodeURIComponent("type:image")}`, { as: "u" });
+    assert.equal(await r.text(), "");
+    r = await f.request("/api/search/?query=env", { as: "u" });
+    assert.equal(await r.text(), "", "hidden dot-file");
+    r = await f.request("/api/search/?query=rule", { as: "u" });
+    assert.equal(await r.text(), "", "rule-hidden file");
+    r = await f.request("/api/search/?query=link", { as: "u" });
+    assert.equal(await r.text(), '{"dir":false,"path":"good-link.md"}\n', "escaping links are not reported");
+    r = await f.request("/api/search/evil-link/?query=", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "", "an escaping base yields nothing");
+    r = await f.request("/api/search/..%2F..%2F/?query=secret", { as: "u" });
+    assert.equal(await r.text(), "");
+    r = await f.request("/api/search/?query=secret", { as: "admin" });
+    assert.equal(await r.text(), '{"dir":false,"path":"secret.txt"}\n');
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/resources/recursive: role matrix, pruning, traversal", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/recursive/docs");
+    assert.equal(r.status, 401);
+    await r.body?.cancel();
+    r = await f.request("/api/resources/recursive/docs", { as: "ro" });
+    assert.equal(r.status, 200);
+    const entries = await r.json();
+    assert.deepEqual(entries.map((e: { path: string }) => e.path), ["/docs/readme.md"]);
+    assert.deepEqual(Object.keys(entries[0]), ["path", "name", "size", "modified", "isDir"]);
+    r = await f.request("/api/resources/recursive/", { as: "u" });
+    const all = JSON.stringify(await r.json());
+    assert.ok(!all.includes("rule-hidden") && !all.includes(".env") && !all.includes('"/a/x.txt"'), all);
+    assert.ok(all.includes('"/evil-link"'), "links are listed from lstat but never entered");
+    assert.ok(!all.includes("victim"));
+    r = await f.request("/api/resources/recursive/evil-link", { as: "u" });
+    assert.equal(r.status, 403);
+    await r.body?.cancel();
+    r = await f.request("/api/resources/recursive/a.txt", { as: "u" });
+    assert.equal(r.status, 400);
+    assert.equal(await r.text(), "400 Bad Request (path is not a directory)\n");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/subtitle: role matrix, conversion, traversal", async () => {
+  const f = await filesFixture();
+  try {
+    await Deno.writeTextFile(
+      `${f.home}/sample.srt`,
+      "1\n00:00:01,000 --> 00:00:02,000\nFirst<br>Second<BR/>Third<br />Fourth\n",
+    );
+    let r = await f.request("/api/subtitle/sample.srt?inline=true");
+    assert.equal(r.status, 401);
+    await r.body?.cancel();
+    r = await f.request("/api/subtitle/sample.srt?inline=true", { as: "nodl" });
+    assert.equal(r.status, 202);
+    await r.body?.cancel();
+    r = await f.request("/api/subtitle/sample.srt?inline=true", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "text/vtt; charset=utf-8");
+    const vtt = await r.text();
+    assert.ok(vtt.startsWith("WEBVTT"));
+    assert.ok(vtt.includes("First\nSecond\nThird\nFourth"));
+    assert.ok(!vtt.includes("FirstSecond"));
+    r = await f.request("/api/subtitle/home/sample.srt", { as: "admin" });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    r = await f.request("/api/subtitle/a.txt", { as: "u" });
+    assert.equal(r.status, 400);
+    await r.body?.cancel();
+    await Deno.symlink(`${f.outside}/secret.txt`, `${f.home}/leak.srt`);
+    for (const path of ["leak.srt", "evil-link/secret.srt", "rule-hidden.txt", ".env"]) {
+      r = await f.request(`/api/subtitle/${path}`, { as: "u" });
+      assert.equal(r.status, 403, path);
+      assert.ok(!(await r.text()).includes(SECRET));
+    }
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/preview: role matrix, resize, raw fallback, 501, traversal", async () => {
+  const f = await filesFixture();
+  try {
+    const png = await sharp({ create: { width: 600, height: 400, channels: 3, background: "#c04020" } }).png()
+      .toBuffer();
+    await Deno.writeFile(`${f.home}/pic.png`, png);
+    let r = await f.request("/api/preview/thumb/pic.png");
+    assert.equal(r.status, 401);
+    await r.body?.cancel();
+    r = await f.request("/api/preview/thumb/pic.png", { as: "nodl" });
+    assert.equal(r.status, 202);
+    await r.body?.cancel();
+    r = await f.request("/api/preview/huge/pic.png", { as: "u" });
+    assert.equal(r.status, 400);
+    assert.equal(await r.text(), "400 Bad Request (huge is not a valid PreviewSize, try [thumb, big])\n");
+    r = await f.request("/api/preview/thumb/pic.png?inline=true", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "image/jpeg");
+    const meta = await sharp(new Uint8Array(await r.arrayBuffer())).metadata();
+    assert.equal(meta.width, 256);
+    assert.equal(meta.height, 256);
+    r = await f.request("/api/preview/big/home/pic.png", { as: "admin" });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    r = await f.request("/api/preview/thumb/a.txt", { as: "u" });
+    assert.equal(r.status, 501);
+    await r.body?.cancel();
+    await Deno.writeFile(`${f.outside}/leak.png`, png);
+    await Deno.symlink(`${f.outside}/leak.png`, `${f.home}/leak.png`);
+    for (const t of TRAVERSALS) {
+      r = await f.request(`/api/preview/thumb/${t.path}`, { as: "u" });
+      assert.notEqual(r.status, 200, t.label);
+      await r.body?.cancel();
+    }
+    r = await f.request("/api/preview/thumb/leak.png", { as: "u" });
+    assert.equal(r.status, 403);
+    await r.body?.cancel();
+    // The cache lives outside the files root.
+    const cache = f.deps.config.cacheDir;
+    assert.ok(!cache.startsWith(f.root + "/"));
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/preview: thumbnails disabled serve the file as it is", async () => {
+  const f = await filesFixture({ config: { enableThumbs: false, resizePreview: false } });
+  try {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: "#000" } }).png()
+      .toBuffer();
+    await Deno.writeFile(`${f.home}/pic.png`, png);
+    const r = await f.request("/api/preview/thumb/pic.png?inline=true", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "image/png");
+    assert.deepEqual(new Uint8Array(await r.arrayBuffer()), new Uint8Array(png));
+  } finally {
+    await f.close();
+  }
+});

@@ -1,0 +1,397 @@
+/** HTTP tests of /api/resources (API.md §6.4-§6.9): role matrix, traversal set, atomic writes. */
+import assert from "node:assert/strict";
+import { escapeTargets, exists, filesFixture, SECRET, TRAVERSALS } from "../fixtures/fs/tree.ts";
+
+Deno.test("GET /api/resources: role matrix", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/docs/readme.md");
+    assert.equal(r.status, 401);
+    assert.equal(await r.text(), "401 Unauthorized\n");
+    for (const as of ["ro", "nodl"]) {
+      r = await f.request("/api/resources/docs/readme.md", { as });
+      assert.equal(r.status, 200, as);
+      const body = await r.json();
+      assert.equal(body.content, undefined, `${as} has no download: no content`);
+      assert.equal(body.type, as === "ro" ? "textImmutable" : "text");
+    }
+    r = await f.request("/api/resources/docs/readme.md", { as: "u" });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get("Content-Type")!, /^application\/json/);
+    const body = await r.json();
+    assert.equal(body.content, "README");
+    assert.equal(body.path, "/docs/readme.md");
+    r = await f.request("/api/resources/home/docs/readme.md", { as: "admin" });
+    assert.equal(r.status, 200);
+    assert.equal((await r.json()).content, "README");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/resources: listing hides what the user may not see and keeps the trailing slash", async () => {
+  const f = await filesFixture();
+  try {
+    const r = await f.request("/api/resources/", { as: "u" });
+    assert.equal(r.status, 200);
+    const body = await r.json();
+    assert.equal(body.path, "/");
+    assert.equal(body.name, "");
+    const names = body.items.map((i: { name: string }) => i.name);
+    assert.deepEqual(names, ["ab", "docs", "a.txt", "back\\slash.txt", "good-link.md"]);
+    assert.equal(body.numDirs, 2);
+    assert.equal(body.numFiles, 3);
+    assert.deepEqual(body.sorting, { by: "name", asc: false });
+    const text = JSON.stringify(body);
+    assert.ok(!text.includes("escape") && !text.includes("evil-link") && !text.includes("dangling"));
+    const sub = await f.request("/api/resources/docs/", { as: "u" });
+    assert.equal((await sub.json()).path, "/docs/");
+    // The admin (no hiding, no user rule) sees more, but still not links leaving *his* scope.
+    const admin = await (await f.request("/api/resources/home/", { as: "admin" })).json();
+    const adminNames = admin.items.map((i: { name: string }) => i.name);
+    assert.ok(adminNames.includes(".env") && adminNames.includes("a"));
+    assert.ok(!adminNames.includes("evil-link") && !adminNames.includes("escape.txt"));
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/resources: the traversal set never leaves the scope", async () => {
+  const f = await filesFixture();
+  try {
+    for (const t of TRAVERSALS) {
+      const r = await f.request(`/api/resources/${t.path}`, { as: "u" });
+      const body = await r.text();
+      assert.equal(r.status, t.read, `${t.label}: ${t.path}`);
+      assert.ok(!body.includes(SECRET), t.label);
+    }
+    const ok = await f.request("/api/resources/ab/x.txt", { as: "u" });
+    assert.equal(ok.status, 200, "/a does not match /ab");
+    assert.equal((await ok.json()).content, "ABX");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/resources: checksum and X-Encoding need download (202)", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/docs/readme.md?checksum=sha256", { as: "nodl" });
+    assert.equal(r.status, 202);
+    const body = await r.text();
+    assert.equal(body, "202 Accepted\n");
+    assert.ok(!body.includes("checksum"));
+    r = await f.request("/api/resources/docs/readme.md", { as: "nodl", headers: { "X-Encoding": "true" } });
+    assert.equal(r.status, 202);
+    r = await f.request("/api/resources/docs/readme.md?checksum=sha256", { as: "u" });
+    assert.equal(r.status, 200);
+    const sum = await r.json();
+    const expected = Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode("README"))),
+    )
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+    assert.deepEqual(sum.checksums, { sha256: expected });
+    assert.equal(sum.content, undefined);
+    r = await f.request("/api/resources/docs/readme.md?checksum=crc32", { as: "u" });
+    assert.equal(r.status, 400);
+    assert.equal(await r.text(), "400 Bad Request\n");
+    r = await f.request("/api/resources/docs/readme.md", { as: "u", headers: { "X-Encoding": "true" } });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("Content-Type"), "application/octet-stream");
+    assert.equal(await r.text(), "README");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("POST /api/resources: role matrix, mkdir, override, ETag", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/up.txt", { method: "POST", body: "x" });
+    assert.equal(r.status, 401);
+    r = await f.request("/api/resources/up.txt", { method: "POST", body: "x", as: "ro" });
+    assert.equal(r.status, 403);
+    assert.equal(await exists(`${f.home}/up.txt`), false);
+    r = await f.request("/api/resources/up.txt?override=false", { method: "POST", body: "hello", as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "200 OK\n");
+    assert.match(r.headers.get("ETag")!, /^"[0-9a-f]+5"$/);
+    assert.equal(await Deno.readTextFile(`${f.home}/up.txt`), "hello");
+    r = await f.request("/api/resources/up.txt?override=false", { method: "POST", body: "again", as: "u" });
+    assert.equal(r.status, 409);
+    assert.equal(await r.text(), "409 Conflict\n");
+    r = await f.request("/api/resources/up.txt?override=true", { method: "POST", body: "again", as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(await Deno.readTextFile(`${f.home}/up.txt`), "again");
+    r = await f.request("/api/resources/newdir/sub/", { method: "POST", as: "u" });
+    assert.equal(r.status, 200);
+    assert.ok((await Deno.stat(`${f.home}/newdir/sub`)).isDirectory);
+    r = await f.request("/api/resources/home/admin.txt", { method: "POST", body: "adm", as: "admin" });
+    assert.equal(r.status, 200);
+    assert.equal(await Deno.readTextFile(`${f.home}/admin.txt`), "adm");
+    // API.md §10.21: trailing slash made a folder; PUT on it is 405.
+    r = await f.request("/api/resources/newdir/", { method: "PUT", body: "x", as: "u" });
+    assert.equal(r.status, 405);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("POST/PUT/DELETE /api/resources: the traversal set cannot write or delete outside", async () => {
+  const f = await filesFixture();
+  try {
+    // Cleaned inside the scope: allowed, but must land in the user's folder.
+    for (const path of ["..%2F..%2Finside.txt", "%2Fetc%2Finside.txt", "docs%5C..%5C..%5Cinside.txt"]) {
+      const r = await f.request(`/api/resources/${path}`, { method: "POST", body: "ok", as: "u" });
+      assert.equal(r.status, 200, path);
+    }
+    assert.ok(await exists(`${f.home}/inside.txt`));
+    assert.ok(await exists(`${f.home}/etc/inside.txt`));
+    assert.ok(await exists(`${f.home}/docs\\..\\..\\inside.txt`));
+    assert.equal(await exists(`${f.root}/inside.txt`), false);
+    const writes = [
+      "evil-link/new.txt",
+      "evil-link/dir/new.txt",
+      "dangling",
+      "escape.txt",
+      "rule-hidden.txt",
+      "a/new.txt",
+      ".env",
+      "..%5Cnew.txt",
+    ];
+    for (const path of writes) {
+      for (const method of ["POST", "PUT"]) {
+        const r = await f.request(`/api/resources/${path}?override=true`, { method, body: "pwned", as: "u" });
+        await r.body?.cancel();
+        assert.equal(r.status, 403, `${method} ${path}`);
+      }
+    }
+    for (const target of escapeTargets(f)) assert.equal(await exists(target), false, target);
+    assert.equal(await Deno.readTextFile(`${f.outside}/secret.txt`), SECRET);
+    assert.equal(await Deno.readTextFile(`${f.home}/.env`), "DOT");
+    assert.equal(await Deno.readTextFile(`${f.home}/rule-hidden.txt`), "RULE");
+    for (
+      const path of [
+        "escape.txt",
+        "evil-link/dir/victim.txt",
+        "evil-link",
+        "rule-hidden.txt",
+        "a",
+        ".env",
+        "",
+      ]
+    ) {
+      const r = await f.request(`/api/resources/${path}`, { method: "DELETE", as: "u" });
+      assert.equal(r.status, 403, `DELETE ${path}`);
+    }
+    assert.ok(await exists(`${f.outside}/dir/victim.txt`));
+    assert.ok(await exists(`${f.home}/a/x.txt`));
+    assert.ok(await exists(`${f.home}/evil-link`));
+    // API.md §10.17: a failed upload never deletes through a symlink.
+    const r = await f.request("/api/resources/evil-link/dir/victim.txt", {
+      method: "POST",
+      body: "x",
+      as: "u",
+    });
+    assert.equal(r.status, 403);
+    assert.equal(await Deno.readTextFile(`${f.outside}/dir/victim.txt`), SECRET);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("PUT /api/resources: role matrix and atomic replace", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/a.txt", { method: "PUT", body: "x" });
+    assert.equal(r.status, 401);
+    r = await f.request("/api/resources/a.txt", { method: "PUT", body: "x", as: "ro" });
+    assert.equal(r.status, 403);
+    r = await f.request("/api/resources/missing.txt", { method: "PUT", body: "x", as: "u" });
+    assert.equal(r.status, 404);
+    r = await f.request("/api/resources/a.txt", { method: "PUT", body: "saved", as: "u" });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "200 OK\n");
+    assert.ok(r.headers.get("ETag"));
+    assert.equal(await Deno.readTextFile(`${f.home}/a.txt`), "saved");
+    r = await f.request("/api/resources/home/a.txt", { method: "PUT", body: "admin", as: "admin" });
+    assert.equal(r.status, 200);
+    // A body that breaks mid-way leaves the old content and no temp file.
+    let n = 0;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (n++ < 3) c.enqueue(new TextEncoder().encode("partial "));
+        else c.error(new Error("connection reset"));
+      },
+    });
+    r = await f.request(
+      "/api/resources/a.txt",
+      { method: "PUT", body: failing, as: "u", duplex: "half" } as RequestInit,
+    );
+    assert.equal(r.status, 500);
+    await r.body?.cancel();
+    assert.equal(await Deno.readTextFile(`${f.home}/a.txt`), "admin");
+    const leftovers = (await Array.fromAsync(Deno.readDir(f.home))).filter((e) =>
+      e.name.startsWith(".fb-tmp")
+    );
+    assert.deepEqual(leftovers, []);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("DELETE /api/resources: role matrix, links, shares", async () => {
+  const f = await filesFixture();
+  try {
+    let r = await f.request("/api/resources/a.txt", { method: "DELETE" });
+    assert.equal(r.status, 401);
+    r = await f.request("/api/resources/a.txt", { method: "DELETE", as: "ro" });
+    assert.equal(r.status, 403);
+    r = await f.request("/api/resources/a.txt", { method: "DELETE", as: "u" });
+    assert.equal(r.status, 204);
+    assert.equal(await r.text(), "");
+    assert.equal(await exists(`${f.home}/a.txt`), false);
+    r = await f.request("/api/resources/a.txt", { method: "DELETE", as: "u" });
+    assert.equal(r.status, 404);
+    r = await f.request("/api/resources/good-link.md", { method: "DELETE", as: "u" });
+    assert.equal(r.status, 204);
+    assert.ok(await exists(`${f.home}/docs/readme.md`), "deleting a link keeps its target");
+    r = await f.request("/api/resources/home/docs", { method: "DELETE", as: "admin" });
+    assert.equal(r.status, 204);
+    assert.equal(await exists(`${f.home}/docs`), false);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("PATCH /api/resources: role matrix, double-decoded destination, traversal on destinations", async () => {
+  const f = await filesFixture();
+  try {
+    const dest = (p: string) => encodeURIComponent(p.split("/").map(encodeURIComponent).join("/"));
+    let r = await f.request(`/api/resources/a.txt?action=copy&destination=${dest("/b.txt")}`, {
+      method: "PATCH",
+    });
+    assert.equal(r.status, 401);
+    r = await f.request(`/api/resources/a.txt?action=copy&destination=${dest("/b.txt")}`, {
+      method: "PATCH",
+      as: "ro",
+    });
+    assert.equal(r.status, 403);
+    r = await f.request(`/api/resources/a.txt?action=rename&destination=${dest("/b.txt")}`, {
+      method: "PATCH",
+      as: "ro",
+    });
+    assert.equal(r.status, 403);
+    r = await f.request(`/api/resources/a.txt?action=copy&destination=${dest("/my copy #1.txt")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), "200 OK\n");
+    assert.equal(await Deno.readTextFile(`${f.home}/my copy #1.txt`), "A");
+    r = await f.request(
+      `/api/resources/a.txt?action=copy&destination=${dest("/my copy #1.txt")}&rename=true`,
+      { method: "PATCH", as: "u" },
+    );
+    assert.equal(r.status, 200);
+    assert.equal(await Deno.readTextFile(`${f.home}/my copy #1(1).txt`), "A");
+    r = await f.request(`/api/resources/docs?action=rename&destination=${dest("/moved/docs")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 200);
+    assert.ok(await exists(`${f.home}/moved/docs/readme.md`));
+    r = await f.request(`/api/resources/home/a.txt?action=rename&destination=${dest("/home/z.txt")}`, {
+      method: "PATCH",
+      as: "admin",
+    });
+    assert.equal(r.status, 200);
+    assert.ok(await exists(`${f.home}/z.txt`));
+    const badDestinations: [string, number][] = [
+      ["/evil-link/new.txt", 403],
+      ["/evil-link/dir/new.txt", 403],
+      ["/dangling", 403],
+      ["/escape.txt", 403],
+      ["/rule-hidden.txt", 403],
+      ["/a/new.txt", 403],
+      ["/.new", 403],
+      ["/", 403],
+    ];
+    for (const [d, status] of badDestinations) {
+      for (const action of ["copy", "rename"]) {
+        r = await f.request(`/api/resources/z.txt?action=${action}&destination=${dest(d)}&override=true`, {
+          method: "PATCH",
+          as: "u",
+        });
+        assert.equal(r.status, status, `${action} → ${d}`);
+      }
+    }
+    for (const target of escapeTargets(f)) assert.equal(await exists(target), false, target);
+    // `..` in the destination is cleaned inside the scope.
+    r = await f.request(`/api/resources/z.txt?action=copy&destination=${dest("/../../new.txt")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 200);
+    assert.ok(await exists(`${f.home}/new.txt`));
+    assert.equal(await exists(`${f.root}/new.txt`), false);
+    // Escaping sources.
+    r = await f.request(`/api/resources/escape.txt?action=copy&destination=${dest("/stolen.txt")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 403);
+    r = await f.request(`/api/resources/evil-link?action=copy&destination=${dest("/stolen")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 403);
+    assert.equal(await exists(`${f.home}/stolen.txt`), false);
+    assert.equal(await exists(`${f.home}/stolen`), false);
+    r = await f.request(`/api/resources/ab?action=rename&destination=${dest("/ab/inner")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 400);
+    assert.equal(await r.text(), "400 Bad Request (source is parent)\n");
+    r = await f.request(`/api/resources/ab?action=chmod&destination=${dest("/x")}`, {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 400);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("PATCH/DELETE /api/resources: a denied descendant refuses the whole operation (API.md §10.22)", async () => {
+  const f = await filesFixture();
+  try {
+    await Deno.mkdir(`${f.home}/src/a`, { recursive: true });
+    await Deno.writeTextFile(`${f.home}/src/public.txt`, "p");
+    // The user rule /a only covers /a, not /src/a: add a global rule for a nested path instead.
+    await f.deps.store.saveSettings({
+      ...(await f.deps.store.findSettings())!,
+      rules: [{ regex: true, allow: false, path: "", regexp: { raw: "/secret/" } }],
+    });
+    await Deno.mkdir(`${f.home}/src/secret`, { recursive: true });
+    await Deno.writeTextFile(`${f.home}/src/secret/marker.txt`, "m");
+    let r = await f.request("/api/resources/src?action=copy&destination=%252Fdst", {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 403);
+    assert.equal(await exists(`${f.home}/dst`), false);
+    r = await f.request("/api/resources/src?action=rename&destination=%252Fmoved", {
+      method: "PATCH",
+      as: "u",
+    });
+    assert.equal(r.status, 403);
+    assert.ok(await exists(`${f.home}/src/secret/marker.txt`));
+    r = await f.request("/api/resources/src", { method: "DELETE", as: "u" });
+    assert.equal(r.status, 403);
+    assert.ok(await exists(`${f.home}/src/secret/marker.txt`));
+  } finally {
+    await f.close();
+  }
+});
