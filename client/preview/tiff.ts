@@ -73,11 +73,9 @@ export async function decodeTiff(buffer: ArrayBuffer): Promise<DecodedImage> {
   return { width: ifd.width, height: ifd.height, rgba: copy };
 }
 
-/** Fetches a TIFF-family file and returns an object URL of a PNG rendering (revoke it when done). */
-export async function tiffToObjectUrl(url: string, options: { signal?: AbortSignal } = {}): Promise<string> {
-  const res = await fetch(url, { signal: options.signal, credentials: "same-origin" });
-  if (!res.ok) throw new Error(`Cannot load image: ${res.status}`);
-  const image = await decodeTiff(await res.arrayBuffer());
+/** Renders TIFF-family bytes to a PNG and returns its object URL (revoke it when done). */
+export async function tiffObjectUrl(buffer: ArrayBuffer): Promise<string> {
+  const image = await decodeTiff(buffer);
   const canvas = document.createElement("canvas");
   canvas.width = image.width;
   canvas.height = image.height;
@@ -85,4 +83,23 @@ export async function tiffToObjectUrl(url: string, options: { signal?: AbortSign
   const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/png"));
   if (!blob) throw new Error("Cannot render TIFF image");
   return URL.createObjectURL(blob);
+}
+
+/** True when bytes start with a TIFF header (either byte order); resized previews may be JPEG or PNG instead. */
+export function hasTiffHeader(buffer: ArrayBuffer): boolean {
+  const b = new Uint8Array(buffer, 0, Math.min(4, buffer.byteLength));
+  return (b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) ||
+    (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a);
+}
+
+/** Fetches an image as an ArrayBuffer and returns an object URL the browser can show (TIFF decoded to PNG). */
+export async function loadImageObjectUrl(
+  url: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<string> {
+  const res = await fetch(url, { signal: options.signal, credentials: "same-origin" });
+  if (!res.ok) throw new Error(`Cannot load image: ${res.status}`);
+  const buffer = await res.arrayBuffer();
+  if (!hasTiffHeader(buffer)) return URL.createObjectURL(new Blob([buffer]));
+  return await tiffObjectUrl(buffer);
 }

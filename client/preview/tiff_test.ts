@@ -1,6 +1,6 @@
 import { strictEqual } from "node:assert/strict";
 import sharp from "sharp";
-import { decodeTiff, isTiffName } from "./tiff.ts";
+import { decodeTiff, hasTiffHeader, isTiffName } from "./tiff.ts";
 
 Deno.test("isTiffName() recognises the TIFF family case-insensitively", () => {
   strictEqual(isTiffName("a.TIF"), true);
@@ -31,4 +31,11 @@ Deno.test("decodeTiff() rejects bytes that are not a TIFF image", async () => {
     failed = true;
   }
   strictEqual(failed, true);
+});
+
+Deno.test("hasTiffHeader() recognises both byte orders and nothing else", () => {
+  strictEqual(hasTiffHeader(new Uint8Array([0x49, 0x49, 0x2a, 0]).buffer), true);
+  strictEqual(hasTiffHeader(new Uint8Array([0x4d, 0x4d, 0, 0x2a]).buffer), true);
+  strictEqual(hasTiffHeader(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]).buffer), false);
+  strictEqual(hasTiffHeader(new Uint8Array([0x49]).buffer), false);
 });
