@@ -43,7 +43,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       c.notFound();
   });
 
-  mountManifest(app as unknown as Hono, manifest, { islandsUrl: `${base}/_islands` });
+  mountManifest(app as unknown as Hono, manifest, {
+    islandsUrl: `${base}/_islands`,
+    islandsDir: `${HERE}/${BUILD_DIR}/islands`,
+  });
 
   root.notFound((c) => {
     if (c.req.method !== "GET" || isApi(c, base)) {
@@ -72,6 +75,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
         data: { status: httpErr.status },
         status: httpErr.status,
         islandsUrl: `${base}/_islands`,
+        islandsDir: `${HERE}/${BUILD_DIR}/islands`,
       });
     }
     const body = statusText(httpErr.status, httpErr.expose ? httpErr.message : undefined);

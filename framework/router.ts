@@ -6,6 +6,7 @@ import { renderToString } from "preact-render-to-string";
 import { beginIslandCollection, endIslandCollection } from "./island.tsx";
 import { isPageResult } from "./define.ts";
 import type { Handlers, Method, PageProps } from "./define.ts";
+import { DEPS_FILE } from "./build.ts";
 
 /** A route module as imported from routes/. */
 // deno-lint-ignore no-explicit-any -- route modules are typed against the app's own env, unknown to the framework
@@ -29,12 +30,35 @@ export interface AppShellProps {
   url: string;
   state: unknown;
   status: number;
+  request: Request;
 }
 
 /** Options of mountManifest. */
 export interface MountOptions {
   /** URL prefix under which bundles are served, e.g. "/base/_islands". */
   islandsUrl: string;
+  /** Directory holding the bundles and their deps file (for modulepreload links). */
+  islandsDir?: string;
+}
+
+let depsCache: { dir: string; mtime: number; deps: Record<string, string[]> } | null = null;
+
+function islandChunks(dir: string | undefined): Record<string, string[]> {
+  if (!dir) return {};
+  // Re-read when a rebuild replaced the file (dev mode); one stat per page render.
+  const st = (() => {
+    try {
+      return Deno.statSync(`${dir}/${DEPS_FILE}`);
+    } catch {
+      return null;
+    }
+  })();
+  const mtime = st?.mtime?.getTime() ?? 0;
+  if (!st) return {};
+  if (depsCache?.dir !== dir || depsCache.mtime !== mtime) {
+    depsCache = { dir, mtime, deps: JSON.parse(Deno.readTextFileSync(`${dir}/${DEPS_FILE}`)) };
+  }
+  return depsCache.deps;
 }
 
 const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
@@ -76,6 +100,7 @@ export function renderPage(
     status?: number;
     title?: string;
     islandsUrl: string;
+    islandsDir?: string;
   },
 ): Response {
   const shell = options.manifest.routes["routes/_app.tsx"]?.default as unknown as
@@ -90,7 +115,14 @@ export function renderPage(
   try {
     const body = h(options.component, props);
     const tree = shell
-      ? h(shell, { children: body, title: options.title, url: c.req.url, state: c.var, status })
+      ? h(shell, {
+        children: body,
+        title: options.title,
+        url: c.req.url,
+        state: c.var,
+        status,
+        request: c.req.raw,
+      })
       : body;
     html = renderToString(tree as ReturnType<typeof h>);
   } finally {
@@ -99,7 +131,14 @@ export function renderPage(
   }
   const scripts = islands.map((n) => `<script type="module" src="${options.islandsUrl}/${n}.js"></script>`)
     .join("");
-  html = html.includes("</body>") ? html.replace("</body>", `${scripts}</body>`) : html + scripts;
+  // Preload every chunk the islands import, so the browser fetches them in parallel with the entries.
+  const deps = islandChunks(options.islandsDir);
+  const chunks = [...new Set(islands.flatMap((n) => deps[n] ?? []))];
+  const preload = chunks.map((f) => `<link rel="modulepreload" href="${options.islandsUrl}/${f}">`).join("");
+  const head = html.indexOf("</head>");
+  if (preload && head >= 0) html = html.slice(0, head) + preload + html.slice(head);
+  const body = html.lastIndexOf("</body>");
+  html = body >= 0 ? html.slice(0, body) + scripts + html.slice(body) : html + scripts;
   return c.html("<!doctype html>" + html, status as 200);
 }
 
@@ -141,6 +180,7 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
           status: pageResult?.status,
           title: pageResult?.title,
           islandsUrl: options.islandsUrl,
+          islandsDir: options.islandsDir,
         });
       });
     }

@@ -1,15 +1,56 @@
+import type { ComponentChildren } from "preact";
 import type { AppShellProps } from "../framework/router.ts";
+import { RenderContext } from "../framework/render_context.ts";
+import type { AppState } from "../lib/state.ts";
+import { intlTag, isRtl, parseAcceptLanguage, pickLocale } from "../lib/i18n.ts";
+import { loadStrings, translatorFor } from "../lib/locales.ts";
+import { PAGE_DATA_IDS, startupConfig } from "../lib/startup_config.ts";
+import type { PageInfo, RenderData } from "../lib/startup_config.ts";
+import { toWireUser } from "../lib/users.ts";
+import { serializeProps } from "../framework/island.tsx";
 
-/** Temporary document shell; the UI replaces it. */
-export default function App(props: AppShellProps) {
+function JsonScript(props: { id: string; value: unknown }) {
   return (
-    <html lang="en">
+    <script
+      type="application/json"
+      id={props.id}
+      dangerouslySetInnerHTML={{ __html: serializeProps(props.value) }}
+    />
+  );
+}
+
+/** The document shell: language and direction, theme, startup config and the active locale's strings. */
+export default function App(props: AppShellProps) {
+  const state = props.state as Partial<AppState>;
+  const settings = state.settings!;
+  const stored = state.user ?? null;
+  const user = stored ? toWireUser(stored, { viewerIsAdmin: stored.perm.admin }) : null;
+  const locale = pickLocale(user?.locale, parseAcceptLanguage(props.request.headers.get("accept-language")));
+  const config = startupConfig(state.deps!.config, settings);
+  const info: PageInfo = { config, user, locale, strings: loadStrings(locale) };
+  const translator = translatorFor(locale);
+  const name = config.Name || "File Browser";
+  const title = props.title ? `${translator.t(props.title)} - ${name}` : name;
+  const theme = user?.theme || config.Theme || undefined;
+  const base = config.BaseURL;
+  const render: RenderData = { info, t: translator.t };
+  return (
+    <html lang={intlTag(locale)} dir={isRtl(locale) ? "rtl" : "ltr"} data-theme={theme}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title ?? "File Browser"}</title>
+        <meta name="color-scheme" content={theme ?? "light dark"} />
+        <title>{title}</title>
+        <link rel="icon" href={`${base}/static/logo.svg`} type="image/svg+xml" />
+        <link rel="stylesheet" href={`${base}/static/app.css?v=${config.Version}`} />
+        {config.CSS && <link rel="stylesheet" href={`${base}/static/custom.css`} />}
+        <JsonScript id={PAGE_DATA_IDS.config} value={config} />
+        <JsonScript id={PAGE_DATA_IDS.user} value={user} />
+        <JsonScript id={PAGE_DATA_IDS.i18n} value={{ locale, strings: info.strings }} />
       </head>
-      <body>{props.children as preact.ComponentChildren}</body>
+      <body>
+        <RenderContext.Provider value={render}>{props.children as ComponentChildren}</RenderContext.Provider>
+      </body>
     </html>
   );
 }

@@ -1,0 +1,228 @@
+// This module is browser-compatible.
+/**
+ * File operations of the listing (SPEC point 4): create, rename, delete, copy/move with the conflict flow,
+ * clipboard cut/copy/paste, downloads, and saving the view mode and sorting on the user.
+ */
+import * as api from "./api.ts";
+import { joinPath, parentPath } from "./api.ts";
+import type { Resource, Sorting } from "../lib/types.ts";
+import { t } from "./hooks.ts";
+import { showPrompt } from "./prompts.ts";
+import { navigate } from "./router.ts";
+import { clipboard, currentPath, listing, requestReload, user } from "./state.ts";
+import { clearSelection } from "./selection.ts";
+import { showError } from "./toasts.ts";
+
+/** Something to copy or move: its vpath and name. */
+export interface TransferItem {
+  path: string;
+  name: string;
+}
+
+async function settle(
+  items: readonly TransferItem[],
+  run: (item: TransferItem) => Promise<void>,
+  failKey: string,
+): Promise<boolean> {
+  const results = await Promise.allSettled(items.map(run));
+  let ok = true;
+  results.forEach((r, i) => {
+    if (r.status === "rejected") {
+      ok = false;
+      showError(r.reason, t(failKey, { name: items[i].name }));
+    }
+  });
+  return ok;
+}
+
+/** Deletes items in parallel, then reloads the listing (also after errors). */
+export async function deleteItems(items: readonly TransferItem[]): Promise<boolean> {
+  const ok = await settle(items, (i) => api.deleteResource(i.path), "files.errors.delete");
+  clearSelection();
+  requestReload();
+  return ok;
+}
+
+async function namesIn(dir: string): Promise<Set<string>> {
+  const current = listing.value;
+  if (current && current.path.replace(/\/*$/, "/") === dir) {
+    return new Set((current.items ?? []).map((i) => i.name));
+  }
+  const res = await api.getResource(dir);
+  return new Set((res.items ?? []).map((i) => i.name));
+}
+
+/** Copies or moves items into a folder, asking how to resolve name conflicts (replace-rename prompt). */
+export async function transferItems(
+  items: readonly TransferItem[],
+  dest: string,
+  action: "copy" | "move",
+): Promise<void> {
+  const dir = dest.replace(/\/*$/, "/");
+  const sameDir = items.every((i) => parentPath(i.path) === dir);
+  if (action === "move" && sameDir) return;
+  const run = async (options: api.TransferOptions) => {
+    const fn = action === "copy" ? api.copyResource : api.moveResource;
+    const ok = await settle(
+      items,
+      (i) => fn(i.path, joinPath(dir, i.name), options),
+      action === "copy" ? "files.errors.copy" : "files.errors.move",
+    );
+    clearSelection();
+    if (ok && !sameDir && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
+      navigate(api.filesUrl(dir));
+    } else {
+      requestReload();
+    }
+  };
+  // Copying into the same folder always makes a renamed copy.
+  if (action === "copy" && sameDir) return run({ rename: true });
+  let existing: Set<string>;
+  try {
+    existing = await namesIn(dir);
+  } catch (err) {
+    showError(
+      err,
+      t(action === "copy" ? "files.errors.copy" : "files.errors.move", { name: items[0]?.name ?? "" }),
+    );
+    return;
+  }
+  if (items.some((i) => existing.has(i.name))) {
+    showPrompt("replace-rename", {
+      onRename: () => run({ rename: true }),
+      onReplace: () => run({ override: true }),
+    });
+    return;
+  }
+  await run({});
+}
+
+/** Puts the selected items on the clipboard (`cut` moves them on paste). */
+export function putOnClipboard(items: readonly Resource[], options: { cut: boolean }): void {
+  if (!items.length) return;
+  clipboard.value = {
+    key: options.cut ? "x" : "c",
+    items: items.map((i) => ({ from: i.path, name: i.name })),
+    path: currentPath.value,
+  };
+}
+
+/** Pastes the clipboard into the current folder; a cut clears the clipboard after the move. */
+export async function paste(): Promise<void> {
+  const clip = clipboard.value;
+  if (!clip) return;
+  const items = clip.items.map((i) => ({ path: i.from, name: i.name }));
+  if (clip.key === "x") {
+    if (parentPath(items[0].path) === currentPath.value) {
+      clipboard.value = null;
+      return;
+    }
+    await transferItems(items, currentPath.value, "move");
+    clipboard.value = null;
+  } else {
+    await transferItems(items, currentPath.value, "copy");
+  }
+}
+
+/** Creates a folder in `dir`; by default the view then opens it. */
+export async function createFolder(
+  dir: string,
+  name: string,
+  options: { redirect?: boolean } = {},
+): Promise<boolean> {
+  const path = joinPath(dir, name.trim());
+  try {
+    await api.createFolder(path);
+  } catch (err) {
+    showError(err, t("files.errors.newFolder", { name: name.trim() }));
+    return false;
+  }
+  if (options.redirect ?? true) navigate(api.filesUrl(path, { isDir: true }));
+  else requestReload();
+  return true;
+}
+
+/** Creates an empty file in `dir` and opens it. */
+export async function createFile(dir: string, name: string): Promise<boolean> {
+  const path = joinPath(dir, name.trim());
+  try {
+    await api.createFile(path);
+  } catch (err) {
+    showError(err, t("files.errors.newFile", { name: name.trim() }));
+    return false;
+  }
+  navigate(api.filesUrl(path));
+  return true;
+}
+
+/** Renames an item inside its folder. */
+export async function renameItem(item: TransferItem, newName: string): Promise<boolean> {
+  const name = newName.trim();
+  if (!name || name === item.name) return true;
+  try {
+    await api.moveResource(item.path, joinPath(parentPath(item.path), name));
+  } catch (err) {
+    showError(err, t("files.errors.rename", { name: item.name }));
+    return false;
+  }
+  clearSelection();
+  requestReload();
+  return true;
+}
+
+function startDownload(url: string): void {
+  // A plain navigation to an attachment keeps the page; the `auth` cookie authenticates it.
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "";
+  a.rel = "noopener";
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+/** Downloads one file directly, or asks for an archive format for folders and several items. */
+export function download(items: readonly Resource[], dir: string): void {
+  if (items.length === 1 && !items[0].isDir) {
+    startDownload(api.rawUrl(items[0].path));
+    return;
+  }
+  showPrompt("download", {
+    onFormat: (algo: string) => {
+      const names = items.length ? items.map((i) => i.name) : [];
+      // One folder is downloaded as itself, several items as a selection of their folder.
+      const url = items.length === 1
+        ? api.archiveUrl(items[0].path, [], algo)
+        : api.archiveUrl(dir, names, algo);
+      startDownload(url);
+    },
+  });
+}
+
+/** The next view mode in the cycle list → mosaic → mosaic gallery → list. */
+export function nextViewMode(mode: string): string {
+  return mode === "list" ? "mosaic" : mode === "mosaic" ? "mosaic gallery" : "list";
+}
+
+/** Saves the view mode on the user (the listing re-renders at once). */
+export async function saveViewMode(mode: string): Promise<void> {
+  const u = user.value;
+  if (!u) return;
+  user.value = { ...u, viewMode: mode };
+  await api.updateUser(u.id, ["viewMode"], { viewMode: mode }).catch((err) => showError(err));
+}
+
+/** Sorts by a column (a second click flips the direction), saves it on the user and reloads the listing. */
+export async function saveSorting(by: Sorting["by"]): Promise<void> {
+  const u = user.value;
+  if (!u) return;
+  const current = listing.value?.sorting ?? u.sorting;
+  const sorting = { by, asc: current.by === by ? !current.asc : current.asc };
+  user.value = { ...u, sorting };
+  try {
+    await api.updateUser(u.id, ["sorting"], { sorting });
+  } catch (err) {
+    showError(err);
+  }
+  requestReload();
+}

@@ -1,0 +1,70 @@
+// This module is browser-compatible.
+/** Toasts: success messages vanish after 1 s, errors stay until closed; at most 5 are visible. */
+import { signal } from "@preact/signals";
+import { ApiError } from "./api.ts";
+import { t } from "./hooks.ts";
+
+/** One toast. */
+export interface Toast {
+  id: number;
+  kind: "success" | "error";
+  message: string;
+}
+
+/** Success toasts disappear after this many milliseconds. */
+export const SUCCESS_TIMEOUT_MS = 1000;
+/** At most this many toasts are visible; older ones are dropped. */
+export const MAX_TOASTS = 5;
+
+/** Visible toasts, oldest first. */
+export const toasts = signal<Toast[]>([]);
+
+let nextId = 1;
+
+function push(kind: Toast["kind"], message: string): number {
+  const id = nextId++;
+  toasts.value = [...toasts.value, { id, kind, message }].slice(-MAX_TOASTS);
+  return id;
+}
+
+/** Removes a toast. */
+export function dismissToast(id: number): void {
+  toasts.value = toasts.value.filter((x) => x.id !== id);
+}
+
+/** Shows a short success message. */
+export function showSuccess(message: string): void {
+  const id = push("success", message);
+  setTimeout(() => dismissToast(id), SUCCESS_TIMEOUT_MS);
+}
+
+/** The translated message for a failed call (by status; never the raw server text except for 400). */
+export function errorMessage(err: unknown): string {
+  if (!(err instanceof ApiError)) return t("errors.internal");
+  switch (err.status) {
+    case 0:
+      return t("errors.connection");
+    case 400:
+      return t("errors.badRequest", { detail: err.message.replace(/^400 Bad Request\s*\(?|\)$/g, "") });
+    case 403:
+      return t("errors.forbidden");
+    case 404:
+      return t("errors.notFound");
+    case 409:
+      return t("errors.conflict");
+    case 413:
+      return t("errors.tooLarge");
+    case 423:
+      return t("errors.locked");
+    case 429:
+      return t("errors.tooManyRequests");
+    default:
+      return t("errors.internal");
+  }
+}
+
+/** Shows a sticky error; `action` names what failed (already translated), e.g. `Cannot delete "a.txt"`. */
+export function showError(err: unknown, action?: string): void {
+  const message = errorMessage(err);
+  push("error", action ? `${action}: ${message}` : message);
+}

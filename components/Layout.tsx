@@ -1,0 +1,24 @@
+import type { ComponentChildren } from "preact";
+
+/** Props of Layout. */
+export interface LayoutProps {
+  /** The top bar (usually the Header island). */
+  header: ComponentChildren;
+  /** The side navigation (usually the Sidebar island). */
+  sidebar: ComponentChildren;
+  /** Prompts, toasts and panels drawn above the page. */
+  overlays?: ComponentChildren;
+  children?: ComponentChildren;
+}
+
+/** The main layout: top bar, sidebar (a drawer on mobile), the routed main area and the overlay layers. */
+export function Layout(props: LayoutProps) {
+  return (
+    <div class="layout">
+      {props.header}
+      {props.sidebar}
+      <main id="main" class="main">{props.children}</main>
+      {props.overlays}
+    </div>
+  );
+}

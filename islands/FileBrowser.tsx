@@ -1,0 +1,110 @@
+import { useEffect } from "react";
+import { batch } from "@preact/signals";
+import { island } from "../framework/island.tsx";
+import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
+import { ErrorView } from "../components/ErrorView.tsx";
+import { ApiError, filesUrl, getResource } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { installShortcuts } from "../client/keyboard.ts";
+import { isPlainClick, navigate, startRouter } from "../client/router.ts";
+import { pruneSelection } from "../client/selection.ts";
+import { currentPath, listing, loadError, loading, reloadTick, resource } from "../client/state.ts";
+import { fileViews } from "../client/views.ts";
+import { IS_BROWSER } from "../client/page.ts";
+import { FileCard } from "./files/FileCard.tsx";
+import { Listing } from "./files/Listing.tsx";
+import { Skeleton } from "../components/Skeleton.tsx";
+
+/** Props of FileBrowser. */
+export interface FileBrowserProps {
+  /** The vpath of the URL, decoded (the server renders breadcrumbs for it). */
+  path: string;
+}
+
+let loadId = 0;
+
+async function load(path: string): Promise<void> {
+  const id = ++loadId;
+  const sameFolder = listing.value?.path.replace(/\/*$/, "/") === path;
+  batch(() => {
+    loading.value = true;
+    loadError.value = null;
+    // Keep the listing on a reload of the same folder (no flash); show skeletons for a new one.
+    if (!sameFolder) resource.value = null;
+  });
+  try {
+    const res = await getResource(path);
+    if (id !== loadId) return;
+    if (res.isDir && !path.endsWith("/")) {
+      navigate(filesUrl(path, { isDir: true }), { replace: true });
+      return;
+    }
+    batch(() => {
+      resource.value = res;
+      if (res.isDir) {
+        listing.value = res;
+        pruneSelection(new Set((res.items ?? []).map((i) => i.path)));
+      }
+      loading.value = false;
+    });
+  } catch (err) {
+    if (id !== loadId) return;
+    batch(() => {
+      loadError.value = err instanceof ApiError ? err.status : 500;
+      resource.value = null;
+      loading.value = false;
+    });
+  }
+}
+
+function FileBrowserImpl(props: FileBrowserProps) {
+  const page = usePage();
+  const { t, config } = page;
+  const path = IS_BROWSER ? currentPath.value : props.path;
+  const tick = reloadTick.value;
+
+  useEffect(() => {
+    startRouter();
+    return installShortcuts();
+  }, []);
+  useEffect(() => void load(currentPath.value), [path, tick]);
+  useEffect(() => {
+    const name = path.split("/").filter(Boolean).pop() ?? t("sidebar.myFiles");
+    document.title = `${name} - ${config.Name || "File Browser"}`;
+  }, [path]);
+
+  const res = IS_BROWSER ? resource.value : null;
+  const error = IS_BROWSER ? loadError.value : null;
+  const folder = res && !res.isDir ? path.slice(0, path.lastIndexOf("/") + 1) : path;
+  const onNav = (e: MouseEvent) => {
+    const a = (e.target as Element).closest("a");
+    if (!a || !isPlainClick(e)) return;
+    e.preventDefault();
+    navigate(a.href);
+  };
+  const view = res && !res.isDir ? fileViews.value.find((v) => v.match(res)) : undefined;
+  return (
+    <div class="files" data-testid="files" data-path={path} data-loading={loading.value ? "true" : undefined}>
+      <div class="crumbs-bar" onClick={onNav}>
+        <Breadcrumbs
+          path={folder}
+          urlOf={(p) =>
+            filesUrl(p)}
+          t={t}
+        />
+      </div>
+      {error !== null
+        ? <ErrorView status={error} t={t} />
+        : !res
+        ? <Skeleton label={t("files.loading")} />
+        : res.isDir
+        ? <Listing dir={res} page={page} />
+        : view
+        ? <view.component resource={res} />
+        : <FileCard file={res} page={page} />}
+    </div>
+  );
+}
+
+/** The files page: breadcrumbs, then the listing, a file view, skeletons while loading, or the error screen. */
+export const FileBrowser = island("FileBrowser", FileBrowserImpl);

@@ -1,0 +1,121 @@
+import { useEffect } from "react";
+import { island } from "../framework/island.tsx";
+import { Icon } from "../components/Icon.tsx";
+import { EllipsisVertical, Menu, X } from "../components/icons.ts";
+import { Logo } from "../components/Logo.tsx";
+import type { ActionContext, HeaderAction } from "../client/actions.ts";
+import { headerActions } from "../client/actions.ts";
+import "../client/file_actions.ts";
+import { usePage } from "../client/hooks.ts";
+import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
+import { clearSelection } from "../client/selection.ts";
+import { startSession } from "../client/session.ts";
+import { currentPath, listing, selectedItems, selection } from "../client/state.ts";
+
+/** Props of Header. */
+export interface HeaderProps {
+  /** Show the file actions (files page). */
+  actions?: boolean;
+}
+
+function ActionButton(
+  props: { action: HeaderAction; ctx: ActionContext; t: (k: string) => string; menu?: boolean },
+) {
+  const { action, ctx } = props;
+  const label = props.t(action.label?.(ctx) ?? action.labelKey);
+  const pressed = action.pressed?.(ctx);
+  const run = () => {
+    if (props.menu) closePrompt();
+    action.run(ctx);
+  };
+  return (
+    <button
+      type="button"
+      class={props.menu ? "menu-item" : `action ${action.group === "selection" ? "sel-action" : ""}`}
+      role={props.menu ? "menuitem" : undefined}
+      title={label}
+      aria-label={props.menu ? undefined : label}
+      aria-pressed={pressed === undefined ? undefined : pressed}
+      data-action={action.id}
+      onClick={run}
+    >
+      <Icon node={action.iconOf?.(ctx) ?? action.icon} />
+      {props.menu && <span>{label}</span>}
+    </button>
+  );
+}
+
+function HeaderImpl(props: HeaderProps) {
+  const { config, user, t } = usePage();
+  useEffect(() => startSession(user), []);
+  const top = currentPrompt.value?.name;
+  const count = selection.value.size;
+  const ctx: ActionContext | null = user
+    ? { user, config, selected: selectedItems.value, listing: listing.value, path: currentPath.value }
+    : null;
+  const visible = props.actions && ctx ? headerActions.value.filter((a) => a.visible(ctx)) : [];
+  const selectionActions = visible.filter((a) => a.group === "selection");
+  const name = config.Name || "File Browser";
+  return (
+    <header class="topbar" data-testid="header">
+      <button
+        type="button"
+        class="action menu-btn"
+        aria-label={t("buttons.toggleSidebar")}
+        title={t("buttons.toggleSidebar")}
+        aria-expanded={top === "sidebar"}
+        onClick={() => top === "sidebar" ? closePrompt() : showPrompt("sidebar")}
+      >
+        <Icon node={Menu} />
+      </button>
+      <a class="brand" href={`${config.BaseURL}/files/`}>
+        <Logo staticUrl={config.StaticURL} size={32} />
+        <span class="brand-name">{name}</span>
+      </a>
+      <div class="spacer" />
+      {count > 0 && props.actions && (
+        <div class="selection-info" role="status">
+          <span>{t("files.selected", { count })}</span>
+          <button
+            type="button"
+            class="action small"
+            aria-label={t("buttons.clearSelection")}
+            title={t("buttons.clearSelection")}
+            onClick={clearSelection}
+          >
+            <Icon node={X} size={18} />
+          </button>
+        </div>
+      )}
+      <div class="actions" role="toolbar" aria-label={t("header.actions")}>
+        {ctx && visible.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} />)}
+        {selectionActions.length > 0 && (
+          <div class="more">
+            <button
+              type="button"
+              class="action more-btn"
+              aria-label={t("buttons.more")}
+              title={t("buttons.more")}
+              aria-haspopup="menu"
+              aria-expanded={top === "more"}
+              onClick={() => top === "more" ? closePrompt() : showPrompt("more")}
+            >
+              <Icon node={EllipsisVertical} />
+            </button>
+            {top === "more" && ctx && (
+              <>
+                <div class="menu-backdrop" onClick={closePrompt} />
+                <div class="menu" role="menu" aria-label={t("buttons.more")}>
+                  {selectionActions.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} menu />)}
+                </div>
+              </>
+            )}
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}
+
+/** The top bar: menu button, logo and name, a slot for search, the selection count and the actions. */
+export const Header = island("Header", HeaderImpl);

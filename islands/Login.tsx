@@ -1,0 +1,143 @@
+import { useEffect, useState } from "react";
+import { island } from "../framework/island.tsx";
+import { Logo } from "../components/Logo.tsx";
+import { ApiError, login, signup } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { setToken } from "../client/session.ts";
+import { errorMessage } from "../client/toasts.ts";
+
+/** Props of Login. */
+export interface LoginProps {
+  /** Where to go after logging in (a path under the base URL), already validated by the server. */
+  redirect: string;
+  /** Start in signup mode. */
+  signup?: boolean;
+}
+
+function LoginImpl(props: LoginProps) {
+  const { config, t } = usePage();
+  const [mode, setMode] = useState<"login" | "signup">(props.signup && config.Signup ? "signup" : "login");
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const name = config.Name || "File Browser";
+
+  const finish = (token: string) => {
+    setToken(token);
+    location.assign(`${config.BaseURL}${props.redirect}`);
+  };
+
+  useEffect(() => {
+    // No login form (no-auth or proxy auth): the server answers /api/login without credentials.
+    const auto = config.NoAuth || !config.LoginPage;
+    const guest = config.EnableGuest && !props.redirect.startsWith("/files");
+    if (!auto && !guest) return;
+    setBusy(true);
+    login(guest && !auto ? "guest" : "", "")
+      .then(finish)
+      .catch((err) => {
+        setBusy(false);
+        setError(guest && !auto ? t("login.guestLoginFail") : errorMessage(err));
+      });
+  }, []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError("");
+    const captcha = (globalThis as { grecaptcha?: { getResponse(): string } }).grecaptcha?.getResponse() ??
+      "";
+    if (config.ReCaptcha && !captcha) {
+      setError(t("login.wrongCredentials"));
+      return;
+    }
+    if (mode === "signup" && password !== confirm) {
+      setError(t("login.passwordsDontMatch"));
+      return;
+    }
+    setBusy(true);
+    try {
+      if (mode === "signup") await signup(username, password);
+      finish(await login(username, password, captcha));
+    } catch (err) {
+      setBusy(false);
+      const status = err instanceof ApiError ? err.status : 500;
+      if (mode === "signup" && status === 409) setError(t("login.usernameTaken"));
+      else if (mode === "signup" && status === 400) setError(errorMessage(err));
+      else if (status === 403 || status === 401) setError(t("login.wrongCredentials"));
+      else setError(errorMessage(err));
+    }
+  };
+
+  return (
+    <form class="login card" onSubmit={submit} data-testid="login-form">
+      <Logo staticUrl={config.StaticURL} size={64} />
+      <h1>{name}</h1>
+      {error && <p class="login-error" role="alert" data-testid="login-error">{error}</p>}
+      <label class="field">
+        <span class="sr-only">{t("login.username")}</span>
+        <input
+          class="input"
+          name="username"
+          autocomplete="username"
+          autocapitalize="off"
+          placeholder={t("login.username")}
+          value={username}
+          onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+          autoFocus
+          required
+        />
+      </label>
+      <label class="field">
+        <span class="sr-only">{t("login.password")}</span>
+        <input
+          class="input"
+          type="password"
+          name="password"
+          autocomplete={mode === "signup" ? "new-password" : "current-password"}
+          placeholder={t("login.password")}
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          required
+        />
+      </label>
+      {mode === "signup" && (
+        <label class="field">
+          <span class="sr-only">{t("login.passwordConfirm")}</span>
+          <input
+            class="input"
+            type="password"
+            name="passwordConfirm"
+            autocomplete="new-password"
+            placeholder={t("login.passwordConfirm")}
+            value={confirm}
+            onInput={(e) => setConfirm((e.target as HTMLInputElement).value)}
+            required
+          />
+        </label>
+      )}
+      {config.ReCaptcha && (
+        <div class="captcha-slot" data-sitekey={config.ReCaptchaKey} data-testid="captcha" />
+      )}
+      <button type="submit" class="button wide" disabled={busy}>
+        {mode === "signup" ? t("login.signup") : t("login.submit")}
+      </button>
+      {config.Signup && (
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            setError("");
+            setMode(mode === "signup" ? "login" : "signup");
+          }}
+        >
+          {mode === "signup" ? t("login.loginInstead") : t("login.createAnAccount")}
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** The login/signup form (instance name and logo, signup toggle, password confirmation, guest auto-login). */
+export const Login = island("Login", LoginImpl);

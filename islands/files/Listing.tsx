@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from "react";
+import { Icon } from "../../components/Icon.tsx";
+import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
+import type { PageView } from "../../client/hooks.ts";
+import { saveSorting } from "../../client/file_ops.ts";
+import { focusIndex, multiple } from "../../client/state.ts";
+import type { Resource } from "../../lib/types.ts";
+import { Row } from "./Row.tsx";
+import { useListingEvents } from "./use_listing_events.ts";
+import { useWindow } from "./use_window.ts";
+
+/** The listing first shows this many items and grows by at least as many when scrolled near its end. */
+export const INITIAL_ITEMS = 50;
+const GROW_THROTTLE_MS = 100;
+
+function SortButton(props: { by: string; label: string; sorting: Resource["sorting"]; class: string }) {
+  const active = props.sorting?.by === props.by;
+  // Name sorting is inverted on the wire: asc=false means A→Z (API.md §5.6).
+  const ascending = active && (props.by === "name" ? !props.sorting!.asc : props.sorting!.asc);
+  return (
+    <button
+      type="button"
+      class={`sort ${props.class}${active ? " active" : ""}`}
+      onClick={() => void saveSorting(props.by)}
+      aria-sort={active ? (ascending ? "ascending" : "descending") : undefined}
+      data-sort={props.by}
+    >
+      <span>{props.label}</span>
+      {active && <Icon node={ascending ? ArrowUp : ArrowDown} size={16} />}
+    </button>
+  );
+}
+
+/** Props of Listing. */
+export interface ListingProps {
+  dir: Resource;
+  page: PageView;
+}
+
+/** The folder listing: sort header, then a windowed listbox of rows or cards. */
+export function Listing(props: ListingProps) {
+  const { page, dir } = props;
+  const { t, locale, user, config } = page;
+  const items = dir.items ?? [];
+  const mode = user?.viewMode === "mosaic" || user?.viewMode === "mosaic gallery" ? user.viewMode : "list";
+  const [limit, setLimit] = useState(INITIAL_ITEMS);
+  const listRef = useRef<HTMLDivElement>(null);
+  const count = Math.min(limit, items.length);
+  const win = useWindow(listRef, count, mode);
+  const events = useListingEvents({ items, win, listRef, limit, setLimit, user });
+
+  useEffect(() => setLimit(INITIAL_ITEMS), [dir.path]);
+
+  useEffect(() => {
+    // Grow when the page is scrolled to within 25% of its end (throttled).
+    let last = 0;
+    const onScroll = () => {
+      const now = Date.now();
+      if (now - last < GROW_THROTTLE_MS) return;
+      last = now;
+      const doc = document.documentElement;
+      if (scrollY + innerHeight >= doc.scrollHeight * 0.75) {
+        setLimit((l) => l < items.length ? l + Math.max(INITIAL_ITEMS, win.cols * 20) : l);
+      }
+    };
+    addEventListener("scroll", onScroll, { passive: true });
+    return () => removeEventListener("scroll", onScroll);
+  }, [items.length, win.cols]);
+
+  const rows = Math.ceil(count / win.cols);
+  const startRow = Math.floor(win.start / win.cols);
+  const focus = focusIndex.value;
+  const multi = multiple.value;
+  const modeClass = mode === "list" ? "list" : mode === "mosaic" ? "mosaic" : "gallery";
+  return (
+    <div class={`listing-wrap ${modeClass}`}>
+      <div class="list-header" role="group" aria-label={t("files.sortBy")}>
+        <SortButton by="name" label={t("files.name")} sorting={dir.sorting} class="name" />
+        <SortButton by="size" label={t("files.size")} sorting={dir.sorting} class="size" />
+        <SortButton by="modified" label={t("files.lastModified")} sorting={dir.sorting} class="modified" />
+      </div>
+      {items.length === 0
+        ? (
+          <div class="empty" data-testid="empty">
+            <Icon node={Folder} size={48} />
+            <p>{t("files.lonely")}</p>
+          </div>
+        )
+        : (
+          <div
+            ref={listRef}
+            role="listbox"
+            tabIndex={0}
+            aria-multiselectable="true"
+            aria-label={t("files.listing", { name: dir.name || t("sidebar.myFiles") })}
+            aria-activedescendant={focus >= 0 && focus >= win.start && focus < win.end
+              ? `item-${focus}`
+              : undefined}
+            class={`listing${multi ? " multiple" : ""}`}
+            data-testid="listing"
+            data-count={items.length}
+            style={{
+              height: `${Math.max(0, rows * win.rowH - win.gap)}px`,
+              "--row-h": `${win.rowH - win.gap}px`,
+            }}
+            {...events}
+          >
+            <div
+              class="window"
+              style={{
+                transform: `translateY(${startRow * win.rowH}px)`,
+                gridTemplateColumns: `repeat(${win.cols}, minmax(0, 1fr))`,
+                gap: `${win.gap}px`,
+              }}
+            >
+              {items.slice(win.start, win.end).map((item, i) => (
+                <Row
+                  key={item.path}
+                  item={item}
+                  index={win.start + i}
+                  total={items.length}
+                  mode={mode}
+                  locale={locale}
+                  absoluteDates={!!user?.dateFormat}
+                  thumbs={config.EnableThumbs}
+                  draggable={!!user?.perm.rename}
+                  invalidLinkText={t("files.invalidLink")}
+                />
+              ))}
+            </div>
+          </div>
+        )}
+    </div>
+  );
+}

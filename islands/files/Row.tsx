@@ -1,0 +1,106 @@
+import { memo } from "react";
+import type { IconNode } from "lucide";
+import { Icon } from "../../components/Icon.tsx";
+import {
+  Check,
+  File,
+  FileArchive,
+  FileCode,
+  FileHeadphone,
+  FileImage,
+  FilePlay,
+  FileText,
+  FileX,
+  Folder,
+} from "../../components/icons.ts";
+import { thumbUrl } from "../../client/api.ts";
+import { focusIndex, selection } from "../../client/state.ts";
+import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
+import type { Resource } from "../../lib/types.ts";
+import { useSelector } from "./use_selector.ts";
+
+const ARCHIVES = /\.(zip|tar|gz|tgz|bz2|xz|7z|rar|zst|lz4|br)$/i;
+const CODE = /\.(js|ts|tsx|jsx|go|rs|py|rb|java|c|cc|cpp|h|sh|json|ya?ml|toml|html|css|xml)$/i;
+
+/** The icon of an item by its type and extension. */
+export function iconOf(item: Pick<Resource, "isDir" | "type" | "name">): IconNode {
+  if (item.isDir) return Folder;
+  switch (item.type) {
+    case "image":
+      return FileImage;
+    case "video":
+      return FilePlay;
+    case "audio":
+      return FileHeadphone;
+    case "invalid_link":
+      return FileX;
+    case "pdf":
+      return FileText;
+  }
+  if (ARCHIVES.test(item.name)) return FileArchive;
+  if (CODE.test(item.name)) return FileCode;
+  return item.type === "text" || item.type === "textImmutable" ? FileText : File;
+}
+
+/** Props of Row. */
+export interface RowProps {
+  item: Resource;
+  index: number;
+  total: number;
+  mode: string;
+  locale: string;
+  /** Absolute dates instead of relative ones (user preference). */
+  absoluteDates: boolean;
+  thumbs: boolean;
+  draggable: boolean;
+  /** Text for broken links (their size column). */
+  invalidLinkText: string;
+}
+
+function RowImpl(props: RowProps) {
+  const { item, index, locale } = props;
+  const selected = useSelector(() => selection.value.has(item.path));
+  const focused = useSelector(() => focusIndex.value === index);
+  const thumb = props.thumbs && item.type === "image" && props.mode !== "list";
+  const cls = `row${item.isDir ? " dir" : ""}${selected ? " selected" : ""}${focused ? " focused" : ""}`;
+  const full = formatDate(item.modified, locale);
+  return (
+    <div
+      role="option"
+      id={`item-${index}`}
+      class={cls}
+      aria-selected={selected}
+      aria-posinset={index + 1}
+      aria-setsize={props.total}
+      data-index={index}
+      data-name={item.name}
+      data-dir={item.isDir ? "true" : undefined}
+      draggable={props.draggable}
+    >
+      <span class="check" aria-hidden="true">
+        <Icon node={Check} size={14} />
+      </span>
+      <span class="thumb">
+        {thumb
+          ? <img src={thumbUrl(item)} alt="" loading="lazy" decoding="async" draggable={false} />
+          : <Icon node={iconOf(item)} size={props.mode === "mosaic gallery" ? 48 : 22} />}
+      </span>
+      <span class="name" title={item.name}>{item.name}</span>
+      <span class="size">
+        {item.isDir
+          ? "—"
+          : item.type === "invalid_link"
+          ? props.invalidLinkText
+          : formatSize(item.size, locale)}
+      </span>
+      <span class="modified">
+        <time dateTime={item.modified} title={full}>
+          {props.absoluteDates ? full : formatRelative(item.modified, { locale })}
+        </time>
+      </span>
+    </div>
+  );
+}
+
+/** One item of the listing (a row in list mode, a card in the mosaic modes). */
+export const Row = memo(RowImpl);

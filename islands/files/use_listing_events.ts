@@ -1,0 +1,217 @@
+// This module is browser-compatible.
+/**
+ * Pointer, keyboard and drag-and-drop handling of the listing, delegated on the listbox (one set of handlers
+ * for any number of rows): selection rules of SPEC point 4, arrow-key focus, long-press on touch, drag to move.
+ */
+import { useRef } from "react";
+import type { RefObject } from "preact";
+import { filesUrl } from "../../client/api.ts";
+import { transferItems } from "../../client/file_ops.ts";
+import { navigate } from "../../client/router.ts";
+import { selectOnly, selectRange, setAnchor, toggleSelected } from "../../client/selection.ts";
+import { focusIndex, multiple, selectedItems, selection } from "../../client/state.ts";
+import type { Resource, User } from "../../lib/types.ts";
+import type { WindowState } from "./use_window.ts";
+
+/** The double click/tap window in milliseconds. */
+export const DOUBLE_CLICK_MS = 300;
+const LONG_PRESS_MS = 500;
+const DRAG_TYPE = "application/x-filebrowser-items";
+/** Height covered by the sticky top bar and column header, kept clear when scrolling a row into view. */
+const STICKY_TOP = 104;
+
+/** Opens an item: folders in the listing, files in the file view. */
+export function openItem(item: Resource): void {
+  navigate(filesUrl(item.path, { isDir: item.isDir }));
+}
+
+function indexOf(target: EventTarget | null): number {
+  const row = (target as Element | null)?.closest?.("[data-index]");
+  return row ? Number((row as HTMLElement).dataset.index) : -1;
+}
+
+/** Inputs of useListingEvents. */
+export interface ListingEventsOptions {
+  items: Resource[];
+  win: WindowState;
+  listRef: RefObject<HTMLElement | null>;
+  limit: number;
+  setLimit: (n: number) => void;
+  user: User | null;
+}
+
+/** The event handlers to spread on the listbox. */
+export function useListingEvents(o: ListingEventsOptions) {
+  const opts = useRef(o);
+  opts.current = o;
+  const last = useRef({ index: -1, at: 0 });
+  const press = useRef<{ timer: ReturnType<typeof setTimeout> | undefined; fired: boolean }>({
+    timer: undefined,
+    fired: false,
+  });
+
+  const reveal = (index: number) => {
+    const { win, listRef, limit, setLimit } = opts.current;
+    if (index >= limit) setLimit(index + 50);
+    const el = listRef.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
+    if (top < scrollY + STICKY_TOP) scrollTo({ top: top - STICKY_TOP });
+    else if (top + win.rowH > scrollY + innerHeight) scrollTo({ top: top + win.rowH - innerHeight });
+  };
+
+  const moveFocus = (index: number, extend: boolean) => {
+    const n = opts.current.items.length;
+    if (!n) return;
+    const i = Math.max(0, Math.min(n - 1, index));
+    if (extend) selectRange(i);
+    else {
+      focusIndex.value = i;
+      setAnchor(i);
+    }
+    reveal(i);
+  };
+
+  const onClick = (e: MouseEvent) => {
+    const index = indexOf(e.target);
+    const item = opts.current.items[index];
+    if (!item) return;
+    if (press.current.fired) {
+      // The click that ends a long press must not undo its selection.
+      press.current.fired = false;
+      return;
+    }
+    const now = Date.now();
+    const double = last.current.index === index && now - last.current.at < DOUBLE_CLICK_MS;
+    last.current = { index, at: now };
+    const onCheck = !!(e.target as Element).closest(".check");
+    if (e.shiftKey) selectRange(index, { add: e.ctrlKey || e.metaKey });
+    else if (e.ctrlKey || e.metaKey || multiple.value || onCheck) toggleSelected(index);
+    else if (opts.current.user?.singleClick || double) openItem(item);
+    else selectOnly(index);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    const { items, win } = opts.current;
+    const focus = focusIndex.value;
+    const rtl = document.documentElement.dir === "rtl";
+    const pageRows = Math.max(1, Math.floor((innerHeight - STICKY_TOP) / win.rowH));
+    let next = -1;
+    switch (e.key) {
+      case "ArrowDown":
+        next = focus < 0 ? 0 : focus + win.cols;
+        break;
+      case "ArrowUp":
+        next = focus < 0 ? 0 : focus - win.cols;
+        break;
+      case "ArrowRight":
+      case "ArrowLeft":
+        if (win.cols === 1) return;
+        next = focus + ((e.key === "ArrowRight") !== rtl ? 1 : -1);
+        break;
+      case "PageDown":
+        next = focus + pageRows * win.cols;
+        break;
+      case "PageUp":
+        next = focus - pageRows * win.cols;
+        break;
+      case "Home":
+        next = 0;
+        break;
+      case "End":
+        next = items.length - 1;
+        break;
+      case " ":
+        e.preventDefault();
+        if (focus >= 0) toggleSelected(focus);
+        return;
+      case "Enter":
+        if (focus >= 0 && items[focus]) {
+          e.preventDefault();
+          openItem(items[focus]);
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    moveFocus(next, e.shiftKey);
+  };
+
+  const onFocus = (e: FocusEvent) => {
+    if (e.target === opts.current.listRef.current && focusIndex.value < 0 && opts.current.items.length) {
+      focusIndex.value = 0;
+    }
+  };
+
+  const cancelPress = () => clearTimeout(press.current.timer);
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.pointerType !== "touch") return;
+    const index = indexOf(e.target);
+    if (index < 0) return;
+    press.current.fired = false;
+    press.current.timer = setTimeout(() => {
+      // Long press selects and turns on multiple selection, as on phones.
+      press.current.fired = true;
+      multiple.value = true;
+      toggleSelected(index);
+    }, LONG_PRESS_MS);
+  };
+
+  const onDragStart = (e: DragEvent) => {
+    const index = indexOf(e.target);
+    const item = opts.current.items[index];
+    if (!item || !opts.current.user?.perm.rename || !e.dataTransfer) {
+      e.preventDefault();
+      return;
+    }
+    if (!selection.value.has(item.path)) selectOnly(index);
+    e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(selectedItems.value.map((i) => i.path)));
+    e.dataTransfer.effectAllowed = "move";
+  };
+
+  const dropTarget = (e: DragEvent): { row: HTMLElement; item: Resource } | null => {
+    if (!e.dataTransfer?.types.includes(DRAG_TYPE)) return null;
+    const row = (e.target as Element).closest?.("[data-index]") as HTMLElement | null;
+    const item = row ? opts.current.items[Number(row.dataset.index)] : undefined;
+    // Never onto a file, and never onto a folder that is itself being dragged.
+    if (!row || !item?.isDir || selection.value.has(item.path)) return null;
+    return { row, item };
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    const target = dropTarget(e);
+    if (!target) return;
+    e.preventDefault();
+    e.dataTransfer!.dropEffect = "move";
+    target.row.classList.add("drop-target");
+  };
+
+  const onDragLeave = (e: DragEvent) => {
+    (e.target as Element).closest?.("[data-index]")?.classList.remove("drop-target");
+  };
+
+  const onDrop = (e: DragEvent) => {
+    const target = dropTarget(e);
+    if (!target) return;
+    e.preventDefault();
+    target.row.classList.remove("drop-target");
+    const moving = selectedItems.value.map((i) => ({ path: i.path, name: i.name }));
+    void transferItems(moving, `${target.item.path}/`, "move");
+  };
+
+  return {
+    onClick,
+    onKeyDown,
+    onFocus,
+    onPointerDown,
+    onPointerUp: cancelPress,
+    onPointerCancel: cancelPress,
+    onPointerMove: cancelPress,
+    onDragStart,
+    onDragOver,
+    onDragLeave,
+    onDrop,
+    onContextMenu: (e: MouseEvent) => press.current.fired && e.preventDefault(),
+  };
+}

@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState } from "react";
+import { Icon } from "../../components/Icon.tsx";
+import { Folder, FolderPlus } from "../../components/icons.ts";
+import { getResource, joinPath, parentPath } from "../../client/api.ts";
+import { usePage } from "../../client/hooks.ts";
+import { showPrompt } from "../../client/prompts.ts";
+import { errorMessage } from "../../client/toasts.ts";
+
+/** The double click/tap window in milliseconds. */
+const DOUBLE_CLICK_MS = 300;
+
+/** Props of FolderPicker. */
+export interface FolderPickerProps {
+  /** The folder shown first. */
+  start: string;
+  /** Reports the destination: the highlighted folder, else the folder shown. */
+  onChange: (dest: string) => void;
+}
+
+/** Browses folders to choose a destination; a click highlights, a double click (or single-click mode) enters. */
+export function FolderPicker(props: FolderPickerProps) {
+  const { t, user } = usePage();
+  const [dir, setDir] = useState(props.start.replace(/\/*$/, "/"));
+  const [folders, setFolders] = useState<string[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [tick, setTick] = useState(0);
+  const last = useRef({ name: "", at: 0 });
+
+  useEffect(() => {
+    let live = true;
+    setFolders(null);
+    setError(null);
+    getResource(dir)
+      .then((r) => live && setFolders((r.items ?? []).filter((i) => i.isDir).map((i) => i.name)))
+      .catch((err) => live && setError(errorMessage(err)));
+    return () => {
+      live = false;
+    };
+  }, [dir, tick]);
+
+  useEffect(() => props.onChange(chosen ?? dir), [chosen, dir]);
+
+  const enter = (path: string) => {
+    setChosen(null);
+    setDir(path.replace(/\/*$/, "/"));
+  };
+  const click = (name: string) => {
+    const path = name === ".." ? parentPath(dir) : joinPath(dir, name) + "/";
+    const now = Date.now();
+    const double = last.current.name === name && now - last.current.at < DOUBLE_CLICK_MS;
+    last.current = { name, at: now };
+    if (user?.singleClick || double || name === "..") enter(path);
+    else setChosen(chosen === path ? null : path);
+  };
+  const items = dir === "/" ? folders : folders && ["..", ...folders];
+  return (
+    <div class="picker" data-testid="folder-picker">
+      <p class="picker-path">
+        {t("prompts.picker.current")} <code data-testid="picker-path">{dir}</code>
+      </p>
+      <ul class="picker-list" role="listbox" aria-label={t("prompts.picker.label")}>
+        {error && <li class="muted">{error}</li>}
+        {!items && !error && <li class="muted">{t("files.loading")}</li>}
+        {items?.length === 0 && <li class="muted">{t("prompts.picker.empty")}</li>}
+        {items?.map((name) => {
+          const path = name === ".." ? "" : joinPath(dir, name) + "/";
+          return (
+            <li
+              key={name}
+              role="option"
+              tabIndex={0}
+              aria-selected={chosen === path}
+              class={chosen === path ? "selected" : undefined}
+              data-name={name}
+              onClick={() => click(name)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") enter(name === ".." ? parentPath(dir) : path);
+                else if (e.key === " ") {
+                  e.preventDefault();
+                  click(name);
+                }
+              }}
+            >
+              <Icon node={Folder} size={18} />
+              <span>{name}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {user?.perm.create && (
+        <button
+          type="button"
+          class="button flat"
+          onClick={() =>
+            showPrompt("newDir", { base: dir, redirect: false, onCreated: () => setTick((n) => n + 1) })}
+        >
+          <Icon node={FolderPlus} size={18} /> {t("sidebar.newFolder")}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { usePage } from "../../client/hooks.ts";
+import type { PromptProps } from "../../client/prompts.ts";
+import { renameItem } from "../../client/file_ops.ts";
+import type { TransferItem } from "../../client/file_ops.ts";
+import { NamePrompt } from "./NameInput.tsx";
+
+/** The rename prompt: the old name pre-filled, Enter submits. */
+export function RenamePrompt(props: PromptProps<{ item: TransferItem }>) {
+  const { t } = usePage();
+  const item = props.props.item;
+  return (
+    <NamePrompt
+      title={t("prompts.rename.title")}
+      label={t("prompts.rename.message", { name: item.name })}
+      submitLabel={t("buttons.rename")}
+      initial={item.name}
+      selectBase
+      testId="rename"
+      close={props.close}
+      onSubmit={(name) => renameItem(item, name)}
+    />
+  );
+}

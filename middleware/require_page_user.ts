@@ -1,0 +1,43 @@
+/**
+ * Page guard: reads the session from the `auth` cookie (pages are plain GET navigations) and sets `c.var.user`.
+ * Without a valid session it redirects to `/login?redirect=<path>`; admin-only pages send other users to /403.
+ */
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { authenticateToken, looksLikeToken } from "../lib/auth/mod.ts";
+import { UnauthorizedError } from "../lib/errors.ts";
+import type { AppEnv } from "../lib/state.ts";
+
+/** Options of requirePageUser. */
+export interface RequirePageUserOptions {
+  /** Only admins pass; others are redirected to /403. */
+  admin?: boolean;
+  /** Never redirect: set the user when the session is valid, continue anonymously otherwise. */
+  optional?: boolean;
+}
+
+/** Guards a page route (see the module comment). */
+export function requirePageUser(options: RequirePageUserOptions = {}): MiddlewareHandler<AppEnv> {
+  return async function requirePageUser(c, next) {
+    const base = c.var.deps.config.baseUrl;
+    const cookie = getCookie(c, "auth");
+    const auth = looksLikeToken(cookie)
+      ? await authenticateToken(c.var.deps, cookie).catch((err) => {
+        // An expired or revoked session is the same as none; anything else is a real failure.
+        if (err instanceof UnauthorizedError) return null;
+        throw err;
+      })
+      : null;
+    if (auth) {
+      c.set("user", auth.user);
+      c.set("sessionId", auth.sessionId);
+      c.set("renew", auth.renew);
+    } else if (!options.optional) {
+      const url = new URL(c.req.url);
+      const path = url.pathname.slice(base.length) + url.search;
+      return c.redirect(`${base}/login?redirect=${encodeURIComponent(path)}`, 302);
+    }
+    if (options.admin && !auth?.user.perm.admin) return c.redirect(`${base}/403`, 302);
+    await next();
+  };
+}

@@ -1,0 +1,8 @@
+import { define } from "../../define.ts";
+
+/** `/files` → `/files/`. */
+export const handler = define.handlers({
+  GET(c) {
+    return c.redirect(`${c.var.deps.config.baseUrl}/files/`, 302);
+  },
+});

@@ -1,0 +1,26 @@
+import { define, page } from "../define.ts";
+import { Login } from "../islands/Login.tsx";
+import { requirePageUser } from "../middleware/require_page_user.ts";
+
+export const middleware = requirePageUser({ optional: true });
+
+/** A redirect target must stay on this site: a path, not `//host` or a URL. */
+function safeRedirect(value: string | undefined): string {
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")
+    ? value
+    : "/files/";
+}
+
+export const handler = define.handlers({
+  GET(c) {
+    const redirect = safeRedirect(c.req.query("redirect"));
+    if (c.var.user) return c.redirect(`${c.var.deps.config.baseUrl}${redirect}`, 302);
+    return page({ redirect, signup: c.req.query("signup") === "1" }, { title: "login.title" });
+  },
+});
+
+export default define.page<typeof handler>(({ data }) => (
+  <main class="center-page">
+    <Login redirect={data.redirect} signup={data.signup} />
+  </main>
+));

@@ -1,0 +1,126 @@
+/**
+ * Browser-test harness: the real app on port 0 (temp root, in-memory KV, users with tokens) and one Chromium per
+ * test file. In CI a missing Chromium fails the tests instead of skipping them.
+ */
+import { chromium } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { build } from "../../framework/build.ts";
+import { testApp } from "../_helpers.ts";
+import type { TestApp, TestAppOptions } from "../_helpers.ts";
+
+/** Debian's Chromium (Playwright's own browser download cannot work on these machines). */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Where screenshots go (git-ignored). */
+export const ARTIFACTS = new URL("../_artifacts/", import.meta.url).pathname;
+
+/** True when the browser tests can run here; in CI a missing browser is an error, not a skip. */
+export async function hasChromium(): Promise<boolean> {
+  const found = await Deno.stat(CHROMIUM).then(() => true, () => false);
+  if (!found && Deno.env.get("CI") === "true") {
+    throw new Error(`${CHROMIUM} is missing: browser tests must run in CI`);
+  }
+  return found;
+}
+
+/** A running app and its address. */
+export interface E2eServer {
+  url: string;
+  t: TestApp;
+  close(): Promise<void>;
+}
+
+/** Builds the islands if stale, then serves a fresh test app on a free port. */
+export async function startServer(options: TestAppOptions = {}): Promise<E2eServer> {
+  await build();
+  const t = await testApp(options);
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    t.app.fetch,
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    t,
+    async close() {
+      ac.abort();
+      await server.finished;
+      await t.close();
+    },
+  };
+}
+
+/** Launches Chromium with the flags that work on these machines. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Options of newSession. */
+export interface SessionOptions {
+  /** Log in as this user (cookie + storage), or stay anonymous. */
+  as?: string;
+  viewport?: { width: number; height: number };
+  locale?: string;
+  colorScheme?: "light" | "dark";
+}
+
+/** A browser context, logged in as a test user without going through the form. */
+export async function newSession(browser: Browser, server: E2eServer, options: SessionOptions = {}): Promise<
+  { context: BrowserContext; page: Page }
+> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    locale: options.locale ?? "en-US",
+    colorScheme: options.colorScheme ?? "light",
+    acceptDownloads: true,
+  });
+  if (options.as) {
+    const token = server.t.tokens[options.as];
+    await context.addCookies([{ name: "auth", value: token, url: `${server.url}/`, sameSite: "Strict" }]);
+    await context.addInitScript((jwt: string) => localStorage.setItem("jwt", jwt), token);
+  }
+  const page = await context.newPage();
+  page.on("pageerror", (err) => {
+    throw err;
+  });
+  return { context, page };
+}
+
+/** Waits until the named island has hydrated. */
+export async function hydrated(page: Page, island: string): Promise<void> {
+  await page.waitForSelector(`[data-island-root="${island}"][data-hydrated]`, { state: "attached" });
+}
+
+/** Opens the files page at a path and waits for the listing (or the given state) to be ready. */
+export async function openFiles(page: Page, server: E2eServer, path = "/"): Promise<void> {
+  await page.goto(`${server.url}/files${path}`);
+  await hydrated(page, "FileBrowser");
+  await page.waitForSelector('[data-testid="files"]:not([data-loading])');
+}
+
+/** Writes a file (and its parents) under the test root. */
+export async function writeFile(server: E2eServer, path: string, content = "hello"): Promise<void> {
+  const full = `${server.t.root}${path}`;
+  await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
+  await Deno.writeTextFile(full, content);
+}
+
+/** Screenshot into tests/_artifacts/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  const path = `${ARTIFACTS}${name}.png`;
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
