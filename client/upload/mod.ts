@@ -1,0 +1,69 @@
+// This module is browser-compatible.
+/**
+ * The page's upload queue, wired to the browser: tus (or a plain POST where tus is unsupported) with the
+ * startup config's TusSettings, folder creation through the API, a listing reload when the queue empties and
+ * an error toast per failed job. Islands import `uploadQueue` and render its signals.
+ */
+import { isSupported as tusSupported } from "tus-js-client";
+import { createFolder } from "../api.ts";
+import { baseUrl, browserPage, IS_BROWSER } from "../page.ts";
+import { getToken } from "../session.ts";
+import { requestReload } from "../state.ts";
+import { showError } from "../toasts.ts";
+import { createUploadQueue } from "./queue.ts";
+import type { UploadQueue } from "./queue.ts";
+import { createTusUploader, StorageUrlStorage } from "./tus.ts";
+import type { RecordStorage } from "./tus.ts";
+import { createXhrUploader } from "./xhr.ts";
+
+export { bindLeaveWarning, MAX_CONCURRENT_UPLOADS } from "./queue.ts";
+export type { UploadItem, UploadJob, UploadQueue } from "./queue.ts";
+export { formatEta } from "./metrics.ts";
+export type { UploadType } from "./metrics.ts";
+export {
+  conflictingNames,
+  planUploads,
+  sourcesFromEntries,
+  sourcesFromFiles,
+  topLevelNames,
+} from "./sources.ts";
+export type { EntryLike, UploadSource } from "./sources.ts";
+
+function recordStorage(): RecordStorage {
+  try {
+    if (IS_BROWSER && typeof localStorage !== "undefined") return localStorage;
+  } catch {
+    // Storage disabled (privacy mode): uploads still work, they just cannot resume after a reload.
+  }
+  const map = new Map<string, string>();
+  return {
+    get length() {
+      return map.size;
+    },
+    key: (i) => [...map.keys()][i] ?? null,
+    getItem: (k) => map.get(k) ?? null,
+    setItem: (k, v) => void map.set(k, v),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+
+function createPageQueue(): UploadQueue {
+  const apiBase = IS_BROWSER ? `${location.origin}${baseUrl()}` : "";
+  const uploader = tusSupported
+    ? createTusUploader({
+      settings: browserPage?.info.config.TusSettings ?? null,
+      baseUrl: apiBase,
+      getToken,
+      storage: new StorageUrlStorage(recordStorage()),
+    })
+    : createXhrUploader({ baseUrl: apiBase, getToken });
+  return createUploadQueue({
+    uploader,
+    createDir: (path) => createFolder(path),
+    onFinished: requestReload,
+    onError: (err, item) => showError(err, `"${item.name}"`),
+  });
+}
+
+/** The upload queue of this page. */
+export const uploadQueue: UploadQueue = createPageQueue();
