@@ -1,0 +1,69 @@
+import type { IconNode } from "lucide";
+import { Icon } from "../Icon.tsx";
+
+/** One button of the preview bar. */
+export interface PreviewButton {
+  id: string;
+  label: string;
+  icon: IconNode;
+  onClick?: () => void;
+  /** Render as a link (downloads). */
+  href?: string;
+  download?: boolean;
+  pressed?: boolean;
+}
+
+/** Props of PreviewBar. */
+export interface PreviewBarProps {
+  title: string;
+  close: PreviewButton;
+  buttons: PreviewButton[];
+  /** Extra content between the title and the buttons (zoom level). */
+  status?: string;
+}
+
+function Button(props: { b: PreviewButton }) {
+  const { b } = props;
+  const inner = <Icon node={b.icon} />;
+  if (b.href) {
+    return (
+      <a
+        class="action"
+        href={b.href}
+        download={b.download}
+        title={b.label}
+        aria-label={b.label}
+        data-testid={`preview-${b.id}`}
+      >
+        {inner}
+      </a>
+    );
+  }
+  return (
+    <button
+      type="button"
+      class="action"
+      title={b.label}
+      aria-label={b.label}
+      aria-pressed={b.pressed}
+      data-testid={`preview-${b.id}`}
+      onClick={b.onClick}
+    >
+      {inner}
+    </button>
+  );
+}
+
+/** The top bar of the full-window preview: close, the file name, a status text and the file's actions. */
+export function PreviewBar(props: PreviewBarProps) {
+  return (
+    <div class="preview-bar">
+      <Button b={props.close} />
+      <h2 class="preview-title" title={props.title} data-testid="preview-title">{props.title}</h2>
+      {props.status && <span class="preview-status" data-testid="preview-status">{props.status}</span>}
+      <div class="preview-actions" role="toolbar" aria-label={props.title}>
+        {props.buttons.map((b) => <Button key={b.id} b={b} />)}
+      </div>
+    </div>
+  );
+}
