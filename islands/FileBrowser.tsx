@@ -14,6 +14,8 @@ import { IS_BROWSER } from "../client/page.ts";
 import { FileCard } from "./files/FileCard.tsx";
 import { Listing } from "./files/Listing.tsx";
 import { Skeleton } from "../components/Skeleton.tsx";
+// Preview, text editor and search register their views, prompt and buttons (issue #5).
+import "./preview/mod.ts";
 
 /** Props of FileBrowser. */
 export interface FileBrowserProps {
