@@ -63,13 +63,57 @@ export interface WriteChunkOptions {
   offset: number;
   /** Most bytes the chunk may carry (declared length − offset). */
   limit: number;
-  /** Called with the running byte count while the chunk streams (for lease renewal). */
-  onProgress?: (written: number) => void;
 }
+
+/** Size of each of the two write buffers of a chunk. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
   let done = 0;
   while (done < data.length) done += await file.write(data.subarray(done));
+}
+
+/**
+ * Collects the small pieces a request body arrives in (often 64 KiB) into 1 MiB writes, with one write in
+ * flight while the next buffer fills: fewer file operations, and network and disk work overlap. Memory stays
+ * at two buffers per running chunk.
+ */
+class BufferedWriter {
+  #file: Deno.FsFile;
+  #buffers = [new Uint8Array(WRITE_BUFFER_BYTES), new Uint8Array(WRITE_BUFFER_BYTES)];
+  #current = 0;
+  #fill = 0;
+  #inFlight: Promise<void> = Promise.resolve();
+
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  async push(data: Uint8Array): Promise<void> {
+    let at = 0;
+    while (at < data.length) {
+      const n = Math.min(WRITE_BUFFER_BYTES - this.#fill, data.length - at);
+      this.#buffers[this.#current].set(data.subarray(at, at + n), this.#fill);
+      this.#fill += n;
+      at += n;
+      if (this.#fill === WRITE_BUFFER_BYTES) await this.#rotate();
+    }
+  }
+
+  async #rotate(): Promise<void> {
+    // The other buffer is reused next, so its write must be done first.
+    await this.#inFlight;
+    const full = this.#buffers[this.#current].subarray(0, this.#fill);
+    this.#inFlight = writeAll(this.#file, full);
+    this.#current ^= 1;
+    this.#fill = 0;
+  }
+
+  /** Writes what is buffered and waits for every write. */
+  async flush(): Promise<void> {
+    if (this.#fill > 0) await this.#rotate();
+    await this.#inFlight;
+  }
 }
 
 /**
@@ -91,24 +135,28 @@ export async function writeChunk(
     // The KV offset is the truth: bytes past it come from a write whose commit never happened.
     await file.truncate(options.offset);
     await file.seek(options.offset, Deno.SeekMode.Start);
-    while (reader) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        // The client went away mid-chunk: keep what arrived, tus resumes from the committed offset.
-        aborted = true;
-        break;
+    const out = new BufferedWriter(file);
+    try {
+      while (reader) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch {
+          // The client went away mid-chunk: keep what arrived, tus resumes from the committed offset.
+          aborted = true;
+          break;
+        }
+        if (chunk.done) break;
+        const data = chunk.value;
+        if (written + data.length > options.limit) {
+          overflow = true;
+          break;
+        }
+        await out.push(data);
+        written += data.length;
       }
-      if (chunk.done) break;
-      const data = chunk.value;
-      if (written + data.length > options.limit) {
-        overflow = true;
-        break;
-      }
-      await writeAll(file, data);
-      written += data.length;
-      options.onProgress?.(written);
+    } finally {
+      await out.flush();
     }
     if (overflow) {
       await file.truncate(options.offset);

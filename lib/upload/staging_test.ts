@@ -43,6 +43,18 @@ Deno.test("writeChunk() appends at the offset and cuts bytes of an uncommitted e
   });
 });
 
+Deno.test("writeChunk() keeps bytes in order across its 1 MiB write buffers", async () => {
+  await withDir(async (dir) => {
+    const path = await createStagingFile(dir, "x");
+    const data = new Uint8Array(2_600_000).map((_, i) => (i * 7 + (i >> 11)) & 0xff);
+    const parts: Uint8Array[] = [];
+    for (let at = 0; at < data.length; at += 100_003) parts.push(data.subarray(at, at + 100_003));
+    const res = await writeChunk(path, streamOf(parts), { offset: 0, limit: data.length });
+    assert.deepEqual(res, { written: data.length, overflow: false, aborted: false });
+    assert.deepEqual(await Deno.readFile(path), data);
+  });
+});
+
 Deno.test("writeChunk() keeps nothing of a body longer than the limit", async () => {
   await withDir(async (dir) => {
     const path = await createStagingFile(dir, "x");
