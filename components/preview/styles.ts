@@ -22,7 +22,7 @@ export const PREVIEW_CSS = `
 .image-viewer:not(.dragging) img{transition:transform .12s ease-out}
 .media-player{display:flex;flex-direction:column;align-items:center;gap:.5rem;width:100%;height:100%;
   justify-content:center;padding:1rem}
-.media-player video{max-width:100%;max-height:calc(100% - 3rem);background:#000}
+.media-player video{width:100%;height:calc(100% - 3rem);object-fit:contain;background:#000}
 .media-player audio{width:min(36rem,100%)}
 .media-rate{display:inline-flex;align-items:center;gap:.4rem;font-size:.85rem;color:#a3abb5}
 .media-rate select{background:#1b1e23;color:#e7e9ec;border:1px solid #30353d;border-radius:6px;padding:.15rem .35rem}

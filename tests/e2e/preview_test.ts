@@ -1,0 +1,242 @@
+/** Browser tests: the file preview — stepping through media with the keys, zoom, full size, TIFF, video, delete. */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import sharp from "sharp";
+import { hasChromium, launchBrowser, newSession, openFiles, startServer, writeFile } from "./_server.ts";
+
+const run = await hasChromium();
+
+function image(width: number, height: number, color: { r: number; g: number; b: number }) {
+  return sharp({ create: { width, height, channels: 3, background: color } });
+}
+
+async function openPreview(page: Page, path: string): Promise<void> {
+  await page.waitForSelector(`[data-testid="preview"][data-ready][data-path="${path}"]`);
+}
+
+async function currentPreview(page: Page): Promise<string | null> {
+  return await page.locator('[data-testid="preview"]').getAttribute("data-path");
+}
+
+/** Waits until the shown image has loaded and returns its natural width and its source. */
+async function loadedImage(page: Page): Promise<{ width: number; src: string }> {
+  const img = page.locator('[data-testid="preview-image"]');
+  await img.waitFor();
+  await page.waitForFunction(() => {
+    const el = document.querySelector<HTMLImageElement>('[data-testid="preview-image"]');
+    return !!el && el.complete && el.naturalWidth > 0;
+  });
+  return await img.evaluate((el: HTMLImageElement) => ({ width: el.naturalWidth, src: el.src }));
+}
+
+Deno.test({
+  name: "preview: media navigation with keys, zoom, full size, TIFF, video position, PDF, delete",
+  ignore: !run,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const server = await startServer({
+      users: [{
+        username: "alice",
+        perm: { create: true, download: true, delete: true, modify: true, rename: true },
+      }],
+      config: { resizePreview: true },
+    });
+    const browser = await launchBrowser();
+    try {
+      const root = server.t.root;
+      await Deno.mkdir(`${root}/media`, { recursive: true });
+      await image(1600, 1200, { r: 200, g: 40, b: 40 }).jpeg().toFile(`${root}/media/a.jpg`);
+      await image(640, 480, { r: 40, g: 200, b: 40 }).png().toFile(`${root}/media/b.png`);
+      await image(300, 200, { r: 40, g: 40, b: 200 }).tiff({ compression: "lzw" }).toFile(
+        `${root}/media/c.tif`,
+      );
+      await Deno.copyFile(new URL("../fixtures/preview_clip.webm", import.meta.url), `${root}/media/d.webm`);
+      await writeFile(server, "/media/d.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nHello\n");
+      await writeFile(server, "/media/e.bin", "\u0000\u0001\u0002 binary");
+      await writeFile(server, "/media/notes.txt", "not media");
+      await writeFile(server, "/docs/manual.pdf", "%PDF-1.4\n%%EOF\n");
+      const { page } = await newSession(browser, server, { as: "alice" });
+
+      await t.step("an image opens resized; Right, Enter and Left step through the media files", async () => {
+        await openFiles(page, server, "/media/a.jpg");
+        await openPreview(page, "/media/a.jpg");
+        const first = await loadedImage(page);
+        assert.match(first.src, /\/api\/preview\/big\/media\/a\.jpg\?inline=true&key=\d+/);
+        assert.ok(first.width <= 1080, `resized width ${first.width}`);
+        await page.keyboard.press("ArrowRight");
+        await openPreview(page, "/media/b.png");
+        await page.keyboard.press("Enter");
+        await openPreview(page, "/media/c.tif");
+        await page.keyboard.press("ArrowLeft");
+        await openPreview(page, "/media/b.png");
+        await page.keyboard.press("ArrowRight");
+        await openPreview(page, "/media/c.tif");
+      });
+
+      await t.step("a TIFF is decoded in the browser", async () => {
+        const tiff = await loadedImage(page);
+        assert.match(tiff.src, /^blob:/);
+        assert.equal(tiff.width, 300);
+        const pixel = await page.locator('[data-testid="preview-image"]').evaluate((el: HTMLImageElement) => {
+          const c = document.createElement("canvas");
+          c.width = 1;
+          c.height = 1;
+          const ctx = c.getContext("2d")!;
+          ctx.drawImage(el, 0, 0, 1, 1);
+          return [...ctx.getImageData(0, 0, 1, 1).data];
+        });
+        assert.deepEqual(pixel.slice(0, 3), [40, 40, 200]);
+      });
+
+      await t.step("the next file skips text files; on a video the arrow keys do not navigate", async () => {
+        await page.keyboard.press("ArrowRight");
+        await openPreview(page, "/media/d.webm");
+        const track = page.locator('[data-testid="preview-video"] track');
+        assert.equal(await track.getAttribute("src"), "/api/subtitle/media/d.vtt?inline=true");
+        await page.keyboard.press("ArrowRight");
+        assert.equal(await currentPreview(page), "/media/d.webm");
+      });
+
+      await t.step("a file without preview shows 'No preview' and a download button", async () => {
+        await page.mouse.move(600, 400);
+        await page.locator('[data-testid="preview-next"]').click();
+        await openPreview(page, "/media/e.bin");
+        await page.locator('[data-testid="preview-none"]').waitFor();
+        assert.equal(
+          await page.locator('[data-testid="preview-none-download"]').getAttribute("href"),
+          "/api/raw/media/e.bin",
+        );
+      });
+
+      await t.step("Escape closes the preview to the parent folder", async () => {
+        await page.keyboard.press("Escape");
+        await page.waitForSelector('[data-testid="listing"]');
+        assert.equal(new URL(page.url()).pathname, "/files/media/");
+      });
+
+      await t.step("zoom: buttons, wheel and the double-click cycle 1-2-4-1", async () => {
+        await openFiles(page, server, "/media/a.jpg");
+        await openPreview(page, "/media/a.jpg");
+        await loadedImage(page);
+        const viewer = page.locator('[data-testid="image-viewer"]');
+        await page.locator('[data-testid="preview-zoom-in"]').click();
+        assert.equal(await viewer.getAttribute("data-scale"), "1.25");
+        assert.equal(await page.locator('[data-testid="preview-status"]').textContent(), "125%");
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        assert.equal(await viewer.getAttribute("data-scale"), "0.75");
+        await viewer.dblclick();
+        assert.equal(await viewer.getAttribute("data-scale"), "1");
+        await viewer.dblclick();
+        assert.equal(await viewer.getAttribute("data-scale"), "2");
+        await viewer.dblclick();
+        assert.equal(await viewer.getAttribute("data-scale"), "4");
+        await viewer.dblclick();
+        assert.equal(await viewer.getAttribute("data-scale"), "1");
+        await page.mouse.move(640, 400);
+        await page.mouse.wheel(0, -100);
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="1.25"]');
+      });
+
+      await t.step("drag pans a zoomed image", async () => {
+        const img = page.locator('[data-testid="preview-image"]');
+        await page.locator('[data-testid="image-viewer"]').dblclick();
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="2"]');
+        await page.mouse.move(640, 400);
+        await page.mouse.down();
+        await page.mouse.move(700, 430, { steps: 4 });
+        await page.mouse.up();
+        const transform = await img.evaluate((el: HTMLElement) => el.style.transform);
+        assert.match(transform, /translate\(60px, 30px\) scale\(2\)/);
+      });
+
+      await t.step("full size shows the original image, and the choice sticks while stepping", async () => {
+        const toggle = page.locator('[data-testid="preview-fullsize"]');
+        assert.equal(await toggle.getAttribute("aria-pressed"), "false");
+        await toggle.click();
+        assert.equal(await toggle.getAttribute("aria-pressed"), "true");
+        const full = await loadedImage(page);
+        assert.equal(full.src, `${server.url}/api/raw/media/a.jpg?inline=true`);
+        assert.equal(full.width, 1600);
+        await page.keyboard.press("ArrowRight");
+        await openPreview(page, "/media/b.png");
+        assert.match((await loadedImage(page)).src, /\/api\/raw\/media\/b\.png\?inline=true$/);
+        await page.locator('[data-testid="preview-fullsize"]').click();
+        assert.match((await loadedImage(page)).src, /\/api\/preview\/big\/media\/b\.png/);
+      });
+
+      await t.step("a video plays at the chosen rate and its position is restored on return", async () => {
+        await openFiles(page, server, "/media/d.webm");
+        await openPreview(page, "/media/d.webm");
+        const video = page.locator('[data-testid="preview-video"]');
+        await page.locator('[data-testid="playback-rate"]').selectOption("1.5");
+        assert.equal(await video.evaluate((v: HTMLVideoElement) => v.playbackRate), 1.5);
+        await video.evaluate(async (v: HTMLVideoElement) => {
+          v.muted = true;
+          await v.play();
+        });
+        await page.waitForFunction(() => {
+          const v = document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]');
+          return !!v && v.currentTime > 0.2;
+        });
+        await video.evaluate((v: HTMLVideoElement) =>
+          new Promise<void>((resolve) => {
+            v.pause();
+            v.addEventListener("seeked", () => resolve(), { once: true });
+            v.currentTime = 6;
+          })
+        );
+        await page.keyboard.press("Escape");
+        await page.waitForSelector('[data-testid="listing"]');
+        await openFiles(page, server, "/media/d.webm");
+        await openPreview(page, "/media/d.webm");
+        await page.waitForSelector('[data-testid="preview-video"][data-restored]');
+        const at = await page.locator('[data-testid="preview-video"]').evaluate((v: HTMLVideoElement) => ({
+          restored: v.dataset.restored,
+          time: v.currentTime,
+        }));
+        assert.equal(at.restored, "6");
+        assert.ok(Math.abs(at.time - 6) < 0.5, `currentTime ${at.time}`);
+      });
+
+      await t.step("a PDF is embedded from the raw endpoint", async () => {
+        await openFiles(page, server, "/docs/manual.pdf");
+        await openPreview(page, "/docs/manual.pdf");
+        assert.equal(
+          await page.locator('[data-testid="preview-pdf"]').getAttribute("src"),
+          "/api/raw/docs/manual.pdf?inline=true",
+        );
+      });
+
+      await t.step(
+        "deleting in the preview opens the next file, then the previous, then the folder",
+        async () => {
+          await openFiles(page, server, "/media/b.png");
+          await openPreview(page, "/media/b.png");
+          await page.locator('[data-testid="preview-delete"]').click();
+          await page.locator('[data-testid="delete"] .button.danger').click();
+          await openPreview(page, "/media/c.tif");
+          assert.equal(await Deno.stat(`${root}/media/b.png`).catch(() => null), null);
+          await openFiles(page, server, "/media/e.bin");
+          await openPreview(page, "/media/e.bin");
+          await page.keyboard.press("Delete");
+          await page.locator('[data-testid="delete"] .button.danger').click();
+          await openPreview(page, "/media/d.webm");
+          await Deno.remove(`${root}/docs/manual.pdf`).catch(() => {});
+          await writeFile(server, "/solo/only.bin", "\u0000x");
+          await openFiles(page, server, "/solo/only.bin");
+          await openPreview(page, "/solo/only.bin");
+          await page.locator('[data-testid="preview-delete"]').click();
+          await page.locator('[data-testid="delete"] .button.danger').click();
+          await page.waitForFunction(() => location.pathname === "/files/solo/");
+          await page.waitForSelector('[data-testid="files"][data-path="/solo/"]:not([data-loading])');
+          assert.equal(await page.locator('[data-testid="preview"]').count(), 0);
+        },
+      );
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
