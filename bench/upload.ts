@@ -28,7 +28,8 @@ function argNumber(name: string, fallback: number): number {
 }
 
 async function run(cmd: string, args: string[], options: { cwd?: string } = {}): Promise<string> {
-  const out = await new Deno.Command(cmd, { args, cwd: options.cwd, stdout: "piped", stderr: "piped" }).output();
+  const out = await new Deno.Command(cmd, { args, cwd: options.cwd, stdout: "piped", stderr: "piped" })
+    .output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
   if (!out.success) throw new Error(`${cmd} ${args.join(" ")} failed:\n${text}`);
   return text;
@@ -95,7 +96,12 @@ function rssKiB(pid: number): number {
 /** Uploads `size` bytes with tus in `chunk`-byte PATCHes; returns seconds and the server RSS growth (MiB). */
 async function tusUpload(
   server: ChildServer,
-  options: { createUrl: string; headers: Record<string, string>; size: number; chunk: Uint8Array<ArrayBuffer> },
+  options: {
+    createUrl: string;
+    headers: Record<string, string>;
+    size: number;
+    chunk: Uint8Array<ArrayBuffer>;
+  },
 ): Promise<{ seconds: number; rssGrowthMiB: number }> {
   const client = Deno.createHttpClient({});
   const before = rssKiB(server.pid);
@@ -186,7 +192,12 @@ async function main(): Promise<void> {
   for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 2654435761) >>> 24;
   const ddCount = Math.floor(size / chunkSize);
 
-  const results = { ours: [] as number[], node: [] as number[], nodeSync: [] as number[], dd: [] as number[] };
+  const results = {
+    ours: [] as number[],
+    node: [] as number[],
+    nodeSync: [] as number[],
+    dd: [] as number[],
+  };
   const rss = { ours: [] as number[], node: [] as number[] };
   print(`upload benchmark: ${size / MIB} MiB in ${chunkSize / MIB} MiB chunks, ${rounds} rounds`);
 
@@ -207,7 +218,11 @@ async function main(): Promise<void> {
       if (await fileSize(`${oursDir}/root/bench.bin`) !== size) throw new Error("ours: wrong file size");
       results.ours.push(size / MIB / res.seconds);
       rss.ours.push(res.rssGrowthMiB);
-      print(`  round ${r} ours:        ${(size / MIB / res.seconds).toFixed(0)} MiB/s, RSS +${res.rssGrowthMiB.toFixed(1)} MiB`);
+      print(
+        `  round ${r} ours:        ${(size / MIB / res.seconds).toFixed(0)} MiB/s, RSS +${
+          res.rssGrowthMiB.toFixed(1)
+        } MiB`,
+      );
     } finally {
       await server.stop();
     }
@@ -217,7 +232,11 @@ async function main(): Promise<void> {
     // @tus/server FileStore on Node.
     const nodeDir = `${WORK}node`;
     await Deno.mkdir(nodeDir, { recursive: true });
-    const node = await startChild("node", [NODE_SERVER, `${TUS_NODE}node_modules`, nodeDir], /listening (\d+)/);
+    const node = await startChild(
+      "node",
+      [NODE_SERVER, `${TUS_NODE}node_modules`, nodeDir],
+      /listening (\d+)/,
+    );
     try {
       await tusUpload(node, { createUrl: `${node.base}/files`, headers: {}, chunk, size: 20 * MIB });
       await run("sync", []);
@@ -244,7 +263,13 @@ async function main(): Promise<void> {
 
     // Raw write.
     const t0 = performance.now();
-    await run("dd", ["if=/dev/zero", `of=${WORK}dd.bin`, `bs=${chunkSize / MIB}M`, `count=${ddCount}`, "conv=fdatasync"]);
+    await run("dd", [
+      "if=/dev/zero",
+      `of=${WORK}dd.bin`,
+      `bs=${chunkSize / MIB}M`,
+      `count=${ddCount}`,
+      "conv=fdatasync",
+    ]);
     const ddSeconds = (performance.now() - t0) / 1000;
     results.dd.push((ddCount * chunkSize) / MIB / ddSeconds);
     print(`  round ${r} dd:          ${((ddCount * chunkSize) / MIB / ddSeconds).toFixed(0)} MiB/s`);
@@ -255,10 +280,22 @@ async function main(): Promise<void> {
   const ours = median(results.ours), node = median(results.node), nodeSync = median(results.nodeSync);
   const dd = median(results.dd);
   print("");
-  print(`median ours:                 ${ours.toFixed(0)} MiB/s, RSS growth max ${Math.max(...rss.ours).toFixed(1)} MiB`);
-  print(`median @tus/server (Node):   ${node.toFixed(0)} MiB/s (${nodeSync.toFixed(0)} MiB/s incl. fsync), RSS growth max ${Math.max(...rss.node).toFixed(1)} MiB`);
+  print(
+    `median ours:                 ${ours.toFixed(0)} MiB/s, RSS growth max ${
+      Math.max(...rss.ours).toFixed(1)
+    } MiB`,
+  );
+  print(
+    `median @tus/server (Node):   ${node.toFixed(0)} MiB/s (${
+      nodeSync.toFixed(0)
+    } MiB/s incl. fsync), RSS growth max ${Math.max(...rss.node).toFixed(1)} MiB`,
+  );
   print(`median dd conv=fdatasync:    ${dd.toFixed(0)} MiB/s`);
-  print(`ours / @tus/server:          ${(ours / node).toFixed(2)}x (goal >= 1.2x); incl. its fsync ${(ours / nodeSync).toFixed(2)}x`);
+  print(
+    `ours / @tus/server:          ${(ours / node).toFixed(2)}x (goal >= 1.2x); incl. its fsync ${
+      (ours / nodeSync).toFixed(2)
+    }x`,
+  );
   print(`ours / raw write:            ${((ours / dd) * 100).toFixed(0)} % (goal >= 60 %)`);
   print(`our RSS growth:              ${Math.max(...rss.ours).toFixed(1)} MiB (goal <= 64 MiB)`);
   await Deno.remove(WORK, { recursive: true }).catch(() => {});
