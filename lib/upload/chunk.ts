@@ -3,7 +3,7 @@ import { BadRequestError, ConflictError, LockedError, PayloadTooLargeError } fro
 import { stagingPath, writeChunk } from "./staging.ts";
 import { acquireUploadLock, keepUploadLock, releaseUploadLock, saveUpload } from "./store.ts";
 import { assertChunkContentType, parseUploadOffset } from "./protocol.ts";
-import { completeUpload, getOwnUpload, resolveTarget } from "./target.ts";
+import { completeUpload, getOwnUpload, getVerifiedUpload, resolveTarget } from "./target.ts";
 import type { UploadContext, UploadStatus } from "./target.ts";
 
 /** The request parts a PATCH carries. */
@@ -39,7 +39,7 @@ export async function appendUploadChunk(
   const target = await resolveTarget(ctx, vpath, "create");
   assertChunkContentType(options.contentType);
   const offset = parseUploadOffset(options.offset);
-  const first = await getOwnUpload(ctx, target);
+  const first = await getVerifiedUpload(ctx, target);
   const { length } = first.record;
   if (offset > length) {
     throw new BadRequestError(`upload offset ${offset} exceeds declared length ${length}`, {

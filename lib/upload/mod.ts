@@ -14,6 +14,7 @@ import {
   completeUpload,
   discardUpload,
   getOwnUpload,
+  getVerifiedUpload,
   hookContextOf,
   isAbandoned,
   resolveTarget,
@@ -107,7 +108,7 @@ export async function createUpload(
 /** tus HEAD/GET: the committed offset and declared length of the caller's upload to `vpath` (404 if none). */
 export async function getUploadStatus(ctx: UploadContext, vpath: string): Promise<UploadStatus> {
   const target = await resolveTarget(ctx, vpath, "create");
-  const { record } = await getOwnUpload(ctx, target);
+  const { record } = await getVerifiedUpload(ctx, target);
   return { vpath: record.vpath, offset: record.offset, length: record.length, complete: false };
 }
 

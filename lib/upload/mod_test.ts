@@ -345,3 +345,31 @@ Deno.test("the gate applies: traversal stays in scope, escaping symlinks and rul
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("a staging file shorter than the record (crash before writeback) lowers the offset; a lost one ends the upload", async () => {
+  const f = await uploadFixture();
+  try {
+    const ctx = f.ctx();
+    await createUpload(ctx, "/lost.bin", { length: "8", override: false });
+    await appendUploadChunk(ctx, "/lost.bin", chunk(0, "abcdef"));
+    const [staging] = [...Deno.readDirSync(f.uploadDir)].map((e) => `${f.uploadDir}/${e.name}`);
+    await Deno.truncate(staging, 4);
+    assert.equal((await getUploadStatus(ctx, "/lost.bin")).offset, 4);
+    await rejectsWith(appendUploadChunk(ctx, "/lost.bin", chunk(6, "gh")), 409);
+    await appendUploadChunk(ctx, "/lost.bin", chunk(4, "efgh"));
+    assert.equal(await Deno.readTextFile(`${f.root}/lost.bin`), "abcdefgh");
+
+    await createUpload(ctx, "/gone.bin", { length: "8", override: false });
+    for (const e of Deno.readDirSync(f.uploadDir)) await Deno.remove(`${f.uploadDir}/${e.name}`);
+    await rejectsWith(getUploadStatus(ctx, "/gone.bin"), 404);
+    await rejectsWith(
+      createUpload(ctx, "/gone.bin", { length: "0", override: false }).then(() =>
+        getUploadStatus(ctx, "/gone.bin")
+      ),
+      404,
+    );
+    assert.equal((await Deno.stat(`${f.root}/gone.bin`)).size, 0, "a new upload to the same target works");
+  } finally {
+    await f.close();
+  }
+});

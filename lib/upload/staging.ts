@@ -132,6 +132,8 @@ export async function writeChunk(
   let aborted = false;
   const reader = body?.getReader();
   try {
+    // Cutting a shorter file "to" the offset would pad it with zeros: refuse, the caller re-reads the offset.
+    if ((await file.stat()).size < options.offset) throw new ConflictError("staging_too_short");
     // The KV offset is the truth: bytes past it come from a write whose commit never happened.
     await file.truncate(options.offset);
     await file.seek(options.offset, Deno.SeekMode.Start);

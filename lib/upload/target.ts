@@ -6,8 +6,8 @@ import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
 import type { Settings, StoredUser } from "../types.ts";
-import { placeFile, removeStagingFile, stagingPath, syncStagingFile } from "./staging.ts";
-import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
+import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
+import { deleteUpload, findUpload, saveUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry, UploadLock } from "./store.ts";
 
 /** The dependencies an upload operation uses. */
@@ -64,6 +64,26 @@ export async function getOwnUpload(ctx: UploadContext, target: UploadTarget): Pr
   const entry = await findUpload(ctx.deps.kv, target.key);
   if (!entry || entry.record.userId !== ctx.user.id) throw new NotFoundError("upload_not_found");
   return entry;
+}
+
+/**
+ * The caller's upload with its offset checked against the staging file. Chunks are not fsynced one by one, so
+ * after a machine crash the file may hold less than the record says: the record is lowered to match (the
+ * client then resumes from there). A vanished staging file ends the upload (404).
+ */
+export async function getVerifiedUpload(ctx: UploadContext, target: UploadTarget): Promise<UploadEntry> {
+  const entry = await getOwnUpload(ctx, target);
+  const size = await stagingSize(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
+  if (size === null) {
+    await discardUpload(ctx, target, { entry });
+    throw new NotFoundError("upload_not_found", "Staging data of the upload is gone");
+  }
+  if (size >= entry.record.offset) return entry;
+  const record = { ...entry.record, offset: size };
+  const versionstamp = await saveUpload(ctx.deps.kv, target.key, record, { expect: entry.versionstamp });
+  // Lost a race with a chunk or a terminate: read again.
+  if (versionstamp === null) return await getVerifiedUpload(ctx, target);
+  return { record, versionstamp };
 }
 
 /** The hook context of an upload to `target`. */
