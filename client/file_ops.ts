@@ -212,12 +212,16 @@ export async function saveViewMode(mode: string): Promise<void> {
   await api.updateUser(u.id, ["viewMode"], { viewMode: mode }).catch((err) => showError(err));
 }
 
-/** Sorts by a column (a second click flips the direction), saves it on the user and reloads the listing. */
+/**
+ * Sorts by a column, saves it on the user and reloads the listing. A new column starts with `asc: false` (names
+ * A→Z, largest and newest first); a click on the active column flips it.
+ */
 export async function saveSorting(by: Sorting["by"]): Promise<void> {
   const u = user.value;
   if (!u) return;
-  const current = listing.value?.sorting ?? u.sorting;
-  const sorting = { by, asc: current.by === by ? !current.asc : current.asc };
+  // The user's sorting is updated at once, so quick successive clicks build on each other.
+  const current = u.sorting;
+  const sorting = { by, asc: current.by === by ? !current.asc : false };
   user.value = { ...u, sorting };
   try {
     await api.updateUser(u.id, ["sorting"], { sorting });

@@ -89,7 +89,9 @@ export async function newSession(browser: Browser, server: E2eServer, options: S
   if (options.as) {
     const token = server.t.tokens[options.as];
     await context.addCookies([{ name: "auth", value: token, url: `${server.url}/`, sameSite: "Strict" }]);
-    await context.addInitScript((jwt: string) => localStorage.setItem("jwt", jwt), token);
+    await context.addInitScript((jwt: string) => {
+      if (location.protocol.startsWith("http")) localStorage.setItem("jwt", jwt);
+    }, token);
   }
   const page = await context.newPage();
   page.on("pageerror", (err) => {
@@ -123,4 +125,29 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = `${ARTIFACTS}${name}.png`;
   await page.screenshot({ path, fullPage: false });
   return path;
+}
+
+/** Saves preferences of a test user through the API (as that user). */
+export async function setPrefs(
+  server: E2eServer,
+  username: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const id = server.t.users[username].id;
+  const res = await server.t.request(`/api/users/${id}`, {
+    method: "PUT",
+    as: username,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ what: "user", which: Object.keys(data), data: { id, ...data } }),
+  });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`setPrefs ${username}: ${res.status}`);
+}
+
+/** The names shown by the listing, in order (only rendered rows). */
+export function listedNames(page: Page): Promise<string[]> {
+  return page.$$eval(
+    '[data-testid="listing"] [role="option"]',
+    (els) => els.map((e) => e.getAttribute("data-name")!),
+  );
 }

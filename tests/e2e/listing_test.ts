@@ -1,0 +1,149 @@
+/** Browser tests: the listing — sorting, view modes, selection with mouse and keys, opening folders. */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import {
+  hasChromium,
+  hydrated,
+  launchBrowser,
+  listedNames,
+  newSession,
+  openFiles,
+  setPrefs,
+  startServer,
+  writeFile,
+} from "./_server.ts";
+
+const run = await hasChromium();
+
+function selectedNames(page: Page): Promise<string[]> {
+  return page.$$eval(
+    '[data-testid="listing"] [role="option"][aria-selected="true"]',
+    (els) => els.map((e) => e.getAttribute("data-name")!),
+  );
+}
+
+function row(page: Page, name: string) {
+  return page.locator(`[data-testid="listing"] [data-name="${name}"]`);
+}
+
+Deno.test({
+  name: "listing: sort, switch views, select with mouse and keys, open folders",
+  ignore: !run,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const server = await startServer({
+      users: [{ username: "alice", perm: { create: true, download: true } }],
+    });
+    const browser = await launchBrowser();
+    try {
+      await Deno.mkdir(`${server.t.root}/Docs`);
+      await writeFile(server, "/Docs/inner.txt", "x");
+      await writeFile(server, "/a.txt", "a".repeat(10));
+      await writeFile(server, "/b.txt", "b".repeat(300));
+      await writeFile(server, "/c.txt", "c".repeat(50));
+      await setPrefs(server, "alice", { viewMode: "list", sorting: { by: "name", asc: false } });
+      const { page } = await newSession(browser, server, { as: "alice" });
+      await openFiles(page, server, "/");
+
+      const settled = () => page.waitForSelector('[data-testid="files"]:not([data-loading])');
+      const sortBy = async (by: string, expected: string[]) => {
+        await page.locator(`[data-sort="${by}"]`).click();
+        await page.waitForFunction(
+          (names) =>
+            [...document.querySelectorAll("[data-name]")].map((e) => e.getAttribute("data-name")).join() ===
+              names,
+          expected.join(),
+        );
+        await settled();
+      };
+
+      await t.step("folders come first, names A to Z; a click on Name flips the order", async () => {
+        assert.deepEqual(await listedNames(page), ["Docs", "a.txt", "b.txt", "c.txt"]);
+        await sortBy("name", ["Docs", "c.txt", "b.txt", "a.txt"]);
+        assert.equal(await page.locator('[data-sort="name"]').getAttribute("aria-sort"), "descending");
+      });
+
+      await t.step("sorting by size (largest first, then flipped) is saved on the user", async () => {
+        await sortBy("size", ["b.txt", "c.txt", "a.txt", "Docs"]);
+        await sortBy("size", ["Docs", "a.txt", "c.txt", "b.txt"]);
+        assert.equal(await page.locator('[data-sort="size"]').getAttribute("aria-sort"), "ascending");
+        await openFiles(page, server, "/");
+        assert.deepEqual(await listedNames(page), ["Docs", "a.txt", "c.txt", "b.txt"]);
+        await sortBy("name", ["Docs", "a.txt", "b.txt", "c.txt"]);
+      });
+
+      await t.step("the view button cycles list, mosaic, gallery and the choice is saved", async () => {
+        const wrap = page.locator(".listing-wrap");
+        assert.match((await wrap.getAttribute("class"))!, /\blist\b/);
+        await page.locator('[data-action="view"]').click();
+        assert.match((await wrap.getAttribute("class"))!, /\bmosaic\b/);
+        await page.locator('[data-action="view"]').click();
+        assert.match((await wrap.getAttribute("class"))!, /\bgallery\b/);
+        await openFiles(page, server, "/");
+        assert.match((await page.locator(".listing-wrap").getAttribute("class"))!, /\bgallery\b/);
+        await page.locator('[data-action="view"]').click();
+        assert.match((await page.locator(".listing-wrap").getAttribute("class"))!, /\blist\b/);
+      });
+
+      await t.step(
+        "click selects one, ctrl+click adds, shift+click selects a range, Esc clears",
+        async () => {
+          await row(page, "a.txt").click();
+          assert.deepEqual(await selectedNames(page), ["a.txt"]);
+          await page.getByTestId("header").getByText("1 selected").waitFor();
+          await row(page, "c.txt").click({ modifiers: ["Control"] });
+          assert.deepEqual(await selectedNames(page), ["a.txt", "c.txt"]);
+          await row(page, "Docs").click({ modifiers: ["Shift"] });
+          assert.deepEqual(await selectedNames(page), ["Docs", "a.txt", "b.txt", "c.txt"]);
+          await page.keyboard.press("Escape");
+          assert.deepEqual(await selectedNames(page), []);
+          await page.keyboard.press("Control+a");
+          assert.equal((await selectedNames(page)).length, 4);
+          await page.keyboard.press("Escape");
+        },
+      );
+
+      await t.step("keyboard: arrows move, Space selects, Shift+arrow extends, Enter opens", async () => {
+        await page.getByTestId("listing").focus();
+        await page.keyboard.press("Home");
+        await page.keyboard.press("ArrowDown");
+        await page.keyboard.press("Space");
+        assert.deepEqual(await selectedNames(page), ["a.txt"]);
+        await page.keyboard.press("Shift+ArrowDown");
+        assert.deepEqual(await selectedNames(page), ["a.txt", "b.txt"]);
+        const active = await page.getByTestId("listing").getAttribute("aria-activedescendant");
+        assert.equal(await page.locator(`#${active}`).getAttribute("data-name"), "b.txt");
+        await page.keyboard.press("Home");
+        await page.keyboard.press("Enter");
+        await page.waitForURL(`${server.url}/files/Docs/`);
+        await page.waitForSelector('[data-testid="files"]:not([data-loading])');
+        assert.deepEqual(await listedNames(page), ["inner.txt"]);
+        assert.deepEqual(await selectedNames(page), [], "the selection is cleared on navigation");
+        assert.equal(await page.title(), "Docs - File Browser");
+      });
+
+      await t.step("the back button returns; a double click opens a folder", async () => {
+        await page.goBack();
+        await page.waitForURL(`${server.url}/files/`);
+        await page.waitForSelector('[data-testid="files"]:not([data-loading])');
+        await row(page, "Docs").dblclick();
+        await page.waitForURL(`${server.url}/files/Docs/`);
+        await page.locator('.breadcrumbs a[href="/files/"]').click();
+        await page.waitForURL(`${server.url}/files/`);
+        await hydrated(page, "FileBrowser");
+      });
+
+      await t.step("single-click mode opens on one click", async () => {
+        await setPrefs(server, "alice", { singleClick: true });
+        await openFiles(page, server, "/");
+        await row(page, "Docs").click();
+        await page.waitForURL(`${server.url}/files/Docs/`);
+        await setPrefs(server, "alice", { singleClick: false });
+      });
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
