@@ -40,6 +40,15 @@ export function isAbsoluteRef(ref: string): boolean {
   return ABSOLUTE.test(ref.trim());
 }
 
+/**
+ * Renames `on…=` attributes in raw HTML written into the Markdown. DOMPurify removes them anyway, but Chromium already
+ * reports (and our CSP blocks) an inline handler when its parser merely creates such an element; renaming first keeps
+ * the console clean. Only raw HTML tokens are touched, never text or code.
+ */
+export function neutralizeHandlers(html: string): string {
+  return html.replace(/([\s/"'])on([a-z]+\s*=)/gi, "$1data-blocked-on$2");
+}
+
 let purifier: Promise<typeof import("dompurify").default> | null = null;
 let currentLinks: MarkdownLinks | null = null;
 
@@ -72,11 +81,19 @@ function loadPurifier() {
 /** Renders Markdown (GitHub flavour) to sanitised HTML, safe to put into the page. */
 export async function renderMarkdown(text: string, links?: MarkdownLinks): Promise<string> {
   const [{ Marked }, DOMPurify] = await Promise.all([import("marked"), loadPurifier()]);
-  const html = await new Marked({ gfm: true, breaks: false }).parse(text);
+  const marked = new Marked({
+    gfm: true,
+    breaks: false,
+    walkTokens(token) {
+      if (token.type === "html") token.text = neutralizeHandlers(token.text);
+    },
+  });
+  const html = await marked.parse(text);
   currentLinks = links ?? null;
   try {
     return DOMPurify.sanitize(html, {
       USE_PROFILES: { html: true },
+      ALLOW_DATA_ATTR: false,
       FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
       FORBID_ATTR: ["style"],
     });

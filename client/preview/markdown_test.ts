@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { isAbsoluteRef, resolveVpath } from "./markdown.ts";
+import { isAbsoluteRef, neutralizeHandlers, resolveVpath } from "./markdown.ts";
 
 Deno.test("resolveVpath() resolves relative references against the file's folder", () => {
   strictEqual(resolveVpath("/docs/guide/", "img/a.png"), "/docs/guide/img/a.png");
@@ -16,4 +16,12 @@ Deno.test("isAbsoluteRef() leaves URLs with a scheme, protocol-relative URLs and
   strictEqual(isAbsoluteRef("//host/x"), true);
   strictEqual(isAbsoluteRef("#anchor"), true);
   strictEqual(isAbsoluteRef("a/b.png"), false);
+});
+
+Deno.test("neutralizeHandlers() renames event handler attributes, also after a slash or a quote", () => {
+  strictEqual(
+    neutralizeHandlers(`<img src=x onerror="a()"><svg/onload=b()><a href='x'onclick=c()>`),
+    `<img src=x data-blocked-onerror="a()"><svg/data-blocked-onload=b()><a href='x'data-blocked-onclick=c()>`,
+  );
+  strictEqual(neutralizeHandlers("<p>one = two</p>"), "<p>one = two</p>");
 });

@@ -63,6 +63,8 @@ Deno.test({
       });
 
       await t.step("leaving with unsaved changes asks first; cancel stays, accept leaves", async () => {
+        await page.locator(".cm-content").click();
+        await page.keyboard.press("Control+End");
         await page.keyboard.type("?");
         await page.locator('[data-testid="editor-dirty"]').waitFor();
         const answers = [false, true];
