@@ -52,11 +52,15 @@ async function namesIn(dir: string): Promise<Set<string>> {
   return new Set((res.items ?? []).map((i) => i.name));
 }
 
-/** Copies or moves items into a folder, asking how to resolve name conflicts (replace-rename prompt). */
+/**
+ * Copies or moves items into a folder, asking how to resolve name conflicts (replace-rename prompt). Afterwards the
+ * view opens the destination (user preference `redirectAfterCopyMove`) unless `stay` (drag and drop) is set.
+ */
 export async function transferItems(
   items: readonly TransferItem[],
   dest: string,
   action: "copy" | "move",
+  flow: { stay?: boolean } = {},
 ): Promise<void> {
   const dir = dest.replace(/\/*$/, "/");
   const sameDir = items.every((i) => parentPath(i.path) === dir);
@@ -69,7 +73,7 @@ export async function transferItems(
       action === "copy" ? "files.errors.copy" : "files.errors.move",
     );
     clearSelection();
-    if (ok && !sameDir && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
+    if (ok && !sameDir && !flow.stay && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
       navigate(api.filesUrl(dir));
     } else {
       requestReload();

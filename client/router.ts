@@ -40,7 +40,21 @@ export function resetRouteState(): void {
   });
 }
 
+/**
+ * Checks run before an in-app navigation leaves the current URL (back button included); one returning false keeps
+ * the page where it is. The editor adds one that asks about unsaved changes.
+ */
+export const leaveGuards = new Set<() => boolean>();
+
+function mayLeave(): boolean {
+  for (const guard of leaveGuards) if (!guard()) return false;
+  return true;
+}
+
+let here = IS_BROWSER ? location.href : "";
+
 function apply(pathname: string): void {
+  here = location.href;
   const vpath = vpathOf(pathname);
   if (vpath === null) return;
   batch(() => {
@@ -54,7 +68,11 @@ export function startRouter(): void {
   if (spa || !IS_BROWSER) return;
   spa = true;
   currentPath.value = vpathOf(location.pathname) ?? "/";
-  addEventListener("popstate", () => apply(location.pathname));
+  addEventListener("popstate", () => {
+    // The browser already moved; put the previous URL back when a guard keeps the page.
+    if (!mayLeave()) history.pushState(null, "", here);
+    else apply(location.pathname);
+  });
 }
 
 /** Goes to a URL: inside the files page without reloading, anywhere else with a normal page load. */
@@ -65,6 +83,7 @@ export function navigate(url: string, options: { replace?: boolean } = {}): void
     location.assign(target.href);
     return;
   }
+  if (!options.replace && target.href !== location.href && !mayLeave()) return;
   if (options.replace) history.replaceState(null, "", target.href);
   else if (target.href !== location.href) history.pushState(null, "", target.href);
   apply(target.pathname);

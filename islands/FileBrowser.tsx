@@ -28,11 +28,13 @@ let loadId = 0;
 async function load(path: string): Promise<void> {
   const id = ++loadId;
   const sameFolder = listing.value?.path.replace(/\/*$/, "/") === path;
+  // Stepping from file to file (preview arrows) keeps the open view until the next file arrives: no flash.
+  const fileToFile = !!resource.value && !resource.value.isDir && !path.endsWith("/");
   batch(() => {
     loading.value = true;
     loadError.value = null;
     // Keep the listing on a reload of the same folder (no flash); show skeletons for a new one.
-    if (!sameFolder) resource.value = null;
+    if (!sameFolder && !fileToFile) resource.value = null;
   });
   try {
     const res = await getResource(path);

@@ -197,7 +197,7 @@ export function useListingEvents(o: ListingEventsOptions) {
     e.preventDefault();
     target.row.classList.remove("drop-target");
     const moving = selectedItems.value.map((i) => ({ path: i.path, name: i.name }));
-    void transferItems(moving, `${target.item.path}/`, "move");
+    void transferItems(moving, `${target.item.path}/`, "move", { stay: true });
   };
 
   return {

@@ -39,11 +39,15 @@ export function FolderPicker(props: FolderPickerProps) {
     };
   }, [dir, tick]);
 
-  useEffect(() => props.onChange(chosen ?? dir), [chosen, dir]);
-
+  // Report the destination synchronously, so a confirm click right after a choice sees it.
+  const choose = (next: string | null, nextDir = dir) => {
+    setChosen(next);
+    props.onChange(next ?? nextDir);
+  };
   const enter = (path: string) => {
-    setChosen(null);
-    setDir(path.replace(/\/*$/, "/"));
+    const next = path.replace(/\/*$/, "/");
+    setDir(next);
+    choose(null, next);
   };
   const click = (name: string) => {
     const path = name === ".." ? parentPath(dir) : joinPath(dir, name) + "/";
@@ -51,7 +55,7 @@ export function FolderPicker(props: FolderPickerProps) {
     const double = last.current.name === name && now - last.current.at < DOUBLE_CLICK_MS;
     last.current = { name, at: now };
     if (user?.singleClick || double || name === "..") enter(path);
-    else setChosen(chosen === path ? null : path);
+    else choose(chosen === path ? null : path);
   };
   const items = dir === "/" ? folders : folders && ["..", ...folders];
   return (

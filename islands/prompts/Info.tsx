@@ -61,6 +61,7 @@ export function InfoPrompt(props: PromptProps) {
     : null;
   const totalSize = selected.reduce((n, i) => n + (i.isDir ? 0 : i.size), 0);
   const modified = target?.modified;
+  const bytes = selected.length > 1 ? totalSize : target?.size ?? 0;
   return (
     <PromptCard
       title={t("prompts.info.title")}
@@ -81,11 +82,9 @@ export function InfoPrompt(props: PromptProps) {
           <div class="info-row">
             <dt>{t("prompts.info.size")}</dt>
             <dd>
-              {formatSize(selected.length > 1 ? totalSize : target!.size, locale)}{" "}
+              {formatSize(bytes, locale)}{" "}
               <span class="muted">
-                ({t("prompts.info.bytes", {
-                  count: formatNumber(selected.length > 1 ? totalSize : target!.size, locale),
-                })})
+                ({t("prompts.info.bytes", { count: bytes, bytes: formatNumber(bytes, locale) })})
               </span>
             </dd>
           </div>

@@ -86,6 +86,28 @@ Deno.test({
         assert.equal(await Deno.readTextFile(`${root}/notes.txt`), "hello world!");
       });
 
+      await t.step("the back button with unsaved changes asks too", async () => {
+        await openFiles(page, server, "/");
+        await page.locator('[data-testid="listing"] [data-name="notes.txt"]').dblclick();
+        await openEditor(page);
+        await page.locator(".cm-content").click();
+        await page.keyboard.type("#");
+        await page.locator('[data-testid="editor-dirty"]').waitFor();
+        const answers = [false, true];
+        const onDialog = async (d: import("playwright-core").Dialog) => {
+          if (answers.shift()) await d.accept();
+          else await d.dismiss();
+        };
+        page.on("dialog", onDialog);
+        await page.goBack();
+        await page.waitForFunction(() => location.pathname === "/files/notes.txt");
+        assert.equal(await page.locator('[data-testid="editor-dirty"]').count(), 1);
+        await page.goBack();
+        await page.waitForSelector('[data-testid="listing"]');
+        page.off("dialog", onDialog);
+        assert.equal(answers.length, 0);
+      });
+
       await t.step("a failed save shows an error and keeps the text", async () => {
         await openFiles(page, server, "/notes.txt");
         await openEditor(page);
