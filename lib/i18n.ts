@@ -169,3 +169,30 @@ export function createTranslator(locale: Locale, strings: Strings, fallback?: St
   });
   return { locale, t: (key, vars) => instance.t(key, vars ?? {}) as string };
 }
+
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** The plural categories a locale needs (`one`, `other`; Arabic also `zero`, `two`, `few`, `many`). */
+export function pluralCategories(locale: string): string[] {
+  return new Intl.PluralRules(intlTag(locale)).resolvedOptions().pluralCategories as string[];
+}
+
+/**
+ * The keys a locale file must have, given the English strings: every plain key, and for every plural key
+ * (`x_one`/`x_other` in English) one `x_<category>` per plural category of the locale.
+ */
+export function requiredKeys(en: Strings, locale: string): string[] {
+  const out = new Set<string>();
+  const categories = pluralCategories(locale);
+  for (const key of Object.keys(en)) {
+    if (!PLURAL_SUFFIX.test(key)) out.add(key);
+    else for (const c of categories) out.add(key.replace(PLURAL_SUFFIX, `_${c}`));
+  }
+  return [...out].sort();
+}
+
+/** The English text that stands in for a missing key (`x_few` takes English `x_other`). */
+export function englishFallback(en: Strings, key: string): string | undefined {
+  if (key in en) return en[key];
+  return PLURAL_SUFFIX.test(key) ? en[key.replace(PLURAL_SUFFIX, "_other")] : undefined;
+}
