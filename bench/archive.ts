@@ -7,7 +7,7 @@
  * (VmHWM from /proc/self/status) next to its RSS before archiving.
  */
 import { join } from "node:path";
-import { type ArchiveEntry, type ArchiveFormat, createArchive } from "../lib/archive/mod.ts";
+import { type ArchiveEntry, type ArchiveFormat, createArchive, fileReadable } from "../lib/archive/mod.ts";
 
 const WORK = new URL("./_work/", import.meta.url).pathname;
 const FILE_SIZE = 32 * 1024;
@@ -44,7 +44,11 @@ async function* walk(root: string, prefix = ""): AsyncGenerator<ArchiveEntry> {
       yield { ...base, isDir: true };
       yield* walk(root, rel);
     } else {
-      yield { ...base, isDir: false, open: async () => (await Deno.open(path)).readable };
+      yield {
+        ...base,
+        isDir: false,
+        open: async () => fileReadable(await Deno.open(path), { size: info.size }),
+      };
     }
   }
 }
@@ -66,7 +70,7 @@ function fileContent(index: number): Uint8Array {
 
 async function ensureFolder(files: number): Promise<string> {
   const dir = join(WORK, `files-${files}`);
-  const marker = join(dir, ".complete");
+  const marker = join(WORK, `files-${files}.complete`);
   try {
     await Deno.stat(marker);
     return dir;
@@ -133,7 +137,9 @@ async function measure(format: ArchiveFormat, dir: string): Promise<ChildResult>
   const text = (await stderr).trim().split("\n").pop() ?? "";
   if (code !== 0) throw new Error(`child failed (${code}): ${text}`);
   const result = JSON.parse(text) as ChildResult;
-  if (received !== result.outputBytes) throw new Error(`received ${received} bytes, child wrote ${result.outputBytes}`);
+  if (received !== result.outputBytes) {
+    throw new Error(`received ${received} bytes, child wrote ${result.outputBytes}`);
+  }
   return result;
 }
 
@@ -142,7 +148,16 @@ async function main(): Promise<void> {
   const formatsArg = Deno.args.find((a) => a.startsWith("--formats="));
   const formats = (formatsArg?.slice(10).split(",") ?? ["zip", "tar.gz"]) as ArchiveFormat[];
   const counts = quick ? [1000] : [1000, 10000, 20000];
-  const rows: string[][] = [["format", "files", "input MiB", "output MiB", "MiB/s", "TTFB ms", "RSS before", "peak RSS"]];
+  const rows: string[][] = [[
+    "format",
+    "files",
+    "input MiB",
+    "output MiB",
+    "MiB/s",
+    "TTFB ms",
+    "RSS before",
+    "peak RSS",
+  ]];
   for (const count of counts) {
     const dir = await ensureFolder(count);
     for (const format of formats) {

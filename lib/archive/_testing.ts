@@ -1,6 +1,7 @@
 /** Test fixtures for lib/archive: a small tree on disk, its entries, and helpers to run real tools. */
 import { join } from "node:path";
 import type { ArchiveEntry } from "./entry.ts";
+import { fileReadable } from "./file_stream.ts";
 
 /** A file or directory expected inside an extracted archive. */
 export type Expected = { dir: true } | { dir: false; data: Uint8Array; mode?: number };
@@ -38,7 +39,9 @@ export async function buildTree(root: string): Promise<Map<string, Expected>> {
     [BACKSLASH_NAME, text("not evil\n")],
   ];
   const expected = new Map<string, Expected>();
-  for (const dir of ["a", "a/b", "a/b/c", "empty_dir", "d".repeat(60), "d".repeat(60) + "/" + "e".repeat(60)]) {
+  for (
+    const dir of ["a", "a/b", "a/b/c", "empty_dir", "d".repeat(60), "d".repeat(60) + "/" + "e".repeat(60)]
+  ) {
     await Deno.mkdir(join(root, dir), { recursive: true });
     expected.set(dir, { dir: true });
   }
@@ -69,7 +72,7 @@ export async function* walkEntries(root: string, prefix = ""): AsyncGenerator<Ar
         size: info.size,
         mtime: info.mtime ?? new Date(),
         mode: info.mode ?? 0o644,
-        open: async () => (await Deno.open(path)).readable,
+        open: async () => fileReadable(await Deno.open(path), { size: info.size }),
       };
     }
   }
@@ -84,7 +87,11 @@ export async function readTree(root: string, prefix = "", out = new Map<string, 
       await readTree(root, rel, out);
     } else {
       const info = await Deno.stat(join(root, rel));
-      out.set(rel, { dir: false, data: await Deno.readFile(join(root, rel)), mode: (info.mode ?? 0) & 0o777 });
+      out.set(rel, {
+        dir: false,
+        data: await Deno.readFile(join(root, rel)),
+        mode: (info.mode ?? 0) & 0o777,
+      });
     }
   }
   return out;

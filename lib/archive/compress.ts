@@ -37,8 +37,41 @@ function hasBrotliCompressionStream(): boolean {
   }
 }
 
-function nodeZlibStream(transform: Duplex): TransformStream<Uint8Array, Uint8Array<ArrayBuffer>> {
-  return Duplex.toWeb(transform) as unknown as TransformStream<Uint8Array, Uint8Array<ArrayBuffer>>;
+/**
+ * Wraps a node:zlib stream as a TransformStream. (Duplex.toWeb is not used: in Deno it neither
+ * propagates cancellation to the source nor keeps input bounded.) Each write resolves once
+ * zlib has consumed the chunk, so at most one chunk's output is in flight.
+ */
+function nodeZlibStream(z: Duplex): TransformStream<Uint8Array, Uint8Array<ArrayBuffer>> {
+  let failed: unknown = null;
+  return new TransformStream<Uint8Array, Uint8Array<ArrayBuffer>>({
+    start(controller) {
+      z.on("data", (chunk: Uint8Array) => {
+        controller.enqueue(
+          new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) as Uint8Array<ArrayBuffer>,
+        );
+      });
+      z.on("error", (err: unknown) => {
+        failed = err;
+        controller.error(err);
+      });
+    },
+    transform(chunk) {
+      return new Promise<void>((resolve, reject) => {
+        z.write(chunk, (err?: Error | null) => (err || failed ? reject(err ?? failed) : resolve()));
+      });
+    },
+    flush() {
+      return new Promise<void>((resolve, reject) => {
+        z.once("end", resolve);
+        z.once("error", reject);
+        z.end();
+      });
+    },
+    cancel() {
+      z.destroy();
+    },
+  });
 }
 
 function brotliStream(): TransformStream<Uint8Array, Uint8Array<ArrayBuffer>> {
@@ -61,7 +94,9 @@ export function compressTar(
 ): ByteStream {
   switch (compression) {
     case "gz":
-      return tar.pipeThrough(new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array<ArrayBuffer>>);
+      return tar.pipeThrough(
+        new CompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array<ArrayBuffer>>,
+      );
     case "br":
       return tar.pipeThrough(brotliStream());
     case "zst":

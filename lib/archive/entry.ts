@@ -1,5 +1,6 @@
 /** Archive entries: the input shape, name sanitising and chunked reading with cleanup. */
 import { log } from "../log.ts";
+import { CHUNK_TARGET, type ChunkBuffer } from "./stream.ts";
 
 /** One file or directory to put in an archive. */
 export interface ArchiveEntry {
@@ -40,37 +41,62 @@ export function permissionBits(entry: ArchiveEntry): number {
   return entry.isDir ? 0o755 : 0o644;
 }
 
-/** Opens an entry's content; logs and returns null when it cannot be opened (the entry is skipped). */
-export async function openEntry(entry: ArchiveEntry): Promise<ReadableStream<Uint8Array> | null> {
-  if (!entry.open) return new ReadableStream({ start: (c) => c.close() });
+/** Options of copyEntry. */
+export interface CopyEntryOptions {
+  signal?: AbortSignal;
+  /** Stop after this many bytes (tar writes exactly the stat'ed size). */
+  limit?: number;
+  /** Sees every piece of data as it is added to the output (CRC, counting). */
+  onData?: (bytes: Uint8Array) => void;
+}
+
+function getByobReader(stream: ReadableStream<Uint8Array>): ReadableStreamBYOBReader | null {
   try {
-    return await entry.open();
-  } catch (err) {
-    log.warn(`archive: skipping "${entry.name}": cannot open`, err);
+    return stream.getReader({ mode: "byob" });
+  } catch {
+    // Not a byte stream: read chunks and copy them instead.
     return null;
   }
 }
 
 /**
- * Yields the chunks of a stream. When the consumer stops early (return/throw, e.g. the archive
- * was cancelled), the stream is cancelled, which closes the underlying file.
+ * Copies an entry's content into the output, yielding batches of complete output chunks.
+ * Byte streams (like fileReadable) are read straight into the output block, so no
+ * intermediate buffers are allocated. Returns the number of bytes copied. When the consumer
+ * stops early (the archive was cancelled), the stream is cancelled, closing the file.
  */
-export async function* readChunks(
+export async function* copyEntry(
   stream: ReadableStream<Uint8Array>,
-  options: { signal?: AbortSignal } = {},
-): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
+  out: ChunkBuffer,
+  options: CopyEntryOptions = {},
+): AsyncGenerator<Uint8Array<ArrayBuffer>[], number> {
+  const { signal, onData } = options;
+  const limit = options.limit ?? Infinity;
+  const byob = getByobReader(stream);
+  const reader = byob ?? stream.getReader();
+  let total = 0;
   let finished = false;
   try {
-    while (true) {
-      options.signal?.throwIfAborted();
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
+    while (total < limit) {
+      signal?.throwIfAborted();
+      if (byob) {
+        const { done, value } = await byob.read(out.reserve(Math.min(limit - total, CHUNK_TARGET)));
+        if (value) out.commit(value as Uint8Array<ArrayBuffer>);
+        if (done) break;
+        onData?.(value);
+        total += value.length;
+      } else {
+        const { done, value } = await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+        if (done) break;
+        const part = total + value.length > limit ? value.subarray(0, limit - total) : value;
+        onData?.(part);
+        out.push(part);
+        total += part.length;
       }
-      if (value.length > 0) yield value;
+      if (out.hasReady) yield out.take();
     }
+    finished = total < limit;
+    return total;
   } finally {
     if (!finished) await reader.cancel().catch((err) => log.debug("archive: cancel failed", err));
     reader.releaseLock();

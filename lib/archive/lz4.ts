@@ -51,7 +51,11 @@ function encodeBlock(lz4: Lz4Module, data: Uint8Array): Uint8Array<ArrayBuffer> 
   const compressedLength = packed.length - 4;
   const stored = compressedLength >= data.length;
   const out = new Uint8Array(4 + (stored ? data.length : compressedLength));
-  new DataView(out.buffer).setUint32(0, stored ? (data.length | UNCOMPRESSED_BIT) >>> 0 : compressedLength, true);
+  new DataView(out.buffer).setUint32(
+    0,
+    stored ? (data.length | UNCOMPRESSED_BIT) >>> 0 : compressedLength,
+    true,
+  );
   out.set(stored ? data : packed.subarray(4), 4);
   return out;
 }

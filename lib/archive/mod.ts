@@ -5,15 +5,25 @@
 import { BadRequestError, HttpError } from "../errors.ts";
 import { assertCompressionAvailable, compressTar, type TarCompression, type ToolPaths } from "./compress.ts";
 import type { ArchiveEntry } from "./entry.ts";
-import { coalesce, streamFromGenerator } from "./stream.ts";
+import { streamFromGenerator } from "./stream.ts";
 import { tarChunks } from "./tar.ts";
 import { zipChunks } from "./zip.ts";
 
 export { type ArchiveEntry, sanitizeEntryName } from "./entry.ts";
+export { fileReadable } from "./file_stream.ts";
 export type { ToolPaths } from "./compress.ts";
 
 /** An archive format, named by its file extension without the leading dot. */
-export type ArchiveFormat = "zip" | "tar" | "tar.gz" | "tar.bz2" | "tar.xz" | "tar.lz4" | "tar.sz" | "tar.br" | "tar.zst";
+export type ArchiveFormat =
+  | "zip"
+  | "tar"
+  | "tar.gz"
+  | "tar.bz2"
+  | "tar.xz"
+  | "tar.lz4"
+  | "tar.sz"
+  | "tar.br"
+  | "tar.zst";
 
 /** Options of createArchive. */
 export interface CreateArchiveOptions {
@@ -97,7 +107,7 @@ export function createArchive(
   const chunks = format === "zip"
     ? zipChunks(entries, { signal, method: options.zipMethod, forceZip64: options.forceZip64 })
     : tarChunks(entries, { signal });
-  const raw = streamFromGenerator(coalesce(chunks), { signal });
+  const raw = streamFromGenerator(chunks, { signal });
   const compression = tarCompression(format);
   return compression === null ? raw : compressTar(raw, compression, { tools: options.tools });
 }

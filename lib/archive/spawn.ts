@@ -17,12 +17,17 @@ const probes = new Map<string, Promise<boolean>>();
 export function isToolInstalled(path: string): Promise<boolean> {
   let probe = probes.get(path);
   if (!probe) {
-    probe = new Deno.Command(path, { args: ["--version"], stdin: "null", stdout: "null", stderr: "null" })
-      .output()
-      .then(() => true, (err) => {
+    probe = (async () => {
+      try {
+        await new Deno.Command(path, { args: ["--version"], stdin: "null", stdout: "null", stderr: "null" })
+          .output();
+        return true;
+      } catch (err) {
+        // Spawning throws (synchronously) when the executable is missing or not executable.
         log.debug(`archive: tool "${path}" cannot be started`, err);
         return false;
-      });
+      }
+    })();
     probes.set(path, probe);
   }
   return probe;
@@ -58,7 +63,7 @@ export function spawnCompressor(
     }
   };
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
-    start() {
+    start(controller) {
       try {
         child = new Deno.Command(command.path, {
           args: command.args,
@@ -67,11 +72,11 @@ export function spawnCompressor(
           stderr: "null",
         }).spawn();
       } catch (err) {
-        void input.cancel(err).catch(() => {});
-        if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied) {
-          throw toolMissingError(command, err);
-        }
-        throw err;
+        input.cancel(err).catch((cancelErr) => log.debug("archive: cancelling the input failed", cancelErr));
+        // Error the stream rather than throw: a throwing start() would make the constructor throw.
+        const missing = err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied;
+        controller.error(missing ? toolMissingError(command, err) : err);
+        return;
       }
       reader = child.stdout.getReader();
       pump = input.pipeTo(child.stdin, { signal: abort.signal }).catch((err) => {
@@ -91,13 +96,16 @@ export function spawnCompressor(
       await pump;
       const status = await child.status;
       if (inputError !== undefined) controller.error(inputError);
-      else if (!status.success) controller.error(new Error(`${command.tool} exited with code ${status.code}`));
-      else controller.close();
+      else if (!status.success) {
+        controller.error(new Error(`${command.tool} exited with code ${status.code}`));
+      } else controller.close();
     },
     async cancel(reason) {
       abort.abort(reason);
       kill();
-      await reader.cancel(reason).catch(() => {});
+      await reader.cancel(reason).catch((err) =>
+        log.debug(`archive: closing ${command.tool} output failed`, err)
+      );
       await child.status;
       await pump;
     },

@@ -3,7 +3,9 @@
  * names and for sizes of 8 GiB and more.
  */
 import { log } from "../log.ts";
-import { type ArchiveEntry, openEntry, permissionBits, readChunks, sanitizeEntryName } from "./entry.ts";
+import { type ArchiveEntry, copyEntry, permissionBits } from "./entry.ts";
+import { prepareEntries } from "./prefetch.ts";
+import { ChunkBuffer } from "./stream.ts";
 
 /** Options of the tar writer. */
 export interface TarOptions {
@@ -114,58 +116,44 @@ function entryHeaders(
   return blocks;
 }
 
-/** Yields the bytes of a tar archive of the entries; names are sanitised, refused ones skipped. */
+/** Yields the bytes of a tar archive of the entries, in batches; refused names are skipped. */
 export async function* tarChunks(
   entries: AsyncIterable<ArchiveEntry>,
   options: TarOptions = {},
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array<ArrayBuffer>[]> {
   const { signal } = options;
+  const out = new ChunkBuffer();
   let total = 0;
-  for await (const entry of entries) {
-    signal?.throwIfAborted();
-    const clean = sanitizeEntryName(entry.name);
-    if (clean === null) {
-      log.warn(`archive: skipping entry with unusable name "${entry.name}"`);
-      continue;
-    }
-    const stream = entry.isDir ? null : await openEntry(entry);
-    if (!entry.isDir && stream === null) continue;
-    const size = entry.isDir ? 0 : Math.max(0, Math.floor(entry.size));
+  for await (const { entry, name, stream } of prepareEntries(entries, { signal })) {
+    const size = stream === null ? 0 : Math.max(0, Math.floor(entry.size));
     const mtime = Math.min(Math.max(0, Math.floor(entry.mtime.getTime() / 1000) || 0), MAX_OCTAL_11);
-    const blocks = entryHeaders(entry.isDir ? clean + "/" : clean, {
+    const blocks = entryHeaders(stream === null ? name + "/" : name, {
       mode: permissionBits(entry),
       size,
       mtime,
-      type: entry.isDir ? "5" : "0",
+      type: stream === null ? "5" : "0",
     });
     for (const block of blocks) {
-      yield block;
+      out.push(block);
       total += block.length;
     }
-    if (stream === null) continue;
-    // The header promised `size` bytes: a file that grew is cut, one that shrank is zero-padded.
-    let written = 0;
-    if (size > 0) {
-      for await (const chunk of readChunks(stream, { signal })) {
-        const part = written + chunk.length > size ? chunk.subarray(0, size - written) : chunk;
-        yield part;
-        written += part.length;
-        if (written >= size) break;
+    if (stream !== null) {
+      // The header promised `size` bytes: a file that grew is cut, one that shrank is zero-padded.
+      const written = yield* copyEntry(stream, out, { signal, limit: size });
+      if (written < size) {
+        log.warn(`archive: "${name}" shrank while being read; padding it with zeros`);
+        for (let missing = size - written; missing > 0; missing -= RECORD) {
+          out.push(ZEROS.subarray(0, Math.min(missing, RECORD)));
+          if (out.hasReady) yield out.take();
+        }
       }
-    } else {
-      await stream.cancel();
+      out.push(padding(size));
+      total += size + padding(size).length;
     }
-    if (written < size) {
-      log.warn(`archive: "${clean}" shrank while being read; padding it with zeros`);
-      for (let missing = size - written; missing > 0; missing -= RECORD) {
-        yield ZEROS.subarray(0, Math.min(missing, RECORD));
-      }
-    }
-    const pad = padding(size);
-    yield pad;
-    total += size + pad.length;
+    if (out.hasReady) yield out.take();
   }
   // End of archive: two zero blocks, then pad to a whole record.
   const end = total + 2 * BLOCK;
-  yield ZEROS.subarray(0, 2 * BLOCK + (end % RECORD === 0 ? 0 : RECORD - (end % RECORD)));
+  out.push(ZEROS.subarray(0, 2 * BLOCK + (end % RECORD === 0 ? 0 : RECORD - (end % RECORD))));
+  yield out.flush();
 }

@@ -4,7 +4,9 @@
  */
 import { log } from "../log.ts";
 import { crc32 } from "./crc.ts";
-import { type ArchiveEntry, openEntry, permissionBits, readChunks, sanitizeEntryName } from "./entry.ts";
+import { type ArchiveEntry, copyEntry, permissionBits } from "./entry.ts";
+import { prepareEntries } from "./prefetch.ts";
+import { ChunkBuffer } from "./stream.ts";
 
 /** Options of the ZIP writer. */
 export interface ZipOptions {
@@ -203,32 +205,33 @@ function countingStream(record: CentralRecord): TransformStream<Uint8Array, Uint
   });
 }
 
-/** Yields the bytes of a ZIP archive of the entries; names are sanitised, refused ones skipped. */
+/** Yields the bytes of a ZIP archive of the entries, in batches; refused names are skipped. */
 export async function* zipChunks(
   entries: AsyncIterable<ArchiveEntry>,
   options: ZipOptions = {},
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array<ArrayBuffer>[]> {
   const { signal } = options;
   const forceZip64 = options.forceZip64 ?? false;
   const deflate = options.method === "deflate";
-  const records: CentralRecord[] = [];
+  const out = new ChunkBuffer();
+  // The central directory is kept as bytes, not objects: a few dozen bytes per entry.
+  const central = new ChunkBuffer();
+  let centralSize = 0;
+  let count = 0;
   let offset = 0;
-  for await (const entry of entries) {
-    signal?.throwIfAborted();
-    const clean = sanitizeEntryName(entry.name);
-    const name = clean === null ? null : encoder.encode(entry.isDir ? clean + "/" : clean);
-    if (name === null || name.length > MAX16) {
-      log.warn(`archive: skipping entry with unusable name "${entry.name}"`);
+  for await (const { entry, name: clean, stream } of prepareEntries(entries, { signal })) {
+    const name = encoder.encode(entry.isDir ? clean + "/" : clean);
+    if (name.length > MAX16) {
+      log.warn(`archive: skipping entry with a name over 64 KiB "${clean.slice(0, 80)}..."`);
+      await stream?.cancel();
       continue;
     }
-    const stream = entry.isDir ? null : await openEntry(entry);
-    if (!entry.isDir && stream === null) continue;
     const mode = permissionBits(entry);
     const record: CentralRecord = {
       name,
-      flags: FLAG_UTF8 | (entry.isDir ? 0 : FLAG_DESCRIPTOR),
-      method: deflate && !entry.isDir ? 8 : 0,
-      zip64: !entry.isDir && (forceZip64 || entry.size >= ZIP64_ENTRY_THRESHOLD),
+      flags: FLAG_UTF8 | (stream ? FLAG_DESCRIPTOR : 0),
+      method: deflate && stream ? 8 : 0,
+      zip64: stream !== null && (forceZip64 || entry.size >= ZIP64_ENTRY_THRESHOLD),
       crc: 0,
       compressed: 0,
       uncompressed: 0,
@@ -236,10 +239,11 @@ export async function* zipChunks(
       ...dosDateTime(entry.mtime),
       unixTime: unixSeconds(entry.mtime),
       // Unix mode in the high 16 bits; 0x10 is the MS-DOS directory attribute.
-      externalAttributes: ((((entry.isDir ? S_IFDIR : S_IFREG) | mode) << 16) | (entry.isDir ? 0x10 : 0)) >>> 0,
+      externalAttributes: ((((entry.isDir ? S_IFDIR : S_IFREG) | mode) << 16) | (entry.isDir ? 0x10 : 0)) >>>
+        0,
     };
     const header = localHeader(record);
-    yield header;
+    out.push(header);
     offset += header.length;
     if (stream !== null) {
       const source = deflate
@@ -247,28 +251,33 @@ export async function* zipChunks(
           new CompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
         )
         : stream;
-      for await (const chunk of readChunks(source, { signal })) {
-        if (!deflate) {
-          record.crc = crc32(record.crc, chunk);
-          record.uncompressed += chunk.length;
-        }
-        record.compressed += chunk.length;
-        if (!record.zip64 && (record.compressed >= MAX32 || record.uncompressed >= MAX32)) {
-          throw new Error(`Cannot archive "${clean}": it grew past 4 GiB while being read`);
-        }
-        yield chunk;
-      }
+      yield* copyEntry(source, out, {
+        signal,
+        onData: (chunk) => {
+          if (!deflate) {
+            record.crc = crc32(record.crc, chunk);
+            record.uncompressed += chunk.length;
+          }
+          record.compressed += chunk.length;
+          if (!record.zip64 && (record.compressed >= MAX32 || record.uncompressed >= MAX32)) {
+            throw new Error(`Cannot archive "${clean}": it grew past 4 GiB while being read`);
+          }
+        },
+      });
       const descriptor = dataDescriptor(record);
-      yield descriptor;
+      out.push(descriptor);
       offset += record.compressed + descriptor.length;
     }
-    records.push(record);
+    const centralEntry = centralHeader(record, forceZip64);
+    central.push(centralEntry);
+    centralSize += centralEntry.length;
+    count++;
+    if (out.hasReady) yield out.take();
   }
-  const centralStart = offset;
-  for (const record of records) {
-    const header = centralHeader(record, forceZip64);
-    yield header;
-    offset += header.length;
+  for (const block of central.flush()) {
+    out.push(block);
+    if (out.hasReady) yield out.take();
   }
-  yield endOfCentralDirectory(records.length, offset - centralStart, centralStart, { forceZip64 });
+  out.push(endOfCentralDirectory(count, centralSize, offset, { forceZip64 }));
+  yield out.flush();
 }

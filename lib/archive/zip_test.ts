@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import zlib from "node:zlib";
 import { createArchive } from "./mod.ts";
 import {
   BACKSLASH_STORED,
@@ -12,6 +13,92 @@ import {
   tinyEntries,
   walkEntries,
 } from "./_testing.ts";
+
+interface CentralInfo {
+  name: string;
+  flags: number;
+  crc: number;
+  compressed: number;
+  uncompressed: number;
+  offset: number;
+}
+
+/** Reads the central directory (ZIP64 aware) with a parser written for this test. */
+function readCentral(bytes: Uint8Array): CentralInfo[] {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u64 = (at: number) => v.getUint32(at, true) + v.getUint32(at + 4, true) * 2 ** 32;
+  const eocd = bytes.length - 22;
+  assert.equal(v.getUint32(eocd, true), 0x06054b50);
+  let count = v.getUint16(eocd + 10, true);
+  let cdOffset = v.getUint32(eocd + 16, true);
+  if (v.getUint32(eocd - 20, true) === 0x07064b50) {
+    const z64 = u64(eocd - 20 + 8);
+    assert.equal(v.getUint32(z64, true), 0x06064b50);
+    count = u64(z64 + 32);
+    cdOffset = u64(z64 + 48);
+  }
+  const out: CentralInfo[] = [];
+  let at = cdOffset;
+  for (let i = 0; i < count; i++) {
+    assert.equal(v.getUint32(at, true), 0x02014b50);
+    const nameLength = v.getUint16(at + 28, true);
+    const extraLength = v.getUint16(at + 30, true);
+    const info: CentralInfo = {
+      name: new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)),
+      flags: v.getUint16(at + 8, true),
+      crc: v.getUint32(at + 16, true),
+      compressed: v.getUint32(at + 20, true),
+      uncompressed: v.getUint32(at + 24, true),
+      offset: v.getUint32(at + 42, true),
+    };
+    // ZIP64 extra: the 0xffffffff fields, in the order uncompressed, compressed, offset.
+    for (let e = at + 46 + nameLength; e < at + 46 + nameLength + extraLength;) {
+      const tag = v.getUint16(e, true);
+      const size = v.getUint16(e + 2, true);
+      if (tag === 0x0001) {
+        let f = e + 4;
+        for (const key of ["uncompressed", "compressed", "offset"] as const) {
+          if (info[key] === 0xffffffff) {
+            info[key] = u64(f);
+            f += 8;
+          }
+        }
+      }
+      e += 4 + size;
+    }
+    out.push(info);
+    at += 46 + nameLength + extraLength + v.getUint16(at + 32, true);
+  }
+  return out;
+}
+
+/** Checks every local header and data descriptor against the central directory and the data. */
+function assertDescriptorsMatch(bytes: Uint8Array): void {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (const entry of readCentral(bytes)) {
+    const at = entry.offset;
+    assert.equal(v.getUint32(at, true), 0x04034b50, `local header of ${entry.name}`);
+    const nameLength = v.getUint16(at + 26, true);
+    const extraLength = v.getUint16(at + 28, true);
+    const localZip64 = v.getUint32(at + 18, true) === 0xffffffff;
+    const dataStart = at + 30 + nameLength + extraLength;
+    const dataEnd = dataStart + entry.compressed;
+    if (!(entry.flags & 0x0008)) continue;
+    assert.equal(v.getUint32(dataEnd, true), 0x08074b50, `descriptor of ${entry.name}`);
+    assert.equal(v.getUint32(dataEnd + 4, true), entry.crc, `descriptor CRC of ${entry.name}`);
+    const size = (o: number) =>
+      localZip64 ? v.getUint32(o, true) + v.getUint32(o + 4, true) * 2 ** 32 : v.getUint32(o, true);
+    assert.equal(size(dataEnd + 8), entry.compressed, `descriptor size of ${entry.name}`);
+    assert.equal(
+      size(dataEnd + (localZip64 ? 16 : 12)),
+      entry.uncompressed,
+      `descriptor size of ${entry.name}`,
+    );
+    if (entry.compressed === entry.uncompressed) {
+      assert.equal(zlib.crc32(bytes.subarray(dataStart, dataEnd)), entry.crc, `CRC of ${entry.name}'s data`);
+    }
+  }
+}
 
 const HAS_UNZIP = await hasCommand("unzip");
 const HAS_PYTHON = await hasCommand("python3");
@@ -103,7 +190,13 @@ Deno.test({
       assert.equal(entries.find((e) => e.name === "empty_dir/")!.mode, 0o040000 | dirMode);
       const mtime = (await Deno.stat(join(root, "a/run.sh"))).mtime!;
       assert.equal(script.ut, Math.floor(mtime.getTime() / 1000));
-      const local = [mtime.getFullYear(), mtime.getMonth() + 1, mtime.getDate(), mtime.getHours(), mtime.getMinutes()];
+      const local = [
+        mtime.getFullYear(),
+        mtime.getMonth() + 1,
+        mtime.getDate(),
+        mtime.getHours(),
+        mtime.getMinutes(),
+      ];
       assert.deepEqual(script.date.slice(0, 5), local);
       assert.equal(script.date[5], mtime.getSeconds() & ~1);
     }),
@@ -115,7 +208,10 @@ Deno.test({
   fn: () =>
     withTree(async (root, tmp, expected) => {
       const zipPath = join(tmp, "out.zip");
-      await Deno.writeFile(zipPath, createArchive(walkEntries(root), { format: "zip", zipMethod: "deflate" }));
+      await Deno.writeFile(
+        zipPath,
+        createArchive(walkEntries(root), { format: "zip", zipMethod: "deflate" }),
+      );
       const stored = await collect(createArchive(walkEntries(root), { format: "zip" }));
       assert.ok((await Deno.stat(zipPath)).size < stored.length);
       await run("unzip", ["-tq", zipPath]);
@@ -173,6 +269,20 @@ Deno.test({
       await Deno.remove(tmp, { recursive: true });
     }
   },
+});
+
+Deno.test("createArchive() zip data descriptors match the central directory, with and without ZIP64", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "archive_zip_" });
+  try {
+    await buildTree(tmp);
+    for (const forceZip64 of [false, true]) {
+      const bytes = await collect(createArchive(walkEntries(tmp), { format: "zip", forceZip64 }));
+      assertDescriptorsMatch(bytes);
+      assert.equal(readCentral(bytes).length, 14);
+    }
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
 
 Deno.test("createArchive() zip skips entries whose names are refused and files that cannot be opened", async () => {
