@@ -1,8 +1,9 @@
 // This module is browser-compatible.
 /**
- * The unsaved-changes guard: while some editor has unsaved text, leaving the page asks first. Covers closing or
- * reloading the tab (beforeunload) and in-app links (a capture-phase click listener runs before the router's).
+ * The unsaved-changes guard: while some editor has unsaved text, leaving asks first. Covers closing or reloading
+ * the tab and full page loads (beforeunload) and in-app navigation, back button included (the router's guards).
  */
+import { leaveGuards } from "../router.ts";
 
 /** Something that may hold unsaved work; `message` is the already translated question. */
 export interface DirtySource {
@@ -32,28 +33,12 @@ function onBeforeUnload(e: BeforeUnloadEvent): void {
   e.returnValue = "";
 }
 
-function onClick(e: MouseEvent): void {
-  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-  const link = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
-  if (!link || link.target === "_blank" || link.hasAttribute("download")) return;
-  const url = new URL(link.href, location.href);
-  if (
-    url.origin !== location.origin || (url.pathname === location.pathname && url.search === location.search)
-  ) {
-    return;
-  }
-  if (confirmLeave()) return;
-  // Stay: the router's own click handler must not run either.
-  e.preventDefault();
-  e.stopPropagation();
-}
-
 /** Registers a source of unsaved work; returns the function that removes it. */
 export function guardUnsaved(source: DirtySource): () => void {
   if (!installed && typeof document !== "undefined") {
     installed = true;
     addEventListener("beforeunload", onBeforeUnload);
-    document.addEventListener("click", onClick, true);
+    leaveGuards.add(confirmLeave);
   }
   sources.add(source);
   return () => sources.delete(source);

@@ -7,6 +7,7 @@ export const SEARCH_CSS = `
   color:var(--text);border:1px solid var(--border);border-radius:12px;box-shadow:var(--shadow-lg);overflow:hidden}
 .search-form{display:flex;align-items:center;gap:.5rem;padding:.5rem .75rem;border-block-end:1px solid var(--border)}
 .search-form input{flex:1;min-width:0;border:0;background:transparent;font-size:1.05rem;padding:.4rem 0;outline:none}
+.search-form input:focus-visible{box-shadow:none}
 .search-form input::-webkit-search-cancel-button{display:none}
 .search-form .action{display:inline-flex;align-items:center;justify-content:center;width:36px;height:36px;border:0;
   border-radius:999px;background:transparent;color:var(--text-muted);cursor:pointer}

@@ -36,11 +36,16 @@ export async function saveText(path: string, text: string): Promise<void> {
   });
 }
 
+/** The view of a text file; a new file gets a fresh editor (the files page may reuse the view between files). */
+export function TextFileView(props: TextFileViewProps) {
+  return <TextFile key={props.resource.path} resource={props.resource} />;
+}
+
 /**
  * The view of a text file: CodeMirror with highlighting by extension, read-only without the modify permission
  * (or for `textImmutable`); Markdown and CSV files open rendered, with a tab for the source.
  */
-export function TextFileView(props: TextFileViewProps) {
+function TextFile(props: TextFileViewProps) {
   const { resource } = props;
   const { user, t } = usePage();
   const readOnly = resource.type !== "text" || !user?.perm.modify;
