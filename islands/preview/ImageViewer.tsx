@@ -103,7 +103,11 @@ export function ImageViewer(props: ImageViewerProps) {
   }
 
   function onPointerDown(e: PointerEvent) {
-    (e.currentTarget as Element).setPointerCapture?.(e.pointerId);
+    try {
+      (e.currentTarget as Element).setPointerCapture(e.pointerId);
+    } catch {
+      // Synthetic or already-released pointers cannot be captured; the gesture still works without.
+    }
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.current.size === 2) {
       const [a, b] = [...pointers.current.values()];

@@ -1,10 +1,33 @@
 /** Browser tests: the file preview — stepping through media with the keys, zoom, full size, TIFF, video, delete. */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
+import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { hasChromium, launchBrowser, newSession, openFiles, startServer, writeFile } from "./_server.ts";
 
 const run = await hasChromium();
+
+/** One second of 8 kHz mono 16-bit silence as a WAV file. */
+function silentWav(): Uint8Array {
+  const rate = 8000;
+  const data = rate * 2;
+  const buf = new ArrayBuffer(44 + data);
+  const v = new DataView(buf);
+  const text = (o: number, s: string) => [...s].forEach((c, i) => v.setUint8(o + i, c.charCodeAt(0)));
+  text(0, "RIFF");
+  v.setUint32(4, 36 + data, true);
+  text(8, "WAVEfmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 2, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  text(36, "data");
+  v.setUint32(40, data, true);
+  return new Uint8Array(buf);
+}
 
 function image(width: number, height: number, color: { r: number; g: number; b: number }) {
   return sharp({ create: { width, height, channels: 3, background: color } });
@@ -56,6 +79,8 @@ Deno.test({
       await writeFile(server, "/media/e.bin", "\u0000\u0001\u0002 binary");
       await writeFile(server, "/media/notes.txt", "not media");
       await writeFile(server, "/docs/manual.pdf", "%PDF-1.4\n%%EOF\n");
+      await Deno.mkdir(`${root}/sounds`);
+      await Deno.writeFile(`${root}/sounds/tone.wav`, silentWav());
       const { page } = await newSession(browser, server, { as: "alice" });
 
       await t.step("an image opens resized; Right, Enter and Left step through the media files", async () => {
@@ -94,6 +119,10 @@ Deno.test({
         await openPreview(page, "/media/d.webm");
         const track = page.locator('[data-testid="preview-video"] track');
         assert.equal(await track.getAttribute("src"), "/api/subtitle/media/d.vtt?inline=true");
+        await page.waitForFunction(() => {
+          const v = document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]');
+          return v?.textTracks[0]?.cues?.length === 1;
+        });
         await page.keyboard.press("ArrowRight");
         assert.equal(await currentPreview(page), "/media/d.webm");
       });
@@ -151,6 +180,69 @@ Deno.test({
         assert.match(transform, /translate\(60px, 30px\) scale\(2\)/);
       });
 
+      await t.step("the arrows hide after a while and come back when the pointer moves", async () => {
+        await page.waitForSelector('[data-testid="preview"][data-nav="hidden"]');
+        await page.mouse.move(300, 300);
+        await page.mouse.move(320, 310);
+        await page.waitForSelector('[data-testid="preview"][data-nav="visible"]');
+      });
+
+      await t.step("touch: pinch zooms, a double tap cycles", async () => {
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        await page.locator('[data-testid="preview-zoom-out"]').click();
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="1"]');
+        await page.locator('[data-testid="image-viewer"]').evaluate((el) => {
+          const fire = (type: string, id: number, x: number) =>
+            el.dispatchEvent(
+              new PointerEvent(type, {
+                pointerId: id,
+                pointerType: "touch",
+                clientX: x,
+                clientY: 400,
+                bubbles: true,
+              }),
+            );
+          fire("pointerdown", 11, 500);
+          fire("pointerdown", 12, 600);
+          fire("pointermove", 12, 650);
+          fire("pointermove", 12, 700);
+          fire("pointerup", 12, 700);
+          fire("pointerup", 11, 500);
+        });
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="2"]');
+        await page.locator('[data-testid="image-viewer"]').evaluate((el) => {
+          const fire = (type: string) =>
+            el.dispatchEvent(
+              new PointerEvent(type, {
+                pointerId: 21,
+                pointerType: "touch",
+                clientX: 640,
+                clientY: 400,
+                bubbles: true,
+              }),
+            );
+          fire("pointerdown");
+          fire("pointerup");
+          fire("pointerdown");
+          fire("pointerup");
+        });
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="4"]');
+      });
+
+      await t.step("the info button shows the file's details and its checksum on click", async () => {
+        await page.locator('[data-testid="preview-info"]').click();
+        const info = page.locator('[data-testid="info"]');
+        await info.waitFor();
+        await info.locator('[data-testid="reveal-md5"]').click();
+        const md5 = createHash("md5").update(await Deno.readFile(`${root}/media/a.jpg`)).digest("hex");
+        assert.equal(await info.locator('[data-testid="checksum-md5"]').textContent(), md5);
+        await page.keyboard.press("Escape");
+        await info.waitFor({ state: "detached" });
+        assert.equal(await currentPreview(page), "/media/a.jpg");
+      });
+
       await t.step("full size shows the original image, and the choice sticks while stepping", async () => {
         const toggle = page.locator('[data-testid="preview-fullsize"]');
         assert.equal(await toggle.getAttribute("aria-pressed"), "false");
@@ -198,6 +290,19 @@ Deno.test({
         }));
         assert.equal(at.restored, "6");
         assert.ok(Math.abs(at.time - 6) < 0.5, `currentTime ${at.time}`);
+      });
+
+      await t.step("audio plays in a player with the speed menu", async () => {
+        await openFiles(page, server, "/sounds/tone.wav");
+        await openPreview(page, "/sounds/tone.wav");
+        const audio = page.locator('[data-testid="preview-audio"]');
+        assert.equal(await audio.getAttribute("src"), "/api/raw/sounds/tone.wav?inline=true");
+        await page.waitForFunction(() => {
+          const a = document.querySelector<HTMLAudioElement>('[data-testid="preview-audio"]');
+          return !!a && a.readyState >= 1 && Math.abs(a.duration - 1) < 0.01;
+        });
+        await page.locator('[data-testid="playback-rate"]').selectOption("2");
+        assert.equal(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate), 2);
       });
 
       await t.step("a PDF is embedded from the raw endpoint", async () => {
