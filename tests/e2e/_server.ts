@@ -90,7 +90,12 @@ export async function newSession(browser: Browser, server: E2eServer, options: S
     const token = server.t.tokens[options.as];
     await context.addCookies([{ name: "auth", value: token, url: `${server.url}/`, sameSite: "Strict" }]);
     await context.addInitScript((jwt: string) => {
-      if (location.protocol.startsWith("http")) localStorage.setItem("jwt", jwt);
+      // Some frames have no storage (the PDF viewer's document): skip them.
+      try {
+        if (location.protocol.startsWith("http")) localStorage?.setItem("jwt", jwt);
+      } catch {
+        // Storage access denied in this frame.
+      }
     }, token);
   }
   const page = await context.newPage();
