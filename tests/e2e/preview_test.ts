@@ -29,6 +29,28 @@ function silentWav(): Uint8Array {
   return new Uint8Array(buf);
 }
 
+/** A one-page PDF saying "Hello PDF" (valid cross-reference table). */
+function helloPdf(): string {
+  const stream = "BT /F1 24 Tf 40 100 Td (Hello PDF) Tj ET";
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let out = "%PDF-1.4\n";
+  const offsets = objects.map((o, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, "0")} 00000 n \n`;
+  return out + `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+}
+
 function image(width: number, height: number, color: { r: number; g: number; b: number }) {
   return sharp({ create: { width, height, channels: 3, background: color } });
 }
@@ -78,7 +100,7 @@ Deno.test({
       await writeFile(server, "/media/d.vtt", "WEBVTT\n\n00:00.000 --> 00:05.000\nHello\n");
       await writeFile(server, "/media/e.bin", "\u0000\u0001\u0002 binary");
       await writeFile(server, "/media/notes.txt", "not media");
-      await writeFile(server, "/docs/manual.pdf", "%PDF-1.4\n%%EOF\n");
+      await writeFile(server, "/docs/manual.pdf", helloPdf());
       await Deno.mkdir(`${root}/sounds`);
       await Deno.writeFile(`${root}/sounds/tone.wav`, silentWav());
       const { page } = await newSession(browser, server, { as: "alice" });
@@ -306,8 +328,12 @@ Deno.test({
       });
 
       await t.step("a PDF is embedded from the raw endpoint", async () => {
+        const pdf = page.waitForResponse((r) => r.url().endsWith("/api/raw/docs/manual.pdf?inline=true"));
         await openFiles(page, server, "/docs/manual.pdf");
         await openPreview(page, "/docs/manual.pdf");
+        const res = await pdf;
+        assert.equal(res.status(), 200);
+        assert.equal(res.headers()["content-type"], "application/pdf");
         assert.equal(
           await page.locator('[data-testid="preview-pdf"]').getAttribute("src"),
           "/api/raw/docs/manual.pdf?inline=true",
