@@ -1,6 +1,7 @@
 /** tus PATCH: appending one chunk to an upload, under its lease lock, and completing it at full length. */
 import { BadRequestError, ConflictError, LockedError, PayloadTooLargeError } from "../errors.ts";
-import { stagingPath, writeChunk } from "./staging.ts";
+import { writeChunk } from "./chunk_writer.ts";
+import { stagingPath } from "./staging.ts";
 import { acquireUploadLock, keepUploadLock, releaseUploadLock, saveUpload } from "./store.ts";
 import { assertChunkContentType, parseUploadOffset } from "./protocol.ts";
 import { completeUpload, getOwnUpload, getVerifiedUpload, resolveTarget } from "./target.ts";
