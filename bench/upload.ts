@@ -8,8 +8,9 @@
  * @tus/server is installed into bench/_work/tus_node (git-ignored) with `npm --prefix` on first use. The client
  * (this process) sends the same pre-filled 10 MiB buffer for every chunk over one keep-alive connection.
  * Server RSS is sampled from /proc every 50 ms; "growth" is the peak during the upload minus the RSS right
- * before it (after a 20 MiB warm-up upload). Our server fdatasyncs the file before moving it into place;
- * @tus/server does not, so its time is also shown with a `sync` of the file afterwards.
+ * before it (after a 20 MiB warm-up upload). Server CPU time (utime + stime) per GiB is reported too: unlike
+ * MiB/s it does not depend on how busy the (shared, 2-core) machine is. Our server fdatasyncs the file before
+ * moving it into place; @tus/server does not, so its time is also shown with a `sync` of the file afterwards.
  */
 const WORK = new URL("./_work/upload/", import.meta.url).pathname;
 const TUS_NODE = new URL("./_work/tus_node/", import.meta.url).pathname;
@@ -88,6 +89,12 @@ async function startChild(cmd: string, args: string[], portPattern: RegExp): Pro
   };
 }
 
+/** User + system CPU seconds of a process so far. */
+function cpuSeconds(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssKiB(pid: number): number {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
@@ -102,9 +109,10 @@ async function tusUpload(
     size: number;
     chunk: Uint8Array<ArrayBuffer>;
   },
-): Promise<{ seconds: number; rssGrowthMiB: number }> {
+): Promise<{ seconds: number; rssGrowthMiB: number; cpu: number }> {
   const client = Deno.createHttpClient({});
   const before = rssKiB(server.pid);
+  const cpuBefore = cpuSeconds(server.pid);
   let peak = before;
   const sampler = setInterval(() => peak = Math.max(peak, rssKiB(server.pid)), 50);
   const t0 = performance.now();
@@ -137,7 +145,7 @@ async function tusUpload(
     }
     const seconds = (performance.now() - t0) / 1000;
     peak = Math.max(peak, rssKiB(server.pid));
-    return { seconds, rssGrowthMiB: (peak - before) / 1024 };
+    return { seconds, rssGrowthMiB: (peak - before) / 1024, cpu: cpuSeconds(server.pid) - cpuBefore };
   } finally {
     clearInterval(sampler);
     client.close();
@@ -199,6 +207,8 @@ async function main(): Promise<void> {
     dd: [] as number[],
   };
   const rss = { ours: [] as number[], node: [] as number[] };
+  /** Server CPU seconds per GiB: independent of how busy the machine is. */
+  const cpu = { ours: [] as number[], node: [] as number[] };
   print(`upload benchmark: ${size / MIB} MiB in ${chunkSize / MIB} MiB chunks, ${rounds} rounds`);
 
   for (let r = 1; r <= rounds; r++) {
@@ -218,10 +228,11 @@ async function main(): Promise<void> {
       if (await fileSize(`${oursDir}/root/bench.bin`) !== size) throw new Error("ours: wrong file size");
       results.ours.push(size / MIB / res.seconds);
       rss.ours.push(res.rssGrowthMiB);
+      cpu.ours.push(res.cpu / (size / 1024 / MIB));
       print(
         `  round ${r} ours:        ${(size / MIB / res.seconds).toFixed(0)} MiB/s, RSS +${
           res.rssGrowthMiB.toFixed(1)
-        } MiB`,
+        } MiB, CPU ${res.cpu.toFixed(2)} s`,
       );
     } finally {
       await server.stop();
@@ -251,9 +262,13 @@ async function main(): Promise<void> {
       results.node.push(size / MIB / res.seconds);
       results.nodeSync.push(size / MIB / withSync);
       rss.node.push(res.rssGrowthMiB);
+      cpu.node.push(res.cpu / (size / 1024 / MIB));
       print(
         `  round ${r} @tus/server: ${(size / MIB / res.seconds).toFixed(0)} MiB/s ` +
-          `(${(size / MIB / withSync).toFixed(0)} MiB/s with fsync), RSS +${res.rssGrowthMiB.toFixed(1)} MiB`,
+          `(${(size / MIB / withSync).toFixed(0)} MiB/s with fsync), RSS +${
+            res.rssGrowthMiB.toFixed(1)
+          } MiB, ` +
+          `CPU ${res.cpu.toFixed(2)} s`,
       );
     } finally {
       await node.stop();
@@ -297,6 +312,14 @@ async function main(): Promise<void> {
     }x`,
   );
   print(`ours / raw write:            ${((ours / dd) * 100).toFixed(0)} % (goal >= 60 %)`);
+  print(
+    `server CPU per GiB:          ours ${median(cpu.ours).toFixed(2)} s, @tus/server ${
+      median(cpu.node).toFixed(2)
+    } s ` +
+      `(${(median(cpu.node) / median(cpu.ours)).toFixed(2)}x less CPU; load average ${
+        Deno.loadavg()[0].toFixed(1)
+      })`,
+  );
   print(`our RSS growth:              ${Math.max(...rss.ours).toFixed(1)} MiB (goal <= 64 MiB)`);
   await Deno.remove(WORK, { recursive: true }).catch(() => {});
 }
