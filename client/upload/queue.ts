@@ -12,62 +12,26 @@ import { computed, signal } from "@preact/signals";
 import type { ReadonlySignal } from "@preact/signals";
 import { etaSeconds, formatEta, percentOf, SPEED_INTERVAL_MS, SpeedMeter, uploadTypeOf } from "./metrics.ts";
 import type { UploadType } from "./metrics.ts";
+import type { Uploader, UploadHandle, UploadJob } from "./uploader.ts";
+import { browserClock, throttle } from "./clock.ts";
+import type { QueueClock } from "./clock.ts";
+
+export type { QueueClock } from "./clock.ts";
+
+export type {
+  DirJob,
+  FileJob,
+  UploadBlob,
+  Uploader,
+  UploadHandle,
+  UploadJob,
+  UploadRequest,
+} from "./uploader.ts";
 
 /** Uploads running at the same time. */
 export const MAX_CONCURRENT_UPLOADS = 5;
 /** Minimum time between two progress updates of one upload. */
 export const PROGRESS_THROTTLE_MS = 100;
-
-/** The part of a File the queue needs (a File, or a Blob with a name). */
-export interface UploadBlob {
-  readonly size: number;
-  readonly type: string;
-  readonly name?: string;
-}
-
-/** Upload one file to the vpath `path` (replacing an existing file only with `overwrite`). */
-export interface FileJob {
-  kind: "file";
-  path: string;
-  file: UploadBlob;
-  overwrite: boolean;
-}
-
-/** Create the folder `path` (and missing parents). */
-export interface DirJob {
-  kind: "dir";
-  path: string;
-}
-
-/** One job of the queue. */
-export type UploadJob = FileJob | DirJob;
-
-/** What an uploader is asked to do. */
-export interface UploadRequest {
-  path: string;
-  file: UploadBlob;
-  overwrite: boolean;
-  /** Bytes accepted so far (may be called often; the queue throttles). */
-  onProgress(sent: number): void;
-}
-
-/** A running upload: `done` settles when it ends; `abort()` stops it and removes its server-side state. */
-export interface UploadHandle {
-  done: Promise<void>;
-  abort(): Promise<void>;
-}
-
-/** Starts one upload. */
-export type Uploader = (request: UploadRequest) => UploadHandle;
-
-/** Timers and clock (browser globals by default; fakes in tests). */
-export interface QueueClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(id: unknown): void;
-  setInterval(fn: () => void, ms: number): unknown;
-  clearInterval(id: unknown): void;
-}
 
 /** The outside world of the queue. */
 export interface UploadQueueDeps {
@@ -130,14 +94,6 @@ export interface UploadQueue {
   idle(): Promise<void>;
 }
 
-const browserClock: QueueClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id as number),
-  setInterval: (fn, ms) => setInterval(fn, ms),
-  clearInterval: (id) => clearInterval(id as number),
-};
-
 interface Running {
   handle: UploadHandle | null;
   aborted: boolean;
@@ -147,31 +103,6 @@ interface Running {
 function baseName(path: string): string {
   const trimmed = path.replace(/\/+$/, "");
   return trimmed.slice(trimmed.lastIndexOf("/") + 1);
-}
-
-/** Calls `fn` at most once per `ms` with the latest value, the last value always delivered. */
-function throttle(clock: QueueClock, ms: number, fn: (value: number) => void) {
-  let last = -Infinity;
-  let timer: unknown = null;
-  let latest = 0;
-  const fire = () => {
-    timer = null;
-    last = clock.now();
-    fn(latest);
-  };
-  return {
-    push(value: number) {
-      latest = value;
-      if (timer !== null) return;
-      const wait = last + ms - clock.now();
-      if (wait <= 0) fire();
-      else timer = clock.setTimeout(fire, wait);
-    },
-    stop() {
-      if (timer !== null) clock.clearTimeout(timer);
-      timer = null;
-    },
-  };
 }
 
 /** Creates an upload queue around its dependencies. */
