@@ -4,7 +4,7 @@
  * `webkitRelativePath` for folders) or from a drop (`DataTransferItem.webkitGetAsEntry()`, walked recursively),
  * plus the name-conflict check that decides whether the replace prompt is shown.
  */
-import type { UploadBlob, UploadJob } from "./queue.ts";
+import type { UploadBlob, UploadJob } from "./uploader.ts";
 
 /** One picked entry, relative to the upload destination. */
 export interface UploadSource {

@@ -8,7 +8,7 @@ import * as tusClient from "tus-js-client";
 import type { DetailedError, PreviousUpload, UploadOptions, UrlStorage } from "tus-js-client";
 import type { Settings } from "../../lib/types.ts";
 import { ApiError } from "../api.ts";
-import type { Uploader, UploadHandle } from "./queue.ts";
+import type { Uploader, UploadHandle } from "./uploader.ts";
 
 /** Chunk size and retry count (settings.tus, `TusSettings` of the startup config). */
 export type TusSettings = Settings["tus"];

@@ -4,7 +4,7 @@
  * with the file as body, through XMLHttpRequest for upload progress. Exactly 200 is success; 409 rejects with the
  * status; a network error is '001 Connection aborted'; anything else rejects with the response text (SPEC point 8).
  */
-import type { Uploader, UploadHandle } from "./queue.ts";
+import type { Uploader, UploadHandle } from "./uploader.ts";
 import { UploadAbortedError, UploadError } from "./tus.ts";
 
 /** The XMLHttpRequest surface used (injectable for tests). */
