@@ -3,7 +3,7 @@ import { HttpError } from "../errors.ts";
 import type { EventHooks, HookEvent } from "../hooks.ts";
 import { appendUploadChunk, createUpload, getUploadStatus, terminateUpload } from "./mod.ts";
 import { bodyOf, chunk, uploadFixture } from "./_testing.ts";
-import { acquireUploadLock, listUploads, targetKeyOf } from "./store.ts";
+import { acquireUploadLock, listUploads, lockKey, targetKeyOf } from "./store.ts";
 
 async function rejectsWith(p: Promise<unknown>, status: number, code?: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
@@ -154,7 +154,11 @@ Deno.test("two concurrent chunks for one upload: one wins, the other gets 423 or
       },
     });
     const first = appendUploadChunk(ctx, "/p.bin", { ...chunk(0), body: slow });
-    await new Promise((r) => setTimeout(r, 30));
+    const key = await targetKeyOf(`${f.root}/p.bin`);
+    for (let waited = 0; (await f.kv.get(lockKey(key))).value === null; waited += 5) {
+      assert.ok(waited < 5000, "the first chunk never took the lock");
+      await new Promise((r) => setTimeout(r, 5));
+    }
     await rejectsWith(appendUploadChunk(ctx, "/p.bin", chunk(0, "wxyz")), 423, "upload_locked");
     release();
     assert.equal((await first).offset, 4);

@@ -115,8 +115,13 @@ Deno.test("keepUploadLock() renews the lease while a long chunk streams", async 
     const lock = (await acquireUploadLock(kv, key, { now, ttlMs: 60 }))!;
     const keeper = keepUploadLock(kv, lock, { now: () => now, ttlMs: 60 });
     for (let i = 0; i < 5; i++) {
-      await new Promise((r) => setTimeout(r, 25));
+      // Move the clock by less than a TTL, then wait (in real time) for the next renewal.
+      const seen = lock.versionstamp;
       now += 25;
+      for (let waited = 0; lock.versionstamp === seen; waited += 5) {
+        assert.ok(waited < 5000, "the lease was never renewed");
+        await new Promise((r) => setTimeout(r, 5));
+      }
     }
     assert.equal(await acquireUploadLock(kv, key, { now, ttlMs: 60 }), null, "still held after 2 TTLs");
     assert.equal(await keeper.stop(), true);
