@@ -11,6 +11,8 @@ export interface PreviewButton {
   href?: string;
   download?: boolean;
   pressed?: boolean;
+  /** Left out on small screens (touch has pinch zoom), so the file name keeps its room. */
+  hideOnMobile?: boolean;
 }
 
 /** Props of PreviewBar. */
@@ -25,10 +27,11 @@ export interface PreviewBarProps {
 function Button(props: { b: PreviewButton }) {
   const { b } = props;
   const inner = <Icon node={b.icon} />;
+  const cls = b.hideOnMobile ? "action hide-on-mobile" : "action";
   if (b.href) {
     return (
       <a
-        class="action"
+        class={cls}
         href={b.href}
         download={b.download}
         title={b.label}
@@ -42,7 +45,7 @@ function Button(props: { b: PreviewButton }) {
   return (
     <button
       type="button"
-      class="action"
+      class={cls}
       title={b.label}
       aria-label={b.label}
       aria-pressed={b.pressed}

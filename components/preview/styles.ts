@@ -38,5 +38,6 @@ export const PREVIEW_CSS = `
 .preview[data-nav=hidden] .preview-nav:not(:focus-visible){opacity:0;pointer-events:none}
 .preview .action:focus-visible,.preview-nav:focus-visible{outline:2px solid #7aa7ff;outline-offset:2px}
 .preview .view-message{color:#a3abb5}
-@media (max-width:736px){.preview-nav{width:40px;height:52px}}
+@media (max-width:736px){.preview-nav{width:40px;height:52px}.preview-bar .hide-on-mobile,.preview-status{display:none}
+  .preview-bar .action{width:44px;height:44px}}
 `;

@@ -116,8 +116,20 @@ export function FilePreview(props: FilePreviewProps) {
   const buttons: PreviewButton[] = [];
   if (isImage) {
     buttons.push(
-      { id: "zoom-out", label: t("preview.zoomOut"), icon: ZoomOut, onClick: () => zoomBy("out") },
-      { id: "zoom-in", label: t("preview.zoomIn"), icon: ZoomIn, onClick: () => zoomBy("in") },
+      {
+        id: "zoom-out",
+        label: t("preview.zoomOut"),
+        icon: ZoomOut,
+        onClick: () => zoomBy("out"),
+        hideOnMobile: true,
+      },
+      {
+        id: "zoom-in",
+        label: t("preview.zoomIn"),
+        icon: ZoomIn,
+        onClick: () => zoomBy("in"),
+        hideOnMobile: true,
+      },
     );
     if (config.ResizePreview) {
       buttons.push({
