@@ -38,10 +38,10 @@ export function clampZoom(scale: number, max: number): number {
   return Math.min(Math.max(scale, ZOOM_MIN), Math.max(max, ZOOM_MIN));
 }
 
-/** One step in or out (direction 1 or -1), snapped to the step grid and clamped. */
-export function stepZoom(scale: number, direction: number, max: number): number {
+/** One step in or out (direction 1 or -1), snapped to the step grid and clamped to [ZOOM_MIN, max]. */
+export function stepZoom(scale: number, options: { direction: number; max: number }): number {
   const snapped = Math.round(scale / ZOOM_STEP) * ZOOM_STEP;
-  return clampZoom(snapped + Math.sign(direction) * ZOOM_STEP, max);
+  return clampZoom(snapped + Math.sign(options.direction) * ZOOM_STEP, options.max);
 }
 
 /** The next level of the double-click cycle 1 → 2 → 4 → 1 (from any zoom: the next larger level, else 1). */
@@ -50,10 +50,16 @@ export function cycleZoom(scale: number): number {
   return next ?? 1;
 }
 
+/** Where a pinch started: the zoom and the distance between the two fingers. */
+export interface PinchStart {
+  scale: number;
+  distance: number;
+}
+
 /** The zoom of a pinch: the start zoom times the change of the finger distance, clamped. */
-export function pinchZoom(startScale: number, startDistance: number, distance: number, max: number): number {
-  if (startDistance <= 0) return clampZoom(startScale, max);
-  return clampZoom(startScale * (distance / startDistance), max);
+export function pinchZoom(start: PinchStart, options: { distance: number; max: number }): number {
+  if (start.distance <= 0) return clampZoom(start.scale, options.max);
+  return clampZoom(start.scale * (options.distance / start.distance), options.max);
 }
 
 /** Limits a pan offset so the zoomed image never leaves the viewport entirely; no pan when it fits. */

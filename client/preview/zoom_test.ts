@@ -8,11 +8,11 @@ Deno.test("maxZoom() is 4 plus the natural/displayed ratio of the longer side", 
 });
 
 Deno.test("stepZoom() moves by 0.25 and stops at 0.25 and at the maximum", () => {
-  strictEqual(stepZoom(1, 1, 5), 1.25);
-  strictEqual(stepZoom(1, -1, 5), 0.75);
-  strictEqual(stepZoom(0.25, -1, 5), ZOOM_MIN);
-  strictEqual(stepZoom(5, 1, 5), 5);
-  strictEqual(stepZoom(1.1, 1, 5), 1.25);
+  strictEqual(stepZoom(1, { direction: 1, max: 5 }), 1.25);
+  strictEqual(stepZoom(1, { direction: -1, max: 5 }), 0.75);
+  strictEqual(stepZoom(0.25, { direction: -1, max: 5 }), ZOOM_MIN);
+  strictEqual(stepZoom(5, { direction: 1, max: 5 }), 5);
+  strictEqual(stepZoom(1.1, { direction: 1, max: 5 }), 1.25);
 });
 
 Deno.test("clampZoom() keeps the zoom within its limits", () => {
@@ -31,9 +31,9 @@ Deno.test("cycleZoom() cycles 1, 2, 4, 1", () => {
 });
 
 Deno.test("pinchZoom() scales with the finger distance", () => {
-  strictEqual(pinchZoom(1, 100, 200, 5), 2);
-  strictEqual(pinchZoom(2, 100, 10, 5), 0.25);
-  strictEqual(pinchZoom(2, 0, 10, 5), 2);
+  strictEqual(pinchZoom({ scale: 1, distance: 100 }, { distance: 200, max: 5 }), 2);
+  strictEqual(pinchZoom({ scale: 2, distance: 100 }, { distance: 10, max: 5 }), 0.25);
+  strictEqual(pinchZoom({ scale: 2, distance: 0 }, { distance: 10, max: 5 }), 2);
 });
 
 Deno.test("clampPan() allows no pan when the image fits and bounds it otherwise", () => {

@@ -8,7 +8,7 @@ import {
   pinchZoom,
   stepZoom,
 } from "../../client/preview/zoom.ts";
-import type { Point } from "../../client/preview/zoom.ts";
+import type { PinchStart, Point } from "../../client/preview/zoom.ts";
 import { isTiffName, loadImageObjectUrl } from "../../client/preview/tiff.ts";
 
 /** Double taps closer than this count as one gesture (SPEC.md point 9). */
@@ -39,7 +39,7 @@ export function ImageViewer(props: ImageViewerProps) {
   const box = useRef<HTMLDivElement>(null);
   const max = useRef(5);
   const pointers = useRef(new Map<number, Point>());
-  const gesture = useRef<{ startScale: number; startDistance: number } | null>(null);
+  const gesture = useRef<PinchStart | null>(null);
   const moveBlockedUntil = useRef(0);
   const lastTap = useRef(0);
   const last = useRef<Point | null>(null);
@@ -85,7 +85,7 @@ export function ImageViewer(props: ImageViewerProps) {
     const c = props.command;
     if (!c) return;
     if (c.kind === "reset") apply(1, { x: 0, y: 0 });
-    else apply(stepZoom(scale, c.kind === "in" ? 1 : -1, max.current));
+    else apply(stepZoom(scale, { direction: c.kind === "in" ? 1 : -1, max: max.current }));
   }, [props.command?.nonce]);
 
   function onLoad() {
@@ -99,7 +99,7 @@ export function ImageViewer(props: ImageViewerProps) {
 
   function onWheel(e: WheelEvent) {
     e.preventDefault();
-    apply(stepZoom(scale, e.deltaY < 0 ? 1 : -1, max.current));
+    apply(stepZoom(scale, { direction: e.deltaY < 0 ? 1 : -1, max: max.current }));
   }
 
   function onPointerDown(e: PointerEvent) {
@@ -111,7 +111,7 @@ export function ImageViewer(props: ImageViewerProps) {
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.current.size === 2) {
       const [a, b] = [...pointers.current.values()];
-      gesture.current = { startScale: scale, startDistance: distance(a, b) };
+      gesture.current = { scale, distance: distance(a, b) };
     } else if (pointers.current.size === 1) {
       last.current = { x: e.clientX, y: e.clientY };
       if (e.pointerType !== "mouse") {
@@ -129,8 +129,7 @@ export function ImageViewer(props: ImageViewerProps) {
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.current.size === 2 && gesture.current) {
       const [a, b] = [...pointers.current.values()];
-      const g = gesture.current;
-      apply(pinchZoom(g.startScale, g.startDistance, distance(a, b), max.current));
+      apply(pinchZoom(gesture.current, { distance: distance(a, b), max: max.current }));
       return;
     }
     if (pointers.current.size !== 1 || scale <= 1 || Date.now() < moveBlockedUntil.current || !last.current) {
