@@ -3,7 +3,7 @@
  * hidden entries are skipped (a denied folder prunes its subtree), escaping symlinks are skipped, in-scope
  * symlinks are archived as their targets (folder loops are cut), and vanished files are skipped.
  */
-import type { ArchiveEntry } from "../archive/mod.ts";
+import { type ArchiveEntry, fileReadable } from "../archive/mod.ts";
 import { log } from "../log.ts";
 import { type GateContext, resolveScoped, scopedChild, type ScopedPath } from "./gate.ts";
 import { cleanVpath, commonDir, isSameOrInside, joinVpath, vpathBase, vpathDir } from "./path.ts";
@@ -40,7 +40,10 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
     size: info.size,
     mtime: info.mtime ?? new Date(0),
     mode: (info.mode ?? 0) & 0o7777,
-    open: info.isDirectory ? undefined : async () => (await Deno.open(p.real, { read: true })).readable,
+    // The stat'ed size is what tar promises; fileReadable stops there even if the file grows.
+    open: info.isDirectory
+      ? undefined
+      : async () => fileReadable(await Deno.open(p.real, { read: true }), { size: info.size }),
   };
 }
 

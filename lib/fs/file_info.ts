@@ -75,14 +75,16 @@ export interface DetectTypeOptions {
 /** The `type` of a non-directory entry (API.md §5.5, steps 1-4). */
 export function detectType(name: string, options: DetectTypeOptions): ResourceType {
   if (options.isFifo) return "blob";
-  const head = options.head ?? new Uint8Array(0);
+  const head = options.head;
   let mime = mimeByExtension(name);
-  if (mime === "" && options.head !== undefined) mime = sniffMime(head);
+  if (mime === "" && head !== undefined) mime = sniffMime(head);
   if (mime.startsWith("video")) return "video";
   if (mime.startsWith("audio")) return "audio";
   if (mime.startsWith("image")) return "image";
-  if (mime.split(";")[0].endsWith("pdf")) return "pdf";
-  if ((mime.startsWith("text") || !isBinary(head)) && options.size <= TEXT_SIZE_LIMIT) {
+  if (mime.startsWith("application/pdf") || mime.split(";")[0].endsWith("pdf")) return "pdf";
+  // No header read means an empty buffer, which is "not binary".
+  const binary = head !== undefined && head.length > 0 && isBinary(head);
+  if ((mime.startsWith("text") || !binary) && options.size <= TEXT_SIZE_LIMIT) {
     return options.canModify ? "text" : "textImmutable";
   }
   return "blob";

@@ -65,16 +65,82 @@ export interface SortableItem {
   mtimeMs: number;
 }
 
+/** A name split once into non-digit and digit runs, so each comparison does no parsing. */
+interface NaturalKey {
+  text: string;
+  /** Start offset of each run in `text`. */
+  starts: number[];
+  /** For digit runs: the value (null when it does not fit in 64 bits); undefined for other runs. */
+  values: (number | bigint | null | undefined)[];
+}
+
+function naturalKey(text: string): NaturalKey {
+  const starts: number[] = [];
+  const values: (number | bigint | null | undefined)[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    const digits = isDigit(text.charCodeAt(i));
+    while (i < text.length && isDigit(text.charCodeAt(i)) === digits) i++;
+    starts.push(start);
+    if (!digits) values.push(undefined);
+    else {
+      const run = text.slice(start, i);
+      values.push(run.length <= 15 ? Number(run) : parseU64(run));
+    }
+  }
+  return { text, starts, values };
+}
+
+function sameRun(a: string, as: number, ae: number, b: string, bs: number): boolean {
+  for (let i = 0; i < ae - as; i++) if (a.charCodeAt(as + i) !== b.charCodeAt(bs + i)) return false;
+  return true;
+}
+
+/** The same order as {@link naturalLess}, on precomputed keys (-1, 0 or 1). */
+function compareKeys(a: NaturalKey, b: NaturalKey): number {
+  const n = Math.min(a.starts.length, b.starts.length);
+  for (let t = 0; t < n; t++) {
+    const as = a.starts[t], bs = b.starts[t];
+    const ae = t + 1 < a.starts.length ? a.starts[t + 1] : a.text.length;
+    const be = t + 1 < b.starts.length ? b.starts[t + 1] : b.text.length;
+    const av = a.values[t], bv = b.values[t];
+    if (av === undefined || bv === undefined) {
+      // Non-digit runs (or a digit run against text): equal runs are a common prefix, anything else is
+      // decided byte-wise from here, exactly like stripping the prefix and comparing the remainders.
+      if (
+        av === undefined && bv === undefined && ae - as === be - bs && sameRun(a.text, as, ae, b.text, bs)
+      ) continue;
+      return Math.sign(compareBytes(a.text.slice(as), b.text.slice(bs)));
+    }
+    if (av !== null && bv !== null) {
+      if (av != bv) return av < bv ? -1 : 1;
+      if (ae < a.text.length && be < b.text.length) continue;
+    }
+    return Math.sign(compareBytes(a.text.slice(as), b.text.slice(bs)));
+  }
+  // Every run matched: the name with runs left is the longer one.
+  return Math.sign(a.starts.length - b.starts.length);
+}
+
+/** Natural comparison (-1, 0, 1) of two lower-cased names; the order of {@link naturalLess}, faster. */
+export function compareNatural(a: string, b: string): number {
+  return compareKeys(naturalKey(a), naturalKey(b));
+}
+
 function byName(items: SortableItem[], ascFlag: boolean): void {
-  const keys = new Map(items.map((it) => [it, it.resource.name.toLowerCase()]));
-  items.sort((x, y) => {
-    if (x.resource.isDir !== y.resource.isDir) return x.resource.isDir ? -1 : 1;
-    const a = keys.get(x)!, b = keys.get(y)!;
+  const keyed = items.map((item) => ({
+    item,
+    dir: item.resource.isDir,
+    key: naturalKey(item.resource.name.toLowerCase()),
+  }));
+  keyed.sort((x, y) => {
+    if (x.dir !== y.dir) return x.dir ? -1 : 1;
+    const c = compareKeys(x.key, y.key);
     // Upstream quirk: asc=false means A→Z.
-    const less = ascFlag ? naturalLess(b, a) : naturalLess(a, b);
-    if (less) return -1;
-    return (ascFlag ? naturalLess(a, b) : naturalLess(b, a)) ? 1 : 0;
+    return ascFlag ? -c : c;
   });
+  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i].item;
 }
 
 /** Sorts listing items in place per the user's sorting (API.md §5.6). */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Resource } from "../types.ts";
-import { naturalLess, type SortableItem, sortItems } from "./sort.ts";
+import { compareNatural, naturalLess, type SortableItem, sortItems } from "./sort.ts";
 
 function item(name: string, o: { dir?: boolean; size?: number; mtime?: number } = {}): SortableItem {
   const resource = { name, isDir: o.dir ?? false, size: o.size ?? 0 } as Resource;
@@ -50,4 +50,36 @@ Deno.test("sortItems() by size and modified", () => {
   const u = [item("b"), item("a", { dir: true }), item("C")];
   sortItems(u, { by: "", asc: false });
   assert.deepEqual(u.map((i) => i.resource.name), ["C", "a", "b"], "unknown by: byte order");
+});
+
+Deno.test("compareNatural() orders exactly like naturalLess()", () => {
+  const parts = [
+    "a",
+    "b",
+    "0",
+    "1",
+    "01",
+    "10",
+    "2",
+    "99999999999999999999",
+    "123456789012345678",
+    ".",
+    "-",
+    "é",
+  ];
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const names: string[] = [];
+  for (let i = 0; i < 400; i++) {
+    let n = "";
+    const len = 1 + Math.floor(rand() * 5);
+    for (let k = 0; k < len; k++) n += parts[Math.floor(rand() * parts.length)];
+    names.push(n);
+  }
+  for (const a of names) {
+    for (const b of names.slice(0, 60)) {
+      const want = naturalLess(a, b) ? -1 : naturalLess(b, a) ? 1 : 0;
+      assert.equal(compareNatural(a, b), want, `${a} vs ${b}`);
+    }
+  }
 });

@@ -1,0 +1,93 @@
+/**
+ * Listing benchmark (a script, not a test):
+ *   deno run -A bench/listing.ts [--sizes=10000,100000] [--runs=30] [--names=txt|noext]
+ *
+ * Creates folders of N small files under bench/_work/listing-N (kept between runs), then measures the
+ * latency of `GET /api/resources/listing-N/` on our server against nginx's JSON autoindex of the same
+ * folder, sequentially over one keep-alive connection after a warm-up. Goal: p50 ≤ 1.4× nginx.
+ * `--names=noext` uses names without extension, which makes our listing sniff file headers (when
+ * typeDetectionByHeader is on, the default).
+ */
+import { parseArgs } from "node:util";
+import { type BenchServer, percentile, startApp, startNginx } from "./_nginx.ts";
+
+/** Writes one line to stdout (the lint rule forbids console in this project). */
+function print(line: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+const WORK = new URL("./_work/", import.meta.url).pathname;
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    runs: { type: "string", default: "30" },
+    names: { type: "string", default: "txt" },
+  },
+});
+const sizes = values.sizes!.split(",").map(Number);
+const runs = Number(values.runs);
+const noExt = values.names === "noext";
+
+async function ensureFolder(n: number): Promise<string> {
+  const name = `listing-${n}${noExt ? "-noext" : ""}`;
+  const dir = `${WORK}${name}`;
+  try {
+    await Deno.stat(`${dir}.complete`);
+    return name;
+  } catch {
+    // Build it below.
+  }
+  await Deno.mkdir(dir, { recursive: true });
+  const data = new TextEncoder().encode("some text content\n");
+  for (let i = 0; i < n; i++) {
+    Deno.writeFileSync(`${dir}/file-${String(i).padStart(6, "0")}${noExt ? "" : ".txt"}`, data);
+  }
+  await Deno.writeTextFile(`${dir}.complete`, "");
+  return name;
+}
+
+async function measure(
+  server: BenchServer,
+  path: string,
+): Promise<{ p50: number; p90: number; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs + 3; i++) {
+    const t0 = performance.now();
+    const r = await fetch(server.url + path, { headers: server.headers });
+    const body = await r.arrayBuffer();
+    const ms = performance.now() - t0;
+    if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+    bytes = body.byteLength;
+    if (i >= 3) times.push(ms);
+  }
+  return { p50: percentile(times, 50), p90: percentile(times, 90), bytes };
+}
+
+await Deno.mkdir(WORK, { recursive: true });
+const folders = [];
+for (const n of sizes) folders.push({ n, name: await ensureFolder(n) });
+const nginx = await startNginx(WORK);
+const app = await startApp(WORK);
+try {
+  print(`runs per point: ${runs} (after 3 warm-ups); nginx: 1 worker; ours: one Deno process`);
+  print("files    | nginx p50 | ours p50 | ratio | nginx p90 | ours p90 | JSON bytes (nginx / ours)");
+  for (const { n, name } of folders) {
+    const ng = await measure(nginx, `/${name}/`);
+    const us = await measure(app, `/api/resources/${name}/`);
+    print(
+      `${String(n).padEnd(8)} | ${ng.p50.toFixed(1).padStart(6)} ms | ${
+        us.p50.toFixed(1).padStart(5)
+      } ms | ` +
+        `${(us.p50 / ng.p50).toFixed(2).padStart(5)} | ${ng.p90.toFixed(1).padStart(6)} ms | ${
+          us.p90.toFixed(1).padStart(5)
+        } ms | ` +
+        `${ng.bytes} / ${us.bytes}`,
+    );
+  }
+} finally {
+  await app.stop();
+  await nginx.stop();
+}
