@@ -32,7 +32,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
         {props.dirty && (
           <span class="editor-dirty" data-testid="editor-dirty" title={t("editor.unsaved")}>
             <span aria-hidden="true">●</span>
-            <span class="visually-hidden">{t("editor.unsaved")}</span>
+            <span class="sr-only">{t("editor.unsaved")}</span>
           </span>
         )}
       </h2>

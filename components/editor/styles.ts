@@ -1,9 +1,9 @@
 // This module is browser-compatible.
 /** Styles of the text file view (editor, rendered Markdown, CSV table); drawn with the app's CSS variables. */
 export const EDITOR_CSS = `
-.editor-view{display:flex;flex-direction:column;min-height:0;height:calc(100dvh - var(--header-height,56px) - 5.5rem);
+.editor-view{display:flex;flex-direction:column;min-height:0;height:calc(100dvh - var(--topbar-h,56px) - 5.5rem);
   border:1px solid var(--border,#d0d7de);border-radius:var(--radius,8px);background:var(--surface,#fff);overflow:hidden}
-.editor-toolbar{display:flex;align-items:center;gap:.5rem;padding:.4rem .6rem;border-bottom:1px solid var(--border,#d0d7de);
+.editor-toolbar{display:flex;align-items:center;gap:.5rem;padding:.4rem .6rem;border-block-end:1px solid var(--border,#d0d7de);
   background:var(--surface-2,var(--surface,#f6f8fa));flex-wrap:wrap}
 .editor-name{font-size:1rem;font-weight:600;margin:0;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;
   display:flex;align-items:center;gap:.35rem}
@@ -13,16 +13,12 @@ export const EDITOR_CSS = `
 .editor-tabs{display:inline-flex;border:1px solid var(--border,#d0d7de);border-radius:6px;overflow:hidden}
 .editor-tab{background:transparent;border:0;padding:.3rem .7rem;color:inherit;cursor:pointer;font:inherit}
 .editor-tab[aria-selected=true]{background:var(--accent,#0969da);color:var(--on-accent,#fff)}
-.editor-tab:focus-visible,.editor-save:focus-visible{outline:2px solid var(--focus,var(--accent,#0969da));outline-offset:2px}
 .editor-spacer{flex:1}
-.editor-save{display:inline-flex;align-items:center;gap:.35rem}
+.editor-status{color:var(--text-muted,#59636e);font-size:.85rem}
 .editor-host{flex:1;min-height:0;overflow:hidden}
 .editor-host[hidden]{display:none}
 .editor-rendered{flex:1;min-height:0;overflow:auto;padding:1rem 1.5rem}
 .view-message{padding:1rem;color:var(--text-muted,#59636e)}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.spin{animation:editor-spin 1s linear infinite}
-@keyframes editor-spin{to{transform:rotate(360deg)}}
 .markdown-body{max-width:52rem;line-height:1.6;word-wrap:break-word}
 .markdown-body img{max-width:100%}
 .markdown-body pre{padding:.75rem;overflow:auto;border-radius:6px;background:var(--surface-2,#f6f8fa)}
