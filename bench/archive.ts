@@ -1,25 +1,49 @@
 /**
- * Archive benchmark (a script, not a test): `deno run -A bench/archive.ts [--quick] [--formats=zip,tar.gz]`.
+ * Archive benchmark (a script, not a test):
+ *   deno run -A bench/archive.ts [--quick] [--formats=zip,tar.gz|all] [--sets=1000,10000,20000,big]
+ *     [--sink=null|pipe] [--control] [--child-v8-flags=--max-semi-space-size=1]
  *
- * Builds folders of 32 KiB files under bench/_work/, then archives each in a fresh subprocess
- * (`--child`) that writes the archive to stdout. Reports throughput (input MiB per second),
- * time to first byte (from createArchive() to the first chunk), and the child's peak RSS
- * (VmHWM from /proc/self/status) next to its RSS before archiving.
+ * Builds folders under bench/_work/ (N files of 32 KiB, half random and half text, 100 per
+ * folder; "big" is 4 files of 128 MiB), then archives each in a fresh subprocess (`--child`).
+ * The child drops the bytes (`--sink=null`, the default: the archiver alone) or writes them to
+ * stdout for this process to drain (`--sink=pipe`: adds the cost of a pipe). Per run it reports:
+ * throughput (input MiB per wall second, and per CPU second of the child, which is less
+ * sensitive to other load on the machine), time to first byte (createArchive() to the first
+ * chunk), and the child's RSS before archiving and peak RSS (VmHWM from /proc/self/status).
+ * `--child-v8-flags` runs the children with those V8 flags: the peak RSS depends mostly on how
+ * long V8 lets dead ArrayBuffers live, i.e. on the young-generation size (`--max-semi-space-size=1`
+ * keeps it low at no measurable CPU cost). The "churn" row (`--control`) allocates and drops
+ * 64 KiB buffers for the same output volume with no archive code: the runtime's own floor.
  */
 import { join } from "node:path";
 import { type ArchiveEntry, type ArchiveFormat, createArchive, fileReadable } from "../lib/archive/mod.ts";
 
 const WORK = new URL("./_work/", import.meta.url).pathname;
-const FILE_SIZE = 32 * 1024;
+const SMALL_FILE = 32 * 1024;
 const FILES_PER_DIR = 100;
+const BIG_FILE = 128 * 1024 * 1024;
+const BIG_FILES = 4;
+
+type Mode = ArchiveFormat | "churn";
+const ALL_FORMATS: ArchiveFormat[] = [
+  "zip",
+  "tar",
+  "tar.gz",
+  "tar.bz2",
+  "tar.xz",
+  "tar.lz4",
+  "tar.sz",
+  "tar.br",
+  "tar.zst",
+];
 
 interface ChildResult {
-  format: ArchiveFormat;
   files: number;
   inputBytes: number;
   outputBytes: number;
   ttfbMs: number;
   totalMs: number;
+  cpuMs: number;
   rssBeforeKiB: number;
   hwmKiB: number;
 }
@@ -30,7 +54,14 @@ function procStatus(field: string): number {
   return match ? Number(match[1]) : -1;
 }
 
-/** Walks a folder depth first, as the /api/raw route will (stat, then open on demand). */
+/** User + system CPU time of this process, in ms (clock ticks are 10 ms on Linux). */
+function cpuMs(): number {
+  const stat = Deno.readTextFileSync("/proc/self/stat");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Walks a folder depth first, as the /api/raw route will: stat each entry, open files on demand. */
 async function* walk(root: string, prefix = ""): AsyncGenerator<ArchiveEntry> {
   const names: string[] = [];
   for await (const e of Deno.readDir(join(root, prefix))) names.push(e.name);
@@ -54,41 +85,57 @@ async function* walk(root: string, prefix = ""): AsyncGenerator<ArchiveEntry> {
 }
 
 /** File content: half pseudo-random, half text, so compressors have real work to do. */
-function fileContent(index: number): Uint8Array {
-  const out = new Uint8Array(FILE_SIZE);
+function fileContent(index: number, size: number): Uint8Array {
+  const out = new Uint8Array(size);
   let x = (index * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < FILE_SIZE / 2; i++) {
+  for (let i = 0; i < size / 2; i++) {
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
     out[i] = x & 0xff;
   }
   const text = new TextEncoder().encode(`file ${index}: the quick brown fox jumps over the lazy dog\n`);
-  for (let i = FILE_SIZE / 2; i < FILE_SIZE; i++) out[i] = text[i % text.length];
+  for (let i = size / 2; i < size; i++) out[i] = text[i % text.length];
   return out;
 }
 
-async function ensureFolder(files: number): Promise<string> {
-  const dir = join(WORK, `files-${files}`);
-  const marker = join(WORK, `files-${files}.complete`);
-  try {
-    await Deno.stat(marker);
-    return dir;
-  } catch {
-    // Not built yet (or interrupted): rebuild below.
-  }
+async function ensureFolder(set: string): Promise<string> {
+  const dir = join(WORK, set === "big" ? "big" : `files-${set}`);
+  const marker = `${dir}.complete`;
+  if (await Deno.stat(marker).then(() => true, () => false)) return dir;
   await Deno.remove(dir, { recursive: true }).catch(() => undefined);
-  for (let i = 0; i < files; i++) {
-    const sub = join(dir, `d${String(Math.floor(i / FILES_PER_DIR)).padStart(4, "0")}`);
-    if (i % FILES_PER_DIR === 0) await Deno.mkdir(sub, { recursive: true });
-    await Deno.writeFile(join(sub, `f${i}.bin`), fileContent(i));
+  if (set === "big") {
+    await Deno.mkdir(dir, { recursive: true });
+    for (let i = 0; i < BIG_FILES; i++) {
+      await Deno.writeFile(join(dir, `big${i}.bin`), fileContent(i, BIG_FILE));
+    }
+  } else {
+    for (let i = 0; i < Number(set); i++) {
+      const sub = join(dir, `d${String(Math.floor(i / FILES_PER_DIR)).padStart(4, "0")}`);
+      if (i % FILES_PER_DIR === 0) await Deno.mkdir(sub, { recursive: true });
+      await Deno.writeFile(join(sub, `f${i}.bin`), fileContent(i, SMALL_FILE));
+    }
   }
   await Deno.writeTextFile(marker, "");
   return dir;
 }
 
-async function child(format: ArchiveFormat, dir: string): Promise<void> {
+/** The control: the same output volume as 64 KiB buffers, without reading files or archiving. */
+function churnStream(totalBytes: number): ReadableStream<Uint8Array> {
+  let left = totalBytes;
+  return new ReadableStream({
+    pull(controller) {
+      if (left <= 0) return controller.close();
+      const chunk = new Uint8Array(Math.min(64 * 1024, left)).fill(left & 0xff);
+      left -= chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+async function child(mode: Mode, dir: string, sink: string): Promise<void> {
   const rssBeforeKiB = procStatus("VmRSS");
+  const cpuBefore = cpuMs();
   let files = 0;
   let inputBytes = 0;
   async function* counted() {
@@ -101,32 +148,43 @@ async function child(format: ArchiveFormat, dir: string): Promise<void> {
     }
   }
   const start = performance.now();
-  const stream = createArchive(counted(), { format });
+  let stream: ReadableStream<Uint8Array>;
+  if (mode === "churn") {
+    for await (const e of walk(dir)) inputBytes += e.isDir ? 0 : e.size;
+    stream = churnStream(inputBytes);
+  } else {
+    stream = createArchive(counted(), { format: mode });
+  }
   const out = Deno.stdout.writable.getWriter();
   let ttfbMs = -1;
   let outputBytes = 0;
   for await (const chunk of stream) {
     if (ttfbMs < 0) ttfbMs = performance.now() - start;
     outputBytes += chunk.length;
-    await out.write(chunk);
+    if (sink === "pipe") await out.write(chunk);
   }
-  const totalMs = performance.now() - start;
   const result: ChildResult = {
-    format,
     files,
     inputBytes,
     outputBytes,
     ttfbMs,
-    totalMs,
+    totalMs: performance.now() - start,
+    cpuMs: cpuMs() - cpuBefore,
     rssBeforeKiB,
     hwmKiB: procStatus("VmHWM"),
   };
   await Deno.stderr.write(new TextEncoder().encode(JSON.stringify(result) + "\n"));
 }
 
-async function measure(format: ArchiveFormat, dir: string): Promise<ChildResult> {
+async function measure(
+  mode: Mode,
+  dir: string,
+  options: { sink: string; v8Flags?: string },
+): Promise<ChildResult> {
+  const { sink } = options;
+  const flags = options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : [];
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, "--child", format, dir],
+    args: ["run", "-A", ...flags, new URL(import.meta.url).pathname, "--child", mode, dir, sink],
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -137,48 +195,63 @@ async function measure(format: ArchiveFormat, dir: string): Promise<ChildResult>
   const text = (await stderr).trim().split("\n").pop() ?? "";
   if (code !== 0) throw new Error(`child failed (${code}): ${text}`);
   const result = JSON.parse(text) as ChildResult;
-  if (received !== result.outputBytes) {
+  if (sink === "pipe" && received !== result.outputBytes) {
     throw new Error(`received ${received} bytes, child wrote ${result.outputBytes}`);
   }
   return result;
 }
 
+function loadAverage(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
 async function main(): Promise<void> {
+  const option = (name: string) => Deno.args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1];
   const quick = Deno.args.includes("--quick");
-  const formatsArg = Deno.args.find((a) => a.startsWith("--formats="));
-  const formats = (formatsArg?.slice(10).split(",") ?? ["zip", "tar.gz"]) as ArchiveFormat[];
-  const counts = quick ? [1000] : [1000, 10000, 20000];
-  const rows: string[][] = [[
+  const formats = option("formats");
+  const modes = (formats === "all" ? ALL_FORMATS : formats?.split(",") ?? ["zip", "tar.gz"]) as Mode[];
+  const sink = option("sink") ?? "null";
+  const v8Flags = Deno.args.find((a) => a.startsWith("--child-v8-flags="))?.slice("--child-v8-flags=".length);
+  const sets = option("sets")?.split(",") ?? (quick ? ["1000"] : ["1000", "10000", "20000", "big"]);
+  const header = [
+    "set",
     "format",
     "files",
-    "input MiB",
-    "output MiB",
+    "in MiB",
+    "out MiB",
     "MiB/s",
+    "MiB/cpu-s",
     "TTFB ms",
     "RSS before",
     "peak RSS",
-  ]];
-  for (const count of counts) {
-    const dir = await ensureFolder(count);
-    for (const format of formats) {
-      const r = await measure(format, dir);
-      const mib = (n: number) => (n / 1048576).toFixed(1);
+  ];
+  const rows: string[][] = [header];
+  const mib = (n: number) => (n / 1048576).toFixed(1);
+  for (const set of sets) {
+    const dir = await ensureFolder(set);
+    for (const mode of [...modes, ...(Deno.args.includes("--control") ? ["churn" as const] : [])]) {
+      const r = await measure(mode, dir, { sink, v8Flags });
       rows.push([
-        format,
+        set,
+        mode,
         String(r.files),
         mib(r.inputBytes),
         mib(r.outputBytes),
         (r.inputBytes / 1048576 / (r.totalMs / 1000)).toFixed(0),
+        (r.inputBytes / 1048576 / (Math.max(r.cpuMs, 10) / 1000)).toFixed(0),
         r.ttfbMs.toFixed(1),
         `${(r.rssBeforeKiB / 1024).toFixed(0)} MiB`,
         `${(r.hwmKiB / 1024).toFixed(0)} MiB`,
       ]);
     }
   }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((c, i) => c.padStart(widths[i])).join("  "));
+  lines.push(
+    `sink: ${sink}; load average at the end: ${loadAverage()} (${navigator.hardwareConcurrency} CPUs)`,
+  );
   await Deno.stdout.write(new TextEncoder().encode(lines.join("\n") + "\n"));
 }
 
-if (Deno.args[0] === "--child") await child(Deno.args[1] as ArchiveFormat, Deno.args[2]);
+if (Deno.args[0] === "--child") await child(Deno.args[1] as Mode, Deno.args[2], Deno.args[3]);
 else await main();

@@ -63,15 +63,17 @@ export async function* prepareEntries(
   const iterator = entries[Symbol.asyncIterator]();
   const queue: Promise<Slot>[] = [];
   let ended = false;
-  // Async iterators queue next() calls, so several requests may be outstanding; each slot
-  // settles to a value (never rejects) so an error ahead cannot become an unhandled rejection.
+  // next() calls are chained, never concurrent (a hand-written iterator need not support
+  // that), but they run ahead of the consumer. Each slot settles to a value (never rejects),
+  // so an error ahead cannot become an unhandled rejection.
+  let previous: Promise<unknown> = Promise.resolve();
   const request = () => {
-    queue.push(
-      iterator.next().then(
-        (r): Slot | Promise<Slot> => r.done ? { kind: "end" } : prepare(r.value),
-        (error): Slot => ({ kind: "error", error }),
-      ),
-    );
+    const next = previous.then(() => iterator.next());
+    previous = next.catch(() => undefined);
+    queue.push(next.then(
+      (r): Slot | Promise<Slot> => r.done ? { kind: "end" } : prepare(r.value),
+      (error): Slot => ({ kind: "error", error }),
+    ));
   };
   try {
     for (let i = 0; i < depth; i++) request();
