@@ -234,6 +234,22 @@ Deno.test({
       await page.waitForSelector(".editor-host[data-ready] .cm-content");
       assert.match(await page.locator(".cm-content").textContent() ?? "", /window\.__pwned = 1/);
 
+      // Legacy spreadsheet exports are often Windows-1252: the raw bytes (X-Encoding) let the browser decode them.
+      await Deno.writeFile(
+        `${server.t.root}/legacy.csv`,
+        new Uint8Array([
+          ...new TextEncoder().encode("drink,price\ncaf"),
+          0xe9,
+          ...new TextEncoder().encode(",2\n"),
+        ]),
+      );
+      const raw = page.waitForRequest((r) =>
+        r.url().endsWith("/api/resources/legacy.csv") && r.headers()["x-encoding"] === "true"
+      );
+      await openFiles(page, server, "/legacy.csv");
+      await raw;
+      await page.locator('[data-testid="csv-table"] tbody td', { hasText: "café" }).waitFor();
+
       await openFiles(page, server, "/table.csv");
       const table = page.locator('[data-testid="csv-table"] table');
       await table.waitFor();
