@@ -54,7 +54,8 @@ async function* walk(
   signal?: AbortSignal,
 ): AsyncGenerator<ArchiveEntry> {
   signal?.throwIfAborted();
-  if (p.stat === null) return;
+  // Only folders and regular files: opening a FIFO would block the whole download.
+  if (p.stat === null || !(p.stat.isDirectory || p.stat.isFile)) return;
   if (p.vpath !== root) yield entryOf(p, relativeName(root, p.vpath));
   if (!p.stat.isDirectory) return;
   // In-scope symlinked folders are followed; a folder already on the current path would loop forever.

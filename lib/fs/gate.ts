@@ -141,6 +141,26 @@ export function isVisible(
   return isAllowedByRules(rulePath, conf.rules);
 }
 
+/**
+ * When a symlink was followed, the vpath of where the entry really is; null when no link was involved (or
+ * in followExternal mode, where targets may be anywhere). Rules and hiding are checked on this path too, so
+ * an in-scope link cannot open a folder that a rule denies (upstream checks only the lexical path).
+ */
+function resolvedVpath(conf: Confinement, vpath: string, real: string): string | null {
+  if (conf.followExternal) return null;
+  const lexical = vpath === "/" ? conf.rootReal : conf.rootReal === "/" ? vpath : conf.rootReal + vpath;
+  if (real === lexical || !isInsideDir(conf.rootReal, real)) return null;
+  return conf.rootReal === "/" ? real : real.slice(conf.rootReal.length) || "/";
+}
+
+/**
+ * For walkers: the vpath where a checked folder really is when it was reached through a symlink, else null.
+ * Children must then pass {@link isVisible} on `joinVpath(realVpathOf(dir), name)` as well.
+ */
+export function realVpathOf(p: ScopedPath): string | null {
+  return resolvedVpath(p.confinement, p.vpath, p.real);
+}
+
 function brand(fields: Omit<ScopedPath, typeof SCOPED>): ScopedPath {
   return fields as ScopedPath;
 }
@@ -167,6 +187,10 @@ export async function resolveScoped(
   const resolution = conf.followExternal
     ? await resolveLexical(conf.rootReal, segments)
     : await resolveConfined(conf.rootReal, segments);
+  const target = resolvedVpath(conf, clean.path, resolution.real);
+  if (target !== null && !isVisible(conf, target)) {
+    throw new ForbiddenError("rule_denied", "Path resolves to a denied or hidden path");
+  }
   return brand({
     ...resolution,
     vpath: clean.path,
@@ -218,6 +242,8 @@ export async function scopedChild(
     // A parent reached through a symlink resolves children from its target; keep the path we listed.
     resolution = { ...resolution, path };
   }
+  const target = resolvedVpath(conf, vpath, resolution.real);
+  if (target !== null && !isVisible(conf, target, hint)) return null;
   return brand({
     ...resolution,
     vpath,
@@ -234,6 +260,8 @@ export function scopedPlainChild(parent: ScopedPath, name: string, lstat: Deno.F
   const vpath = joinVpath(parent.vpath, name);
   if (!isVisible(conf, vpath)) return null;
   const path = parent.real === "/" ? `/${name}` : `${parent.real}/${name}`;
+  const target = resolvedVpath(conf, vpath, path);
+  if (target !== null && !isVisible(conf, target)) return null;
   return brand({
     path,
     real: path,

@@ -222,3 +222,29 @@ Deno.test("resolveScoped() reports a missing scope folder as 404", async () => {
     );
   });
 });
+
+Deno.test("resolveScoped() applies rules where a symlink really leads (stricter than upstream)", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "private/secret.txt": "s", "pub/ok.txt": "ok", ".dot/x.txt": "x" });
+    await Deno.symlink("private", `${root}/alias`);
+    await Deno.symlink("private/secret.txt", `${root}/file-alias`);
+    await Deno.symlink(".dot", `${root}/dot-alias`);
+    const ctx = ctxFor(root, { rules: [pathRule("/private")], hideDotfiles: true });
+    assert.equal(
+      await status(resolveScoped(ctx, "/alias/secret.txt", "read")),
+      403,
+      "ancestor link into a denied folder",
+    );
+    assert.equal(await status(resolveScoped(ctx, "/alias", "read")), 403);
+    assert.equal(await status(resolveScoped(ctx, "/file-alias", "read")), 403);
+    assert.equal(
+      await status(resolveScoped(ctx, "/dot-alias/x.txt", "read")),
+      403,
+      "link into a hidden folder",
+    );
+    const root_ = await resolveScoped(ctx, "/", "read");
+    assert.equal(await scopedChild(root_, "alias"), null);
+    assert.equal(await scopedChild(root_, "file-alias"), null);
+    assert.equal(await status(resolveScoped(ctx, "/pub/ok.txt", "read")), 200);
+  });
+});

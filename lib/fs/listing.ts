@@ -4,8 +4,9 @@
  * header sniffing is on *and* the extension is not in the pinned table.
  */
 import type { Resource, Sorting } from "../types.ts";
+import { TEMP_PREFIX } from "./atomic.ts";
 import { HEADER_BYTES, resourceFields } from "./file_info.ts";
-import { isVisible, scopedChild, type ScopedPath } from "./gate.ts";
+import { isVisible, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { joinVpath } from "./path.ts";
 import { type SortableItem, sortItems } from "./sort.ts";
@@ -51,6 +52,8 @@ function needsHeader(name: string, info: Deno.FileInfo, options: ListOptions): b
 /** The items of a directory that this confinement may see (escaping links and unreadable entries left out). */
 export async function listItems(dir: ScopedPath, options: ListOptions): Promise<SortableItem[]> {
   const conf = dir.confinement;
+  // A folder reached through a symlink: its children must also pass the rules where they really are.
+  const realBase = realVpathOf(dir);
   const names: { name: string; isSymlink: boolean }[] = [];
   for (const e of Deno.readDirSync(dir.real)) names.push({ name: e.name, isSymlink: e.isSymlink });
   const items: SortableItem[] = [];
@@ -81,7 +84,9 @@ export async function listItems(dir: ScopedPath, options: ListOptions): Promise<
         });
         continue;
       }
-      if (!isVisible(conf, vpath)) continue;
+      // Our own in-flight temp files (atomic writes) are not user content.
+      if (name.startsWith(TEMP_PREFIX) || !isVisible(conf, vpath)) continue;
+      if (realBase !== null && !isVisible(conf, joinVpath(realBase, name))) continue;
       const path = dir.real === "/" ? `/${name}` : `${dir.real}/${name}`;
       let info: Deno.FileInfo;
       try {

@@ -76,7 +76,7 @@ export async function openSubtitle(
   const p = await resolveScoped(ctx, vpath, "download");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
   const name = vpathBase(p.vpath);
-  if (p.stat.isDirectory || !isSubtitleName(name)) {
+  if (!p.stat.isFile || !isSubtitleName(name)) {
     throw new BadRequestError(undefined, { code: "not_a_subtitle" });
   }
   if (p.stat.size > MAX_SUBTITLE_BYTES) throw new PayloadTooLargeError("subtitle_too_large");

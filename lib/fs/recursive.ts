@@ -1,7 +1,7 @@
 /** GET /api/resources/recursive (API.md §5.8, §6.5): a flat pre-order listing of a subtree. */
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import { formatModified } from "./file_info.ts";
-import { type Confinement, type GateContext, isVisible, resolveWalkBase } from "./gate.ts";
+import { type Confinement, type GateContext, isVisible, realVpathOf, resolveWalkBase } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { compareBytes } from "./sort.ts";
 
@@ -19,11 +19,11 @@ export const MAX_RECURSIVE_ENTRIES = 1_000_000;
 
 async function walk(
   conf: Confinement,
-  dir: string,
-  vpath: string,
+  at: { dir: string; vpath: string; realVpath: string },
   out: RecursiveEntry[],
   signal?: AbortSignal,
 ): Promise<void> {
+  const { dir, vpath } = at;
   let names: string[];
   try {
     names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
@@ -36,7 +36,8 @@ async function walk(
     if (out.length >= MAX_RECURSIVE_ENTRIES) return;
     const childVpath = joinVpath(vpath, name);
     // Denied (or hidden) entries are skipped and a denied folder's subtree is pruned.
-    if (!isVisible(conf, childVpath)) continue;
+    const realVpath = joinVpath(at.realVpath, name);
+    if (!isVisible(conf, childVpath) || (realVpath !== childVpath && !isVisible(conf, realVpath))) continue;
     let info: Deno.FileInfo;
     try {
       info = await Deno.lstat(`${dir}/${name}`);
@@ -50,7 +51,9 @@ async function walk(
       modified: formatModified(info.mtime),
       isDir: info.isDirectory,
     });
-    if (info.isDirectory) await walk(conf, `${dir}/${name}`, childVpath, out, signal);
+    if (info.isDirectory) {
+      await walk(conf, { dir: `${dir}/${name}`, vpath: childVpath, realVpath }, out, signal);
+    }
   }
 }
 
@@ -69,6 +72,7 @@ export async function listRecursive(
     throw new BadRequestError("path is not a directory", { code: "not_a_directory" });
   }
   const out: RecursiveEntry[] = [];
-  await walk(base.confinement, base.real, base.vpath, out, options.signal);
+  const at = { dir: base.real, vpath: base.vpath, realVpath: realVpathOf(base) ?? base.vpath };
+  await walk(base.confinement, at, out, options.signal);
   return out;
 }

@@ -28,3 +28,12 @@ Deno.test("listRecursive() lists a subtree in pre-order and prunes denied folder
     await assert.rejects(listRecursive(ctxFor(root), "/t2/out"), (e: HttpError) => e.status === 403);
   });
 });
+
+Deno.test("listRecursive() judges entries under a linked base where they really are", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "d/secret.txt": "", "d/ok.txt": "" });
+    await Deno.symlink("d", `${root}/alias`);
+    const ctx = ctxFor(root, { rules: [pathRule("/d/secret.txt")] });
+    assert.deepEqual((await listRecursive(ctx, "/alias")).map((e) => e.path), ["/alias/ok.txt"]);
+  });
+});

@@ -1,5 +1,5 @@
 /** GET /api/resources (API.md §6.4): one file or a directory listing, with content, checksum or raw text. */
-import { NotFoundError } from "../errors.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { checksumFile, parseChecksumAlgorithm } from "./checksum.ts";
 import { resourceFields } from "./file_info.ts";
@@ -77,6 +77,8 @@ export async function getResource(
   if (options.checksum) {
     assertPermission(ctx.user, "download");
     const algorithm = parseChecksumAlgorithm(options.checksum);
+    // Reading a FIFO or device would block or never end.
+    if (!p.stat.isFile) throw new BadRequestError("not a regular file", { code: "not_a_regular_file" });
     self.checksums = { [algorithm]: await checksumFile(p, algorithm) };
     return { resource: self };
   }

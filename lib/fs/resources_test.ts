@@ -141,3 +141,29 @@ Deno.test("getResource() lists 5k files quickly", async () => {
     assert.ok(ms < 2000, `listing took ${ms} ms`);
   });
 });
+
+Deno.test("getResource() never opens a FIFO: typed blob, checksum refused", async () => {
+  await withTempRoot(async ({ root }) => {
+    const mk = new Deno.Command("mkfifo", { args: [`${root}/pipe`] }).outputSync();
+    assert.equal(mk.code, 0);
+    const { resource } = await getResource(ctxFor(root), "/", opts);
+    assert.equal(resource!.items!.find((i) => i.name === "pipe")!.type, "blob");
+    const single = await getResource(ctxFor(root), "/pipe", opts);
+    assert.equal(single.resource!.type, "blob");
+    assert.equal(single.resource!.content, undefined);
+    await assert.rejects(
+      getResource(ctxFor(root), "/pipe", { ...opts, checksum: "md5" }),
+      (e: HttpError) => e.status === 400,
+    );
+  });
+});
+
+Deno.test("getResource() lists a linked folder with the rules of where it really is", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "d/secret.txt": "s", "d/ok.txt": "ok" });
+    await Deno.symlink("d", `${root}/alias`);
+    const ctx = ctxFor(root, { rules: [pathRule("/d/secret.txt")] });
+    const { resource } = await getResource(ctx, "/alias/", opts);
+    assert.deepEqual(resource!.items!.map((i) => i.name), ["ok.txt"]);
+  });
+});

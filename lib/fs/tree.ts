@@ -1,6 +1,6 @@
 /** Subtree walks over real directories (lstat-based, never entering symlinks) for recursive rule checks. */
 import type { ScopedPath } from "./gate.ts";
-import { isVisible } from "./gate.ts";
+import { isVisible, realVpathOf } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { hasRules } from "./rules.ts";
 
@@ -49,8 +49,13 @@ export async function findDeniedDescendant(
   if (!hasRules(conf.rules)) return null;
   const dirInfo = src.stat;
   if (!dirInfo?.isDirectory) return null;
+  // When src is reached through a symlink, descendants are judged where they really are as well.
+  const realSrc = realVpathOf(src);
   for await (const { rel } of walkTree(src.real)) {
     if (!isVisible(conf, joinRel(src.vpath, rel), { ignoreHidden: true })) return joinRel(src.vpath, rel);
+    if (realSrc !== null && !isVisible(conf, joinRel(realSrc, rel), { ignoreHidden: true })) {
+      return joinRel(src.vpath, rel);
+    }
     if (options.dst && !isVisible(conf, joinRel(options.dst.vpath, rel), { ignoreHidden: true })) {
       return joinRel(options.dst.vpath, rel);
     }

@@ -9,6 +9,7 @@ import {
   type GateContext,
   isConfinedLink,
   isVisible,
+  realVpathOf,
   resolveWalkBase,
 } from "../fs/gate.ts";
 import { joinVpath } from "../fs/path.ts";
@@ -39,12 +40,19 @@ export async function* searchFiles(
     return;
   }
   if (!base.stat?.isDirectory) return;
-  yield* walkDir(base.confinement, { dir: base.real, rel: "", vpath: base.vpath }, query, options);
+  const realBase = realVpathOf(base) ?? base.vpath;
+  yield* walkDir(
+    base.confinement,
+    { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase },
+    query,
+    options,
+  );
 }
 
 async function* walkDir(
   conf: Confinement,
-  at: { dir: string; rel: string; vpath: string },
+  /** `realVpath`: where `dir` really is (differs from `vpath` when the base was reached through a link). */
+  at: { dir: string; rel: string; vpath: string; realVpath: string },
   query: SearchQuery,
   options: SearchOptions,
 ): AsyncGenerator<SearchHit> {
@@ -60,13 +68,17 @@ async function* walkDir(
     // A hidden folder hides everything below it: prune instead of walking.
     if (conf.hideDotfiles && e.name.startsWith(".")) continue;
     const vpath = joinVpath(at.vpath, e.name);
+    const realVpath = joinVpath(at.realVpath, e.name);
     const rel = at.rel ? `${at.rel}/${e.name}` : e.name;
-    if (isVisible(conf, vpath) && matchesQuery(query, e.name)) {
+    const visible = isVisible(conf, vpath) && (realVpath === vpath || isVisible(conf, realVpath));
+    if (visible && matchesQuery(query, e.name)) {
       // Symlinks are never followed, and reported only while they stay inside the scope.
       if (!e.isSymlink || await isConfinedLink(conf, vpath)) yield { dir: e.isDirectory, path: rel };
     }
     // Denied folders are still walked: a deeper allow rule can make their children visible.
-    if (e.isDirectory) yield* walkDir(conf, { dir: `${at.dir}/${e.name}`, rel, vpath }, query, options);
+    if (e.isDirectory) {
+      yield* walkDir(conf, { dir: `${at.dir}/${e.name}`, rel, vpath, realVpath }, query, options);
+    }
   }
 }
 

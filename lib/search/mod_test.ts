@@ -48,3 +48,13 @@ Deno.test("searchStream() writes NDJSON and stops when cancelled", async () => {
     await reader.cancel();
   });
 });
+
+Deno.test("searchFiles() judges entries under a linked base where they really are", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "d/secret.txt": "", "d/ok.txt": "" });
+    await Deno.symlink("d", `${root}/alias`);
+    const ctx = ctxFor(root, { rules: [pathRule("/d/secret.txt")] });
+    const hits = await Array.fromAsync(searchFiles(ctx, "/alias/", parseSearchQuery("txt")));
+    assert.deepEqual(hits, [{ dir: false, path: "ok.txt" }]);
+  });
+});
