@@ -2,7 +2,7 @@
 /**
  * The header actions registry: buttons of the top bar that depend on the page, the selection and the permissions.
  * Other features add theirs from their own files, e.g. `registerHeaderAction({ id: "upload", ... })`.
- * "selection" actions move into the "more" menu on mobile; "page" actions stay in the bar.
+ * On mobile every action that is not `pinned` moves into the "more" menu.
  */
 import { signal } from "@preact/signals";
 import type { IconNode } from "lucide";
@@ -37,6 +37,8 @@ export interface HeaderAction {
   label?(ctx: ActionContext): string;
   /** Icon variant for the current state. */
   iconOf?(ctx: ActionContext): IconNode;
+  /** Stays in the bar on mobile (e.g. search); all other actions move into the "more" menu there. */
+  pinned?: boolean;
 }
 
 /** Registered header actions, sorted by order. */

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { EllipsisVertical, Menu, X } from "../components/icons.ts";
@@ -31,11 +31,12 @@ function ActionButton(
   return (
     <button
       type="button"
-      class={props.menu ? "menu-item" : `action ${action.group === "selection" ? "sel-action" : ""}`}
-      role={props.menu ? "menuitem" : undefined}
+      class={props.menu ? "menu-item" : action.pinned ? "action" : "action in-menu-on-mobile"}
+      role={props.menu ? (pressed === undefined ? "menuitem" : "menuitemcheckbox") : undefined}
       title={label}
       aria-label={props.menu ? undefined : label}
-      aria-pressed={pressed === undefined ? undefined : pressed}
+      aria-pressed={props.menu || pressed === undefined ? undefined : pressed}
+      aria-checked={props.menu && pressed !== undefined ? pressed : undefined}
       data-action={action.id}
       onClick={run}
     >
@@ -48,14 +49,27 @@ function ActionButton(
 function HeaderImpl(props: HeaderProps) {
   const { config, user, t } = usePage();
   useEffect(() => startSession(user), []);
+  const menuRef = useRef<HTMLDivElement>(null);
   const top = currentPrompt.value?.name;
   const count = selection.value.size;
   const ctx: ActionContext | null = user
     ? { user, config, selected: selectedItems.value, listing: listing.value, path: currentPath.value }
     : null;
   const visible = props.actions && ctx ? headerActions.value.filter((a) => a.visible(ctx)) : [];
-  const selectionActions = visible.filter((a) => a.group === "selection");
+  const menuActions = visible.filter((a) => !a.pinned);
   const name = config.Name || "File Browser";
+  useEffect(() => {
+    // An opened menu takes the focus (Esc closes it through the prompts layer).
+    if (top === "more") menuRef.current?.querySelector<HTMLElement>("button")?.focus();
+  }, [top]);
+  const onMenuKey = (e: KeyboardEvent) => {
+    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>("button") ?? [])];
+    const i = items.indexOf(document.activeElement as HTMLElement);
+    const next = e.key === "ArrowDown" ? i + 1 : e.key === "ArrowUp" ? i - 1 : null;
+    if (next === null || !items.length) return;
+    e.preventDefault();
+    items[(next + items.length) % items.length].focus();
+  };
   return (
     <header class="topbar" data-testid="header">
       <button
@@ -89,7 +103,7 @@ function HeaderImpl(props: HeaderProps) {
       )}
       <div class="actions" role="toolbar" aria-label={t("header.actions")}>
         {ctx && visible.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} />)}
-        {selectionActions.length > 0 && (
+        {menuActions.length > 0 && (
           <div class="more">
             <button
               type="button"
@@ -105,8 +119,14 @@ function HeaderImpl(props: HeaderProps) {
             {top === "more" && ctx && (
               <>
                 <div class="menu-backdrop" onClick={closePrompt} />
-                <div class="menu" role="menu" aria-label={t("buttons.more")}>
-                  {selectionActions.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} menu />)}
+                <div
+                  class="menu"
+                  role="menu"
+                  aria-label={t("buttons.more")}
+                  ref={menuRef}
+                  onKeyDown={onMenuKey}
+                >
+                  {menuActions.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} menu />)}
                 </div>
               </>
             )}

@@ -32,9 +32,10 @@ function UsageBar(props: { locale: string; t: (k: string, v?: Record<string, str
   }, [dir, tick]);
   if (!usage) return <div class="usage" aria-hidden="true" />;
   const pct = percentOf(usage.used, usage.total);
+  // Isolate the sizes so "5 GiB" keeps its order inside right-to-left sentences.
   const text = props.t("sidebar.usage", {
-    used: formatSize(usage.used, props.locale),
-    total: formatSize(usage.total, props.locale),
+    used: `\u2068${formatSize(usage.used, props.locale)}\u2069`,
+    total: `\u2068${formatSize(usage.total, props.locale)}\u2069`,
   });
   return (
     <div class="usage" data-testid="usage">

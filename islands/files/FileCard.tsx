@@ -15,7 +15,7 @@ export function FileCard(props: { file: Resource; page: PageView }) {
       <Icon node={iconOf(file)} size={64} class="file-card-icon" />
       <h2 class="break">{file.name}</h2>
       <p class="muted">
-        {formatSize(file.size, locale)} ·{" "}
+        <bdi>{formatSize(file.size, locale)}</bdi> ·{" "}
         <time dateTime={file.modified}>{formatDate(file.modified, locale)}</time>
       </p>
       <p>{t("files.noPreview")}</p>

@@ -91,7 +91,7 @@ function RowImpl(props: RowProps) {
           ? "—"
           : item.type === "invalid_link"
           ? props.invalidLinkText
-          : formatSize(item.size, locale)}
+          : <bdi>{formatSize(item.size, locale)}</bdi>}
       </span>
       <span class="modified">
         <time dateTime={item.modified} title={full}>

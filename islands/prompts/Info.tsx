@@ -82,7 +82,7 @@ export function InfoPrompt(props: PromptProps) {
           <div class="info-row">
             <dt>{t("prompts.info.size")}</dt>
             <dd>
-              {formatSize(bytes, locale)}{" "}
+              <bdi>{formatSize(bytes, locale)}</bdi>{" "}
               <span class="muted">
                 ({t("prompts.info.bytes", { count: bytes, bytes: formatNumber(bytes, locale) })})
               </span>
