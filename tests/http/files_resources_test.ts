@@ -1,5 +1,6 @@
 /** HTTP tests of /api/resources (API.md §6.4-§6.9): role matrix, traversal set, atomic writes. */
 import assert from "node:assert/strict";
+import { shares } from "../../lib/storage/mod.ts";
 import { escapeTargets, exists, filesFixture, SECRET, TRAVERSALS } from "../fixtures/fs/tree.ts";
 
 Deno.test("GET /api/resources: role matrix", async () => {
@@ -256,8 +257,27 @@ Deno.test("DELETE /api/resources: role matrix, links, shares", async () => {
     r = await f.request("/api/resources/good-link.md", { method: "DELETE", as: "u" });
     assert.equal(r.status, 204);
     assert.ok(await exists(`${f.home}/docs/readme.md`), "deleting a link keeps its target");
-    r = await f.request("/api/resources/home/docs", { method: "DELETE", as: "admin" });
+    // Deleting removes the user's share links on the path and below, never a sibling like /docsx.
+    const uid = f.users.u.id;
+    const share = (hash: string, path: string) => ({
+      hash,
+      path,
+      userID: uid,
+      expire: 0,
+      passwordHash: "",
+      token: "",
+    });
+    await Deno.mkdir(`${f.home}/docsx`);
+    for (const [h, p] of [["h1", "/docs"], ["h2", "/docs/readme.md"], ["h3", "/docsx"]]) {
+      assert.ok(await shares.createShare(f.deps.kv, share(h, p)));
+    }
+    r = await f.request("/api/resources/docs", { method: "DELETE", as: "u" });
     assert.equal(r.status, 204);
+    const left = (await shares.listShares(f.deps.kv, Date.now(), { userId: uid })).map((s) => s.path);
+    assert.deepEqual(left, ["/docsx"]);
+    r = await f.request("/api/resources/home/docsx", { method: "DELETE", as: "admin" });
+    assert.equal(r.status, 204);
+    assert.equal(await exists(`${f.home}/docsx`), false);
     assert.equal(await exists(`${f.home}/docs`), false);
   } finally {
     await f.close();
