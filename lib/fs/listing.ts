@@ -12,7 +12,7 @@ import { joinVpath } from "./path.ts";
 import { type SortableItem, sortItems } from "./sort.ts";
 
 /** Entries handled per synchronous chunk before yielding to other requests. */
-const CHUNK = 2048;
+const CHUNK = 5000;
 
 /** Options of {@link listDirectory}. */
 export interface ListOptions {

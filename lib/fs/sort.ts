@@ -68,6 +68,8 @@ export interface SortableItem {
 /** A name split once into non-digit and digit runs, so each comparison does no parsing. */
 interface NaturalKey {
   text: string;
+  /** The runs themselves (compared with ===, cheaper than char loops). */
+  runs: string[];
   /** Start offset of each run in `text`. */
   starts: number[];
   /** For digit runs: the value (null when it does not fit in 64 bits); undefined for other runs. */
@@ -76,6 +78,7 @@ interface NaturalKey {
 
 function naturalKey(text: string): NaturalKey {
   const starts: number[] = [];
+  const runs: string[] = [];
   const values: (number | bigint | null | undefined)[] = [];
   let i = 0;
   while (i < text.length) {
@@ -83,18 +86,11 @@ function naturalKey(text: string): NaturalKey {
     const digits = isDigit(text.charCodeAt(i));
     while (i < text.length && isDigit(text.charCodeAt(i)) === digits) i++;
     starts.push(start);
-    if (!digits) values.push(undefined);
-    else {
-      const run = text.slice(start, i);
-      values.push(run.length <= 15 ? Number(run) : parseU64(run));
-    }
+    const run = text.slice(start, i);
+    runs.push(run);
+    values.push(digits ? (run.length <= 15 ? Number(run) : parseU64(run)) : undefined);
   }
-  return { text, starts, values };
-}
-
-function sameRun(a: string, as: number, ae: number, b: string, bs: number): boolean {
-  for (let i = 0; i < ae - as; i++) if (a.charCodeAt(as + i) !== b.charCodeAt(bs + i)) return false;
-  return true;
+  return { text, runs, starts, values };
 }
 
 /** The same order as {@link naturalLess}, on precomputed keys (-1, 0 or 1). */
@@ -108,9 +104,7 @@ function compareKeys(a: NaturalKey, b: NaturalKey): number {
     if (av === undefined || bv === undefined) {
       // Non-digit runs (or a digit run against text): equal runs are a common prefix, anything else is
       // decided byte-wise from here, exactly like stripping the prefix and comparing the remainders.
-      if (
-        av === undefined && bv === undefined && ae - as === be - bs && sameRun(a.text, as, ae, b.text, bs)
-      ) continue;
+      if (av === undefined && bv === undefined && a.runs[t] === b.runs[t]) continue;
       return Math.sign(compareBytes(a.text.slice(as), b.text.slice(bs)));
     }
     if (av !== null && bv !== null) {
