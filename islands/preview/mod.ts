@@ -27,6 +27,7 @@ registerHeaderAction({
   icon: Search,
   order: 1,
   group: "page",
+  pinned: true,
   visible: (ctx) => !!ctx.listing && resource.value?.isDir === true,
   run: () => showPrompt("search"),
 });
@@ -37,6 +38,7 @@ registerHeaderAction({
   icon: Save,
   order: 5,
   group: "page",
+  pinned: true,
   visible: () => !!editorState.value && !editorState.value.readOnly,
   run: () => editorState.value?.save(),
 });
