@@ -109,7 +109,7 @@ async function tusUpload(
     size: number;
     chunk: Uint8Array<ArrayBuffer>;
   },
-): Promise<{ seconds: number; rssGrowthMiB: number; cpu: number }> {
+): Promise<{ seconds: number; rssGrowthMiB: number; cpu: number; patchMs: number; lastMs: number }> {
   const client = Deno.createHttpClient({});
   const before = rssKiB(server.pid);
   const cpuBefore = cpuSeconds(server.pid);
@@ -126,7 +126,9 @@ async function tusUpload(
     if (created.status !== 201) throw new Error(`create: ${created.status}`);
     const location = new URL(created.headers.get("Location")!, options.createUrl).toString();
     let offset = 0;
+    const patchMs: number[] = [];
     while (offset < options.size) {
+      const started = performance.now();
       const n = Math.min(options.chunk.length, options.size - offset);
       const res = await fetch(location, {
         method: "PATCH",
@@ -142,10 +144,18 @@ async function tusUpload(
       await res.body?.cancel();
       if (res.status !== 204) throw new Error(`PATCH at ${offset}: ${res.status}`);
       offset = Number(res.headers.get("Upload-Offset"));
+      patchMs.push(performance.now() - started);
     }
+    const lastMs = patchMs.pop() ?? 0;
     const seconds = (performance.now() - t0) / 1000;
     peak = Math.max(peak, rssKiB(server.pid));
-    return { seconds, rssGrowthMiB: (peak - before) / 1024, cpu: cpuSeconds(server.pid) - cpuBefore };
+    return {
+      seconds,
+      rssGrowthMiB: (peak - before) / 1024,
+      cpu: cpuSeconds(server.pid) - cpuBefore,
+      patchMs: median(patchMs),
+      lastMs,
+    };
   } finally {
     clearInterval(sampler);
     client.close();
@@ -232,7 +242,9 @@ async function main(): Promise<void> {
       print(
         `  round ${r} ours:        ${(size / MIB / res.seconds).toFixed(0)} MiB/s, RSS +${
           res.rssGrowthMiB.toFixed(1)
-        } MiB, CPU ${res.cpu.toFixed(2)} s`,
+        } MiB, CPU ${res.cpu.toFixed(2)} s, PATCH median ${res.patchMs.toFixed(0)} ms, last ${
+          res.lastMs.toFixed(0)
+        } ms`,
       );
     } finally {
       await server.stop();
@@ -268,7 +280,9 @@ async function main(): Promise<void> {
           `(${(size / MIB / withSync).toFixed(0)} MiB/s with fsync), RSS +${
             res.rssGrowthMiB.toFixed(1)
           } MiB, ` +
-          `CPU ${res.cpu.toFixed(2)} s`,
+          `CPU ${res.cpu.toFixed(2)} s, PATCH median ${res.patchMs.toFixed(0)} ms, last ${
+            res.lastMs.toFixed(0)
+          } ms`,
       );
     } finally {
       await node.stop();

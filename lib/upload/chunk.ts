@@ -54,6 +54,8 @@ export async function appendUploadChunk(
   const { kv } = ctx.deps;
   const lock = await acquireUploadLock(kv, target.key, { now: ctx.deps.now() });
   if (!lock) throw new LockedError("upload_locked");
+  // Completion and the offset commit free the lock themselves; anything else must release it.
+  let released = false;
   try {
     // Another chunk may have been committed between the first read and the lock.
     const entry = await getOwnUpload(ctx, target);
@@ -68,17 +70,19 @@ export async function appendUploadChunk(
     if (result.overflow) throw new PayloadTooLargeError("chunk_too_large");
     const newOffset = offset + result.written;
     if (newOffset === length && !result.aborted) {
+      released = true;
       await completeUpload(ctx, target, { entry, lock });
       return { vpath: entry.record.vpath, offset: newOffset, length, complete: true };
     }
     const record = { ...entry.record, offset: newOffset, updatedAt: ctx.deps.now() };
-    if (await saveUpload(kv, target.key, record, { expect: entry.versionstamp, lock }) === null) {
+    released =
+      await saveUpload(kv, target.key, record, { expect: entry.versionstamp, lock, release: true }) !== null;
+    if (!released) {
       // Terminated (or taken over after a lost lease) while the chunk streamed.
       throw new ConflictError("upload_changed");
     }
     return { vpath: record.vpath, offset: newOffset, length, complete: false };
   } finally {
-    // A no-op when completion already deleted the lock (the versionstamp check fails).
-    await releaseUploadLock(kv, lock);
+    if (!released) await releaseUploadLock(kv, lock);
   }
 }

@@ -127,17 +127,19 @@ export async function releaseUploadLock(kv: Deno.Kv, lock: UploadLock): Promise<
 
 /**
  * Writes a record. `expect` is the versionstamp the caller read (null: must not exist yet); `lock`, when
- * given, must still be held. Returns the new versionstamp, or null when either check failed.
+ * given, must still be held, and `release` frees it in the same commit (one KV write per chunk instead of two).
+ * Returns the new versionstamp, or null when either check failed.
  */
 export async function saveUpload(
   kv: Deno.Kv,
   targetKey: string,
   record: UploadRecord,
-  options: { expect: string | null; lock?: UploadLock },
+  options: { expect: string | null; lock?: UploadLock; release?: boolean },
 ): Promise<string | null> {
   const key = recordKey(targetKey);
   const op = kv.atomic().check({ key, versionstamp: options.expect });
   if (options.lock) op.check({ key: options.lock.key, versionstamp: options.lock.versionstamp });
+  if (options.lock && options.release) op.delete(options.lock.key);
   // Only written keys get a new versionstamp, so a checked lock stays valid for later commits.
   const res = await op.set(key, record).commit();
   return res.ok ? res.versionstamp : null;
