@@ -15,7 +15,7 @@
  * | ["sessions", sessionId]                     | Session (expires with the token)       |
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
- * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 30 s lease    |
+ * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.

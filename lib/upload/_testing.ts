@@ -2,6 +2,7 @@
 import type { EventHooks } from "../hooks.ts";
 import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
+import { releaseParkedLeases } from "./lease.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
 
 /** A temp world for upload tests. */
@@ -11,7 +12,7 @@ export interface UploadFixture {
   uploadDir: string;
   kv: Deno.Kv;
   deps: UploadDeps;
-  /** Current fake time in ms; tests move it. */
+  /** Current fake time in ms (starts at the real time); tests move it. */
   clock: { now: number };
   ctx(options?: { id?: number; perm?: Partial<Permissions>; user?: Partial<StoredUser> }): UploadContext;
   close(): Promise<void>;
@@ -37,7 +38,8 @@ export async function uploadFixture(
   const uploadDir = `${dir}/uploads`;
   await Deno.mkdir(root, { recursive: true });
   const kv = await Deno.openKv(options.kvPath ?? ":memory:");
-  const clock = { now: 1_700_000_000_000 };
+  // Real time to start with: activity is also read from staging file mtimes.
+  const clock = { now: Date.now() };
   const deps: UploadDeps = {
     config: { root, uploadDir, uploadExpiry: options.uploadExpiry ?? 3600, followExternalSymlinks: false },
     kv,
@@ -68,6 +70,8 @@ export async function uploadFixture(
       };
     },
     async close() {
+      // Like a graceful shutdown: parked leases are released so another instance need not wait them out.
+      await releaseParkedLeases(kv);
       kv.close();
       if (!options.dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
     },

@@ -1,7 +1,9 @@
 /** Removal of abandoned uploads: records and staging files untouched for longer than `config.uploadExpiry`. */
 import { log } from "../log.ts";
 import { removeStagingFile, stagingPath, uploadIdOf } from "./staging.ts";
-import { acquireUploadLock, deleteUpload, listUploads, targetKeyOf } from "./store.ts";
+import { dropLease, forgetLease, takeLease } from "./lease.ts";
+import { deleteUpload, listUploads, targetKeyOf } from "./store.ts";
+import { lastActivityOf } from "./target.ts";
 import type { UploadDeps } from "./target.ts";
 
 /** What one cleanup pass removed. */
@@ -13,7 +15,7 @@ export interface CleanupResult {
 }
 
 /**
- * Removes uploads whose last chunk is older than `config.uploadExpiry`, and staging files that belong to no
+ * Removes uploads whose last activity (creation, or the staging file's mtime) is older than `config.uploadExpiry`, and staging files that belong to no
  * upload and are older than that. Uploads with a running chunk (held lock) are skipped. Only the staging
  * directory is touched: target files are never deleted. Call it periodically (main.ts wires a timer).
  */
@@ -26,17 +28,23 @@ export async function cleanupUploads(
   const live = new Set<string>();
   for await (const entry of listUploads(deps.kv)) {
     const { record } = entry;
-    if (now - record.updatedAt <= maxAge) {
+    if (now - await lastActivityOf(deps, entry) <= maxAge) {
       live.add(record.id);
       continue;
     }
     const key = await targetKeyOf(record.target);
-    const lock = await acquireUploadLock(deps.kv, key, { now });
-    if (!lock || !await deleteUpload(deps.kv, key, { expect: entry.versionstamp, lock })) {
-      // A chunk is running or the record just changed: it is alive after all.
+    const lock = await takeLease(deps.kv, key, { now });
+    if (!lock) {
+      // A chunk is running: it is alive after all.
       live.add(record.id);
       continue;
     }
+    if (!await deleteUpload(deps.kv, key, { expect: entry.versionstamp, lock })) {
+      await dropLease(deps.kv, key, lock);
+      live.add(record.id);
+      continue;
+    }
+    forgetLease(deps.kv, key, lock);
     await removeStagingFile(stagingPath(deps.config.uploadDir, record.id));
     result.uploads++;
   }

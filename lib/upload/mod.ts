@@ -6,7 +6,8 @@
  */
 import { ConflictError, ForbiddenError, LockedError } from "../errors.ts";
 import { createStagingFile, removeStagingFile, stagingPath } from "./staging.ts";
-import { acquireUploadLock, deleteUpload, findUpload, releaseUploadLock, saveUpload } from "./store.ts";
+import { dropLease, forgetLease, takeLease } from "./lease.ts";
+import { deleteUpload, findUpload, saveUpload } from "./store.ts";
 import type { UploadRecord } from "./store.ts";
 import { parseUploadLength } from "./protocol.ts";
 import {
@@ -14,7 +15,7 @@ import {
   completeUpload,
   discardUpload,
   getOwnUpload,
-  getVerifiedUpload,
+  getUploadProgress,
   hookContextOf,
   isAbandoned,
   resolveTarget,
@@ -32,6 +33,7 @@ export {
   TUS_CONTENT_TYPE,
   tusLocation,
 } from "./protocol.ts";
+export { releaseParkedLeases } from "./lease.ts";
 export { uploadContextOf } from "./target.ts";
 export type { UploadContext, UploadDeps, UploadStatus } from "./target.ts";
 
@@ -62,16 +64,16 @@ export async function createUpload(
   const { kv } = ctx.deps;
   const previous = await findUpload(kv, target.key);
   if (previous) {
-    if (previous.record.userId !== ctx.user.id && !isAbandoned(ctx.deps, previous)) {
+    if (previous.record.userId !== ctx.user.id && !await isAbandoned(ctx.deps, previous)) {
       throw new ConflictError(
         "upload_in_progress",
         `Cannot upload "${target.path.vpath}": another upload is running`,
       );
     }
-    const lock = await acquireUploadLock(kv, target.key, { now: ctx.deps.now() });
+    const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
     if (!lock) throw new LockedError("upload_locked");
     if (!await discardUpload(ctx, target, { entry: previous, lock })) {
-      await releaseUploadLock(kv, lock);
+      await dropLease(kv, target.key, lock);
       throw new ConflictError("upload_changed");
     }
   }
@@ -83,10 +85,8 @@ export async function createUpload(
     vpath: target.path.vpath,
     target: target.path.real,
     length,
-    offset: 0,
     override: options.override,
     createdAt: now,
-    updatedAt: now,
   };
   const staging = await createStagingFile(ctx.deps.config.uploadDir, record.id);
   const versionstamp = await saveUpload(kv, target.key, record, { expect: null });
@@ -105,11 +105,25 @@ export async function createUpload(
   return { vpath: record.vpath, offset: 0, length, complete: false };
 }
 
-/** tus HEAD/GET: the committed offset and declared length of the caller's upload to `vpath` (404 if none). */
+/**
+ * tus HEAD/GET: the offset and declared length of the caller's upload to `vpath` (404 if none). An upload
+ * found complete but not in place (the server stopped between the last byte and the move) is completed now,
+ * so a client that sees offset = length is never wrong to think it is done.
+ */
 export async function getUploadStatus(ctx: UploadContext, vpath: string): Promise<UploadStatus> {
   const target = await resolveTarget(ctx, vpath, "create");
-  const { record } = await getVerifiedUpload(ctx, target);
-  return { vpath: record.vpath, offset: record.offset, length: record.length, complete: false };
+  const { entry, offset } = await getUploadProgress(ctx, target);
+  const { record } = entry;
+  if (offset < record.length) return { vpath: record.vpath, offset, length: record.length, complete: false };
+  const lock = await takeLease(ctx.deps.kv, target.key, { now: ctx.deps.now() });
+  // A running chunk is finishing it right now: report what is there, the client will see it done.
+  if (!lock) return { vpath: record.vpath, offset, length: record.length, complete: false };
+  try {
+    await completeUpload(ctx, target, { entry, lock });
+  } finally {
+    await dropLease(ctx.deps.kv, target.key, lock);
+  }
+  return { vpath: record.vpath, offset, length: record.length, complete: true };
 }
 
 /** How long DELETE waits for a running chunk to let go of the upload before answering 423. */
@@ -127,13 +141,14 @@ export async function terminateUpload(ctx: UploadContext, vpath: string): Promis
   const deadline = Date.now() + TERMINATE_WAIT_MS;
   for (;;) {
     const entry = await getOwnUpload(ctx, target);
-    const lock = await acquireUploadLock(kv, target.key, { now: ctx.deps.now() });
+    const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
     if (lock) {
       if (await deleteUpload(kv, target.key, { expect: entry.versionstamp, lock })) {
+        forgetLease(kv, target.key, lock);
         await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
         return;
       }
-      await releaseUploadLock(kv, lock);
+      await dropLease(kv, target.key, lock);
     }
     if (Date.now() >= deadline) throw new LockedError("upload_locked");
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -350,7 +350,7 @@ Deno.test("the gate applies: traversal stays in scope, escaping symlinks and rul
   }
 });
 
-Deno.test("a staging file shorter than the record (crash before writeback) lowers the offset; a lost one ends the upload", async () => {
+Deno.test("the offset is the staging file size (a crash before writeback shortens it); a lost staging file ends the upload", async () => {
   const f = await uploadFixture();
   try {
     const ctx = f.ctx();
@@ -373,6 +373,47 @@ Deno.test("a staging file shorter than the record (crash before writeback) lower
       404,
     );
     assert.equal((await Deno.stat(`${f.root}/gone.bin`)).size, 0, "a new upload to the same target works");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("chunks of one upload reuse the parked lease; another instance gets 423 until it runs out", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fbupload-" });
+  const kvPath = `${dir}/kv.sqlite`;
+  const a = await uploadFixture({ dir, kvPath });
+  const b = await uploadFixture({ dir, kvPath });
+  try {
+    await createUpload(a.ctx(), "/two.bin", { length: "6", override: false });
+    await appendUploadChunk(a.ctx(), "/two.bin", chunk(0, "ab"));
+    const key = await targetKeyOf(`${dir}/root/two.bin`);
+    const stamp = (await a.kv.get(lockKey(key))).versionstamp;
+    assert.ok(stamp, "the lease is parked in KV after the chunk");
+    await appendUploadChunk(a.ctx(), "/two.bin", chunk(2, "cd"));
+    assert.equal((await a.kv.get(lockKey(key))).versionstamp, stamp, "the second chunk wrote nothing to KV");
+    assert.equal((await getUploadStatus(b.ctx(), "/two.bin")).offset, 4, "HEAD works anywhere");
+    await rejectsWith(appendUploadChunk(b.ctx(), "/two.bin", chunk(4, "ef")), 423);
+    b.clock.now = a.clock.now + 10_001;
+    await appendUploadChunk(b.ctx(), "/two.bin", chunk(4, "ef"));
+    assert.equal(await Deno.readTextFile(`${dir}/root/two.bin`), "abcdef");
+  } finally {
+    await a.close();
+    await b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("HEAD completes an upload whose bytes all arrived but that was never moved into place", async () => {
+  const f = await uploadFixture();
+  try {
+    const ctx = f.ctx();
+    await createUpload(ctx, "/late.bin", { length: "4", override: false });
+    const [staging] = [...Deno.readDirSync(f.uploadDir)].map((e) => `${f.uploadDir}/${e.name}`);
+    await Deno.writeTextFile(staging, "done");
+    const status = await getUploadStatus(ctx, "/late.bin");
+    assert.deepEqual(status, { vpath: "/late.bin", offset: 4, length: 4, complete: true });
+    assert.equal(await Deno.readTextFile(`${f.root}/late.bin`), "done");
+    await rejectsWith(getUploadStatus(ctx, "/late.bin"), 404);
   } finally {
     await f.close();
   }

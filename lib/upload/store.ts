@@ -1,7 +1,8 @@
 /**
  * Resumable upload state in Deno KV, so an upload survives a restart and can continue on any instance that
- * shares the KV store and the staging directory. One record per target file, plus a short lease lock that
- * keeps two writers (PATCH, DELETE, completion) off the same upload.
+ * shares the KV store and the staging directory. One record per target file, written at creation and deleted
+ * at the end (the offset is the staging file's size, like upstream, so chunks need no KV write), plus a short
+ * lease lock that keeps two writers (PATCH, DELETE, completion, cleanup) off the same upload.
  *
  * Keys (see lib/storage/keys.ts): `["uploads", "by_target", sha256(real target path)]` → UploadRecord and
  * `["uploads", "lock", sha256(real target path)]` → UploadLease. The target path is hashed because KV keys
@@ -21,13 +22,10 @@ export interface UploadRecord {
   target: string;
   /** Declared total length in bytes (Upload-Length). */
   length: number;
-  /** Bytes received and committed so far. */
-  offset: number;
   /** The upload may replace an existing file. */
   override: boolean;
-  /** Milliseconds (deps.now) of creation and of the last committed chunk. */
+  /** Milliseconds (deps.now) of creation (activity later shows in the staging file's mtime). */
   createdAt: number;
-  updatedAt: number;
 }
 
 /** A record together with the versionstamp it was read at (for compare-and-set). */
@@ -43,15 +41,19 @@ export interface UploadLease {
   until: number;
 }
 
-/** A held lease; `versionstamp` changes on every renewal. */
+/** A held lease; `versionstamp` and `until` change on every renewal. */
 export interface UploadLock {
   key: Deno.KvKey;
   holder: string;
   versionstamp: string;
+  until: number;
 }
 
-/** Lease duration of an upload lock; a PATCH renews it while it streams. */
-export const LOCK_TTL_MS = 30_000;
+/**
+ * Lease duration of an upload lock; a PATCH renews it while it streams. Short, because a lease parked between
+ * chunks (lib/upload/lease.ts) or left by a crashed server blocks other instances until it runs out.
+ */
+export const LOCK_TTL_MS = 10_000;
 
 const encoder = new TextEncoder();
 
@@ -103,7 +105,7 @@ export async function acquireUploadLock(
     // KV expiry is lazy; `until` is what counts. The expiry only keeps stale keys from piling up.
     expireIn: ttl * 4,
   }).commit();
-  return res.ok ? { key, holder, versionstamp: res.versionstamp } : null;
+  return res.ok ? { key, holder, versionstamp: res.versionstamp, until: options.now + ttl } : null;
 }
 
 /** Extends a held lease; false when it was lost (expired and taken over). Updates `lock.versionstamp`. */
@@ -117,6 +119,7 @@ export async function renewUploadLock(
     .set(lock.key, { holder: lock.holder, until: options.now + ttl }, { expireIn: ttl * 4 }).commit();
   if (!res.ok) return false;
   lock.versionstamp = res.versionstamp;
+  lock.until = options.now + ttl;
   return true;
 }
 
@@ -127,19 +130,17 @@ export async function releaseUploadLock(kv: Deno.Kv, lock: UploadLock): Promise<
 
 /**
  * Writes a record. `expect` is the versionstamp the caller read (null: must not exist yet); `lock`, when
- * given, must still be held, and `release` frees it in the same commit (one KV write per chunk instead of two).
- * Returns the new versionstamp, or null when either check failed.
+ * given, must still be held. Returns the new versionstamp, or null when either check failed.
  */
 export async function saveUpload(
   kv: Deno.Kv,
   targetKey: string,
   record: UploadRecord,
-  options: { expect: string | null; lock?: UploadLock; release?: boolean },
+  options: { expect: string | null; lock?: UploadLock },
 ): Promise<string | null> {
   const key = recordKey(targetKey);
   const op = kv.atomic().check({ key, versionstamp: options.expect });
   if (options.lock) op.check({ key: options.lock.key, versionstamp: options.lock.versionstamp });
-  if (options.lock && options.release) op.delete(options.lock.key);
   // Only written keys get a new versionstamp, so a checked lock stays valid for later commits.
   const res = await op.set(key, record).commit();
   return res.ok ? res.versionstamp : null;

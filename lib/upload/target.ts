@@ -7,7 +7,8 @@ import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
 import type { Settings, StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
-import { deleteUpload, findUpload, saveUpload, targetKeyOf } from "./store.ts";
+import { forgetLease } from "./lease.ts";
+import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry, UploadLock } from "./store.ts";
 
 /** The dependencies an upload operation uses. */
@@ -66,24 +67,25 @@ export async function getOwnUpload(ctx: UploadContext, target: UploadTarget): Pr
   return entry;
 }
 
+/** An upload with its offset: the size of its staging file. */
+export interface UploadProgress {
+  entry: UploadEntry;
+  offset: number;
+}
+
 /**
- * The caller's upload with its offset checked against the staging file. Chunks are not fsynced one by one, so
- * after a machine crash the file may hold less than the record says: the record is lowered to match (the
- * client then resumes from there). A vanished staging file ends the upload (404).
+ * The caller's upload and its offset. The offset is the staging file's size (bytes are appended in order, so
+ * whatever is there was received in order), which needs no KV write per chunk and stays right after a crash.
+ * A vanished staging file ends the upload (404).
  */
-export async function getVerifiedUpload(ctx: UploadContext, target: UploadTarget): Promise<UploadEntry> {
+export async function getUploadProgress(ctx: UploadContext, target: UploadTarget): Promise<UploadProgress> {
   const entry = await getOwnUpload(ctx, target);
-  const size = await stagingSize(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
-  if (size === null) {
+  const offset = await stagingSize(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
+  if (offset === null) {
     await discardUpload(ctx, target, { entry });
     throw new NotFoundError("upload_not_found", "Staging data of the upload is gone");
   }
-  if (size >= entry.record.offset) return entry;
-  const record = { ...entry.record, offset: size };
-  const versionstamp = await saveUpload(ctx.deps.kv, target.key, record, { expect: entry.versionstamp });
-  // Lost a race with a chunk or a terminate: read again.
-  if (versionstamp === null) return await getVerifiedUpload(ctx, target);
-  return { record, versionstamp };
+  return { entry, offset };
 }
 
 /** The hook context of an upload to `target`. */
@@ -91,9 +93,15 @@ export function hookContextOf(ctx: UploadContext, target: UploadTarget): HookCon
   return { user: ctx.user, file: target.path.path, destination: scopeDirOf(ctx.gate) };
 }
 
+/** When an upload last saw activity: its creation or its last written chunk (staging file mtime), in ms. */
+export async function lastActivityOf(deps: Pick<UploadDeps, "config">, entry: UploadEntry): Promise<number> {
+  const info = await Deno.stat(stagingPath(deps.config.uploadDir, entry.record.id)).catch(() => null);
+  return Math.max(entry.record.createdAt, info?.mtime?.getTime() ?? 0);
+}
+
 /** True when an upload has not been touched for longer than `config.uploadExpiry`. */
-export function isAbandoned(deps: UploadDeps, entry: UploadEntry): boolean {
-  return deps.now() - entry.record.updatedAt > deps.config.uploadExpiry * 1000;
+export async function isAbandoned(deps: UploadDeps, entry: UploadEntry): Promise<boolean> {
+  return deps.now() - await lastActivityOf(deps, entry) > deps.config.uploadExpiry * 1000;
 }
 
 /** Throws unless `target` may receive the upload's bytes now: not a directory, existing only with override. */
@@ -124,6 +132,7 @@ export async function discardUpload(
     expect: options.entry.versionstamp,
     lock: options.lock,
   });
+  if (removed && options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
   if (removed) await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, options.entry.record.id));
   return removed;
 }
@@ -149,6 +158,7 @@ export async function completeUpload(
     throw err;
   }
   await deleteUpload(ctx.deps.kv, target.key, { expect: options.entry.versionstamp, lock: options.lock });
+  if (options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
   try {
     await ctx.deps.hooks.after("upload", hookContextOf(ctx, target));
   } catch (err) {

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { dropLease, forgetLease, parkLease, releaseParkedLeases, takeLease } from "./lease.ts";
+import { acquireUploadLock, LOCK_TTL_MS, lockKey } from "./store.ts";
+
+async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+async function lockStamp(kv: Deno.Kv, key: string): Promise<string | null> {
+  return (await kv.get(lockKey(key))).versionstamp;
+}
+
+Deno.test("takeLease() reuses a parked lease without a KV write, and refuses while it is in use", async () => {
+  await withKv(async (kv) => {
+    const first = await takeLease(kv, "k", { now: 0 });
+    assert.ok(first);
+    assert.equal(await takeLease(kv, "k", { now: 1 }), null, "busy in this process");
+    parkLease(kv, "k", first);
+    const stamp = await lockStamp(kv, "k");
+    const again = await takeLease(kv, "k", { now: 100 });
+    assert.equal(again, first, "the parked lease is handed out again");
+    assert.equal(await lockStamp(kv, "k"), stamp, "no KV write");
+    parkLease(kv, "k", again!);
+    // Past half of its TTL the lease is renewed before reuse.
+    const renewed = await takeLease(kv, "k", { now: LOCK_TTL_MS / 2 + 1 });
+    assert.equal(renewed, first);
+    assert.notEqual(await lockStamp(kv, "k"), stamp);
+    assert.equal(renewed!.until, LOCK_TTL_MS / 2 + 1 + LOCK_TTL_MS);
+    await dropLease(kv, "k", renewed!);
+    assert.equal(await lockStamp(kv, "k"), null, "dropped leases are released in KV");
+  });
+});
+
+Deno.test("a parked lease blocks another instance until it runs out", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fblease-" });
+  const a = await Deno.openKv(`${dir}/kv.sqlite`);
+  const b = await Deno.openKv(`${dir}/kv.sqlite`);
+  try {
+    const lock = (await takeLease(a, "k", { now: 0 }))!;
+    parkLease(a, "k", lock);
+    assert.equal(await takeLease(b, "k", { now: LOCK_TTL_MS - 1 }), null);
+    const taken = await takeLease(b, "k", { now: LOCK_TTL_MS + 1 });
+    assert.ok(taken, "an expired lease is taken over");
+    assert.equal(
+      await takeLease(a, "k", { now: LOCK_TTL_MS + 2 }),
+      null,
+      "and the old holder cannot renew it",
+    );
+    await dropLease(b, "k", taken);
+  } finally {
+    a.close();
+    b.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("releaseParkedLeases() frees idle leases in KV but leaves busy ones", async () => {
+  await withKv(async (kv) => {
+    const idle = (await takeLease(kv, "idle", { now: 0 }))!;
+    parkLease(kv, "idle", idle);
+    await takeLease(kv, "busy", { now: 0 });
+    await releaseParkedLeases(kv);
+    assert.equal(await lockStamp(kv, "idle"), null);
+    assert.notEqual(await lockStamp(kv, "busy"), null);
+    assert.ok(await acquireUploadLock(kv, "idle", { now: 1 }), "free for anyone");
+  });
+});
+
+Deno.test("forgetLease() drops the local entry after a commit deleted the lock key", async () => {
+  await withKv(async (kv) => {
+    const lock = (await takeLease(kv, "k", { now: 0 }))!;
+    await kv.delete(lockKey("k"));
+    forgetLease(kv, "k", lock);
+    assert.ok(await takeLease(kv, "k", { now: 1 }), "a fresh lease, not the stale local one");
+  });
+});
