@@ -23,8 +23,8 @@ const BROTLI_QUALITY = 5;
 function toolCommand(compression: "bz2" | "xz", tools: ToolPaths): ToolCommand {
   // -T1: xz's multi-threaded mode buffers whole blocks (slow first byte, more memory).
   return compression === "bz2"
-    ? { tool: "bzip2", path: tools.bzip2 ?? "bzip2", args: ["-c", "-6"] }
-    : { tool: "xz", path: tools.xz ?? "xz", args: ["-c", "-T1", "-6"] };
+    ? { tool: "bzip2", path: tools.bzip2 ?? "bzip2", args: ["-c"] }
+    : { tool: "xz", path: tools.xz ?? "xz", args: ["-c", "-T1", "-1"] };
 }
 
 function hasBrotliCompressionStream(): boolean {

@@ -26,7 +26,8 @@ export function maskCrc(crc: number): number {
 }
 
 function encodeChunk(snappy: SnappyModule, data: Uint8Array): Uint8Array<ArrayBuffer> {
-  const compressed = snappy.compressSync(data);
+  // copyOutputData: a V8-owned result, so the GC sees its size (an external buffer lets RSS grow).
+  const compressed = snappy.compressSync(data, { copyOutputData: true });
   const stored = compressed.length >= data.length;
   const body = stored ? data : compressed;
   const out = new Uint8Array(8 + body.length);
