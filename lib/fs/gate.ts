@@ -9,6 +9,7 @@
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { Permission, Rule, Settings, StoredUser } from "../types.ts";
+import { isCaseInsensitive } from "./case_probe.ts";
 import { cleanAbsolute, isInsideDir, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { cleanVpath, joinVpath, vpathSegments } from "./path.ts";
 import { hasHiddenSegment, isAllowedByRules, type RuleSet } from "./rules.ts";
@@ -22,7 +23,7 @@ export interface GateContext {
   globalRules: readonly Rule[];
   /** Unsafe mode: follow symlinks wherever they point (lexical confinement only). */
   followExternalSymlinks: boolean;
-  /** Compare non-regex rules case-insensitively (case-insensitive file systems only). */
+  /** Compare non-regex rules case-insensitively; default: probed once on `root` (case-insensitive file systems). */
   foldCase?: boolean;
   /** Public shares: the shared path in the owner's scope; confinement and vpaths start there. */
   base?: string;
@@ -87,6 +88,17 @@ export function scopeDirOf(ctx: Pick<GateContext, "root" | "user">): string {
 }
 
 const rootCache = new WeakMap<GateContext, Promise<Confinement>>();
+const foldCache = new Map<string, Promise<boolean>>();
+
+/** Whether path rules fold case under `root`: probed once per server root (API.md §4.4). */
+function foldCaseFor(root: string): Promise<boolean> {
+  let p = foldCache.get(root);
+  if (!p) {
+    p = isCaseInsensitive(root);
+    foldCache.set(root, p);
+  }
+  return p;
+}
 
 async function confinementOf(ctx: GateContext): Promise<Confinement> {
   let lexical = scopeDirOf(ctx);
@@ -109,7 +121,11 @@ async function confinementOf(ctx: GateContext): Promise<Confinement> {
   return {
     rootReal,
     ruleBase: ruleBase === "/" ? "" : ruleBase,
-    rules: { globalRules: ctx.globalRules, userRules: ctx.user.rules, foldCase: ctx.foldCase },
+    rules: {
+      globalRules: ctx.globalRules,
+      userRules: ctx.user.rules,
+      foldCase: ctx.foldCase ?? await foldCaseFor(ctx.root),
+    },
     hideDotfiles: ctx.user.hideDotfiles,
     followExternal: ctx.followExternalSymlinks,
   };
