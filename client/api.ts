@@ -21,6 +21,11 @@ export class ApiError extends Error {
 export interface RequestOptions extends RequestInit {
   /** Do not log out on 401 (login, signup, public calls). */
   noLogout?: boolean;
+  /**
+   * Authenticate with the `auth` cookie only (GET): the request then matches a `<link rel="preload">` the page
+   * started before any script ran.
+   */
+  cookieAuth?: boolean;
 }
 
 /** Encodes a vpath segment by segment (`/a b/c#` → `/a%20b/c%23`), keeping the slashes. */
@@ -43,7 +48,7 @@ export function parentPath(path: string): string {
 export async function apiFetch(path: string, options: RequestOptions = {}): Promise<Response> {
   const headers = new Headers(options.headers);
   const token = getToken();
-  if (token) headers.set("X-Auth", token);
+  if (token && !options.cookieAuth) headers.set("X-Auth", token);
   let res: Response;
   try {
     res = await fetch(`${baseUrl()}/api${path}`, { ...options, headers });

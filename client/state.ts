@@ -51,6 +51,8 @@ export const itemsByPath = computed(() => new Map(items.value.map((i) => [i.path
 
 /** The selected items, in listing order of selection. */
 export const selectedItems = computed<Resource[]>(() => {
+  // Nothing selected (the common case) must not build the path map of a 100k listing.
+  if (selection.value.size === 0) return [];
   const map = itemsByPath.value;
   const out: Resource[] = [];
   for (const p of selection.value) {

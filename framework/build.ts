@@ -1,6 +1,7 @@
 /**
  * Build step of the islands layer: regenerates routes.gen.ts, writes one browser entry per island and bundles them
- * all in ONE `deno bundle --code-splitting` call (so Preact and shared code land in shared chunks).
+ * all in ONE `deno bundle --code-splitting` call (so Preact and shared code land in shared chunks), together with
+ * the web workers `client/*_worker.ts` (served as `/_islands/<name>.js`).
  */
 import { walk } from "./_walk.ts";
 
@@ -24,6 +25,19 @@ async function listIslands(root: string): Promise<string[]> {
   try {
     for await (const e of Deno.readDir(`${root}/islands`)) {
       if (e.isFile && /^[A-Z][A-Za-z0-9]*\.tsx$/.test(e.name)) out.push(`${root}/islands/${e.name}`);
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.sort();
+}
+
+/** Web worker entries: `client/*_worker.ts`, bundled next to the islands as `<name>.js`. */
+async function listWorkers(root: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of Deno.readDir(`${root}/client`)) {
+      if (e.isFile && /^[a-z0-9_]+_worker\.ts$/.test(e.name)) out.push(`${root}/client/${e.name}`);
     }
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
@@ -125,7 +139,7 @@ async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> 
 }
 
 /** Bundles every island entry when sources are newer than the last build (or when forced). */
-export function bundleIslands(options: { root?: string; force?: boolean } = {}): Promise<boolean> {
+export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
   const root = options.root ?? ".";
   return withBuildLock(root, async () => {
     const islands = await listIslands(root);
@@ -151,13 +165,20 @@ export function bundleIslands(options: { root?: string; force?: boolean } = {}):
       entries.push(entry);
       names.push(name);
     }
+    // Workers go in the same call (shared chunks); a stub entry keeps every output at the top of outDir.
+    for (const f of await listWorkers(root)) {
+      const name = f.split("/").pop()!.replace(/\.ts$/, "");
+      const entry = `${entriesDir}/${name}.ts`;
+      await Deno.writeTextFile(entry, `import "../../client/${name}.ts";\n`);
+      entries.push(entry);
+    }
     if (entries.length > 0) {
       const cmd = new Deno.Command(Deno.execPath(), {
         args: [
           "bundle",
           "--platform=browser",
           "--code-splitting",
-          "--minify",
+          ...(options.minify === false ? [] : ["--minify"]),
           "--sourcemap=linked",
           "--outdir",
           outDir,
@@ -178,15 +199,25 @@ export function bundleIslands(options: { root?: string; force?: boolean } = {}):
   });
 }
 
+/** Options of build and bundleIslands. */
+export interface BuildOptions {
+  /** Project root ("." by default). */
+  root?: string;
+  /** Bundle even when nothing changed. */
+  force?: boolean;
+  /** Minify (default true; false helps profiling). */
+  minify?: boolean;
+}
+
 /** Regenerates the manifest and bundles islands if stale. */
-export async function build(options: { root?: string; force?: boolean } = {}): Promise<void> {
+export async function build(options: BuildOptions = {}): Promise<void> {
   await writeManifest(options.root ?? ".");
   await bundleIslands(options);
 }
 
 if (import.meta.main) {
   const t0 = performance.now();
-  await build({ force: Deno.args.includes("--force") });
+  await build({ force: Deno.args.includes("--force"), minify: !Deno.args.includes("--no-minify") });
   // deno-lint-ignore no-console -- build CLI output
   console.log(`build: done in ${Math.round(performance.now() - t0)} ms`);
 }

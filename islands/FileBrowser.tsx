@@ -3,12 +3,21 @@ import { batch } from "@preact/signals";
 import { island } from "../framework/island.tsx";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { ApiError, filesUrl, getResource } from "../client/api.ts";
+import { ApiError, filesUrl } from "../client/api.ts";
+import { loadResource } from "../client/listing.ts";
 import { usePage } from "../client/hooks.ts";
 import { installShortcuts } from "../client/keyboard.ts";
 import { isPlainClick, navigate, startRouter } from "../client/router.ts";
 import { pruneSelection } from "../client/selection.ts";
-import { currentPath, listing, loadError, loading, reloadTick, resource } from "../client/state.ts";
+import {
+  currentPath,
+  listing,
+  loadError,
+  loading,
+  reloadTick,
+  resource,
+  selection,
+} from "../client/state.ts";
 import { fileViews } from "../client/views.ts";
 import { IS_BROWSER } from "../client/page.ts";
 import { FileCard } from "./files/FileCard.tsx";
@@ -24,6 +33,8 @@ export interface FileBrowserProps {
 }
 
 let loadId = 0;
+/** The first load of the page uses the listing request the server preloaded. */
+let preloaded = true;
 
 async function load(path: string): Promise<void> {
   const id = ++loadId;
@@ -37,7 +48,19 @@ async function load(path: string): Promise<void> {
     if (!sameFolder && !fileToFile) resource.value = null;
   });
   try {
-    const res = await getResource(path);
+    const usePreload = preloaded;
+    preloaded = false;
+    const res = await loadResource(path, {
+      preloaded: usePreload,
+      // A big folder paints its first rows while the rest of the items are still being handed over.
+      onFirst: (partial) => {
+        if (id !== loadId || !partial.isDir) return;
+        batch(() => {
+          resource.value = partial;
+          listing.value = partial;
+        });
+      },
+    });
     if (id !== loadId) return;
     if (res.isDir && !path.endsWith("/")) {
       navigate(filesUrl(path, { isDir: true }), { replace: true });
@@ -47,7 +70,7 @@ async function load(path: string): Promise<void> {
       resource.value = res;
       if (res.isDir) {
         listing.value = res;
-        pruneSelection(new Set((res.items ?? []).map((i) => i.path)));
+        if (selection.value.size) pruneSelection(new Set((res.items ?? []).map((i) => i.path)));
       }
       loading.value = false;
     });

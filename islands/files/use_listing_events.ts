@@ -3,7 +3,9 @@
  * Pointer, keyboard and drag-and-drop handling of the listing, delegated on the listbox (one set of handlers
  * for any number of rows): selection rules of SPEC point 4, arrow-key focus, long-press on touch, drag to move.
  */
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
+import { effect } from "@preact/signals";
+import { prompts } from "../../client/prompts.ts";
 import type { RefObject } from "preact";
 import { filesUrl } from "../../client/api.ts";
 import { transferItems } from "../../client/file_ops.ts";
@@ -45,6 +47,12 @@ export function useListingEvents(o: ListingEventsOptions) {
   const opts = useRef(o);
   opts.current = o;
   const last = useRef({ index: -1, at: 0 });
+  // Two clicks count as a double click only without anything in between (a prompt opened, a key pressed).
+  useEffect(() =>
+    effect(() => {
+      prompts.value;
+      last.current = { index: -1, at: 0 };
+    }), []);
   const press = useRef<{ timer: ReturnType<typeof setTimeout> | undefined; fired: boolean }>({
     timer: undefined,
     fired: false,
@@ -92,6 +100,7 @@ export function useListingEvents(o: ListingEventsOptions) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    last.current = { index: -1, at: 0 };
     const { items, win } = opts.current;
     const focus = focusIndex.value;
     const rtl = document.documentElement.dir === "rtl";

@@ -23,21 +23,26 @@ export const handler = define.handlers({
     const rel = new URL(c.req.url).pathname.slice(base.length + "/files".length) || "/";
     const path = rel.split("/").map(decodeSegment).join("/");
     const name = path.split("/").filter(Boolean).pop();
-    return page({ path }, { title: name ?? "sidebar.myFiles" });
+    // The browser fetches the listing while the scripts load (client/listing.ts asks for the same URL).
+    const preload = `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
+    return page({ path, preload }, { title: name ?? "sidebar.myFiles" });
   },
 });
 
 export default define.page<typeof handler>(({ data }) => (
-  <Layout
-    header={<Header actions />}
-    sidebar={<Sidebar usage />}
-    overlays={
-      <>
-        <Prompts />
-        <Toasts />
-      </>
-    }
-  >
-    <FileBrowser path={data.path} />
-  </Layout>
+  <>
+    <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
+    <Layout
+      header={<Header actions />}
+      sidebar={<Sidebar usage />}
+      overlays={
+        <>
+          <Prompts />
+          <Toasts />
+        </>
+      }
+    >
+      <FileBrowser path={data.path} />
+    </Layout>
+  </>
 ));

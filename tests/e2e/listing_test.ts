@@ -22,6 +22,16 @@ function selectedNames(page: Page): Promise<string[]> {
   );
 }
 
+/** Waits until exactly these items are selected (renders are asynchronous). */
+async function expectSelected(page: Page, names: string[]): Promise<void> {
+  await page.waitForFunction(
+    (want) =>
+      [...document.querySelectorAll('[data-testid="listing"] [aria-selected="true"]')]
+        .map((e) => e.getAttribute("data-name")).join("/") === want,
+    names.join("/"),
+  ).catch(async () => assert.deepEqual(await selectedNames(page), names));
+}
+
 function row(page: Page, name: string) {
   return page.locator(`[data-testid="listing"] [data-name="${name}"]`);
 }
@@ -74,32 +84,31 @@ Deno.test({
       });
 
       await t.step("the view button cycles list, mosaic, gallery and the choice is saved", async () => {
-        const wrap = page.locator(".listing-wrap");
-        assert.match((await wrap.getAttribute("class"))!, /\blist\b/);
+        await page.locator(".listing-wrap.list").waitFor();
         await page.locator('[data-action="view"]').click();
-        assert.match((await wrap.getAttribute("class"))!, /\bmosaic\b/);
+        await page.locator(".listing-wrap.mosaic").waitFor();
         await page.locator('[data-action="view"]').click();
-        assert.match((await wrap.getAttribute("class"))!, /\bgallery\b/);
+        await page.locator(".listing-wrap.gallery").waitFor();
         await openFiles(page, server, "/");
-        assert.match((await page.locator(".listing-wrap").getAttribute("class"))!, /\bgallery\b/);
+        await page.locator(".listing-wrap.gallery").waitFor();
         await page.locator('[data-action="view"]').click();
-        assert.match((await page.locator(".listing-wrap").getAttribute("class"))!, /\blist\b/);
+        await page.locator(".listing-wrap.list").waitFor();
       });
 
       await t.step(
         "click selects one, ctrl+click adds, shift+click selects a range, Esc clears",
         async () => {
           await row(page, "a.txt").click();
-          assert.deepEqual(await selectedNames(page), ["a.txt"]);
+          await expectSelected(page, ["a.txt"]);
           await page.getByTestId("header").getByText("1 selected").waitFor();
           await row(page, "c.txt").click({ modifiers: ["Control"] });
-          assert.deepEqual(await selectedNames(page), ["a.txt", "c.txt"]);
+          await expectSelected(page, ["a.txt", "c.txt"]);
           await row(page, "Docs").click({ modifiers: ["Shift"] });
-          assert.deepEqual(await selectedNames(page), ["Docs", "a.txt", "b.txt", "c.txt"]);
+          await expectSelected(page, ["Docs", "a.txt", "b.txt", "c.txt"]);
           await page.keyboard.press("Escape");
-          assert.deepEqual(await selectedNames(page), []);
+          await expectSelected(page, []);
           await page.keyboard.press("Control+a");
-          assert.equal((await selectedNames(page)).length, 4);
+          await expectSelected(page, ["Docs", "a.txt", "b.txt", "c.txt"]);
           await page.keyboard.press("Escape");
         },
       );
@@ -109,17 +118,19 @@ Deno.test({
         await page.keyboard.press("Home");
         await page.keyboard.press("ArrowDown");
         await page.keyboard.press("Space");
-        assert.deepEqual(await selectedNames(page), ["a.txt"]);
+        await expectSelected(page, ["a.txt"]);
         await page.keyboard.press("Shift+ArrowDown");
-        assert.deepEqual(await selectedNames(page), ["a.txt", "b.txt"]);
-        const active = await page.getByTestId("listing").getAttribute("aria-activedescendant");
-        assert.equal(await page.locator(`#${active}`).getAttribute("data-name"), "b.txt");
+        await expectSelected(page, ["a.txt", "b.txt"]);
+        await page.waitForFunction(() => {
+          const id = document.querySelector('[data-testid="listing"]')?.getAttribute("aria-activedescendant");
+          return id && document.getElementById(id)?.getAttribute("data-name") === "b.txt";
+        });
         await page.keyboard.press("Home");
         await page.keyboard.press("Enter");
         await page.waitForURL(`${server.url}/files/Docs/`);
         await page.waitForSelector('[data-testid="files"]:not([data-loading])');
         assert.deepEqual(await listedNames(page), ["inner.txt"]);
-        assert.deepEqual(await selectedNames(page), [], "the selection is cleared on navigation");
+        await expectSelected(page, []);
         assert.equal(await page.title(), "Docs - File Browser");
       });
 

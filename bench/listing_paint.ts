@@ -1,0 +1,185 @@
+/**
+ * Listing paint benchmark: for folders of 10k and 100k entries, the time from navigation to the first rows painted
+ * in Chromium, the longest main-thread task (long-task API, > 50 ms) while loading and while scrolling through,
+ * the server time of the listing request, and the JavaScript shipped for the files page (raw and gzip).
+ *
+ * Run: `deno run -A bench/listing_paint.ts [--runs 3] [--sizes 10000,100000]`
+ * Goal (issue #4): first rows <= 300 ms (10k) and <= 800 ms (100k), no task > 50 ms.
+ */
+import { parseArgs } from "node:util";
+import type { Page } from "playwright-core";
+import { launchBrowser, newSession, setPrefs, startServer } from "../tests/e2e/_server.ts";
+import { BUILD_DIR, DEPS_FILE } from "../framework/build.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { runs: { type: "string", default: "3" }, sizes: { type: "string", default: "10000,100000" } },
+});
+const RUNS = Number(values.runs);
+const SIZES = values.sizes!.split(",").map(Number);
+
+/** Installed before any page script: records long tasks and the first painted row. */
+function probe() {
+  const w = globalThis as unknown as { __bench: { longTasks: number[]; firstRows: number; loaded: number } };
+  w.__bench = { longTasks: [], firstRows: 0, loaded: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__bench.longTasks.push(e.duration);
+  }).observe({ type: "longtask", buffered: true });
+  const check = () => {
+    if (!w.__bench.firstRows && document.querySelector('[data-testid="listing"] [role="option"]')) {
+      // The next frame after the rows exist is the one that paints them.
+      requestAnimationFrame(() => setTimeout(() => w.__bench.firstRows = performance.now()));
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+}
+
+interface RunResult {
+  firstRows: number;
+  /** Document received, listing request sent, listing received (ms since navigation). */
+  html: number;
+  apiStart: number;
+  apiEnd: number;
+  loadLongest: number;
+  scrollLongest: number;
+  selectLongest: number;
+}
+
+async function longestSince(page: Page, from: number): Promise<number> {
+  const tasks = await page.evaluate(() =>
+    (globalThis as unknown as { __bench: { longTasks: number[] } }).__bench.longTasks
+  );
+  return Math.max(0, ...tasks.slice(from));
+}
+
+async function taskCount(page: Page): Promise<number> {
+  return await page.evaluate(() =>
+    (globalThis as unknown as { __bench: { longTasks: number[] } }).__bench.longTasks.length
+  );
+}
+
+async function measure(page: Page, url: string, count: number): Promise<RunResult> {
+  await page.goto(url);
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __bench: { firstRows: number } }).__bench.firstRows > 0,
+    undefined,
+    {
+      timeout: 60_000,
+    },
+  );
+  await page.waitForSelector(`[data-testid="listing"][data-count="${count}"]`);
+  await page.waitForTimeout(300);
+  const firstRows = await page.evaluate(() =>
+    (globalThis as unknown as { __bench: { firstRows: number } }).__bench.firstRows
+  );
+  const loadLongest = await longestSince(page, 0);
+  const timing = await page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const api = (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .find((e) => e.name.includes("/api/resources/"));
+    return { html: nav.responseEnd, apiStart: api?.startTime ?? 0, apiEnd: api?.responseEnd ?? 0 };
+  });
+  // Scroll through: the listing grows as the end comes near; jump in big steps like a fast wheel or scrollbar drag.
+  let mark = await taskCount(page);
+  for (let i = 0; i < 40; i++) {
+    await page.mouse.wheel(0, 4000);
+    await page.waitForTimeout(16);
+  }
+  await page.keyboard.press("End");
+  await page.waitForTimeout(300);
+  const scrollLongest = await longestSince(page, mark);
+  mark = await taskCount(page);
+  await page.locator('[data-testid="listing"] [role="option"]').first().click();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(200);
+  const selectLongest = await longestSince(page, mark);
+  return { firstRows, ...timing, loadLongest, scrollLongest, selectLongest };
+}
+
+async function makeFolder(dir: string, count: number): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const batch: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `${dir}/file-${String(i).padStart(6, "0")}.txt`;
+    batch.push(Deno.writeTextFile(name, ""));
+    if (batch.length === 256) await Promise.all(batch.splice(0));
+  }
+  await Promise.all(batch);
+}
+
+async function gzipSize(bytes: Uint8Array): Promise<number> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new CompressionStream("gzip"),
+  );
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+async function jsSize(html: string): Promise<{ files: number; raw: number; gzip: number }> {
+  const dir = `${BUILD_DIR}/islands`;
+  const deps: Record<string, string[]> = JSON.parse(await Deno.readTextFile(`${dir}/${DEPS_FILE}`));
+  const islands = [...html.matchAll(/_islands\/([A-Za-z]+)\.js/g)].map((m) => m[1]);
+  const names = new Set(islands.flatMap((n) => [`${n}.js`, ...(deps[n] ?? [])]));
+  let raw = 0, gzip = 0;
+  for (const f of names) {
+    const bytes = await Deno.readFile(`${dir}/${f}`);
+    raw += bytes.length;
+    gzip += await gzipSize(bytes);
+  }
+  return { files: names.size, raw, gzip };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x: number) => `${Math.round(x)} ms`;
+
+const server = await startServer({ users: [{ username: "bench", perm: { download: true, create: true } }] });
+const browser = await launchBrowser();
+try {
+  await setPrefs(server, "bench", { viewMode: "list" });
+  const html =
+    await (await server.t.request("/files/", { headers: { Cookie: `auth=${server.t.tokens.bench}` } }))
+      .text();
+  const js = await jsSize(html);
+  // deno-lint-ignore no-console -- benchmark report
+  console.log(
+    `JS for the files page: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KiB raw, ` +
+      `${(js.gzip / 1024).toFixed(1)} KiB gzip`,
+  );
+  for (const size of SIZES) {
+    const folder = `/n${size}`;
+    const t0 = performance.now();
+    await makeFolder(`${server.t.root}${folder}`, size);
+    const made = performance.now() - t0;
+    const a0 = performance.now();
+    const res = await server.t.request(`/api/resources${folder}/`, { as: "bench" });
+    const body = await res.arrayBuffer();
+    const apiMs = performance.now() - a0;
+    const results: RunResult[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const { context, page } = await newSession(browser, server, { as: "bench" });
+      await page.addInitScript(probe);
+      results.push(await measure(page, `${server.url}/files${folder}/`, size));
+      await context.close();
+    }
+    // deno-lint-ignore no-console -- benchmark report
+    console.log(
+      `${size} items (made in ${ms(made)}; API ${ms(apiMs)}, ${
+        (body.byteLength / 1048576).toFixed(1)
+      } MiB JSON): ` +
+        `first rows ${ms(median(results.map((r) => r.firstRows)))} ` +
+        `[${results.map((r) => ms(r.firstRows)).join(", ")}] (html ${
+          ms(median(results.map((r) => r.html)))
+        }, ` +
+        `listing requested ${ms(median(results.map((r) => r.apiStart)))}, ` +
+        `received ${ms(median(results.map((r) => r.apiEnd)))}), ` +
+        `longest task: load ${ms(median(results.map((r) => r.loadLongest)))}, ` +
+        `scroll ${ms(median(results.map((r) => r.scrollLongest)))}, ` +
+        `select-all ${ms(median(results.map((r) => r.selectLongest)))} (0 = none over 50 ms)`,
+    );
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

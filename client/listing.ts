@@ -1,0 +1,78 @@
+// This module is browser-compatible.
+/**
+ * Fetching a resource for the files page. Large answers are parsed by client/listing_worker.ts and arrive in
+ * slices: `onFirst` gets the folder with its first items (enough to paint the first screen) before the rest.
+ */
+import type { Resource } from "../lib/types.ts";
+import { apiFetch, encodePath } from "./api.ts";
+import { baseUrl } from "./page.ts";
+import type { ParseReply, ParseRequest } from "./listing_worker.ts";
+
+/** Answers smaller than this are parsed on the main thread (cheaper than a round trip to the worker). */
+const WORKER_THRESHOLD = 512 * 1024;
+
+let worker: Worker | null = null;
+let nextId = 1;
+const pending = new Map<number, (reply: ParseReply) => void>();
+
+function getWorker(): Worker | null {
+  if (worker || typeof Worker === "undefined") return worker;
+  try {
+    worker = new Worker(`${baseUrl()}/_islands/listing_worker.js`, { type: "module" });
+    worker.onmessage = (e: MessageEvent<ParseReply>) => pending.get(e.data.id)?.(e.data);
+  } catch {
+    // Workers unavailable (old browser, blocked): parse on the main thread.
+    worker = null;
+  }
+  return worker;
+}
+
+function parseInWorker(w: Worker, buffer: ArrayBuffer, onFirst?: (r: Resource) => void): Promise<Resource> {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    let result: Resource | null = null;
+    let items: Resource[] = [];
+    pending.set(id, (reply) => {
+      if (reply.error) {
+        pending.delete(id);
+        reject(new Error(reply.error));
+        return;
+      }
+      if (reply.head) {
+        result = reply.head;
+        items = new Array<Resource>();
+      }
+      if (reply.items) { for (const item of reply.items) items.push(item); }
+      if (reply.head && !reply.done && reply.items?.length) onFirst?.({ ...result!, items: items.slice() });
+      if (reply.done) {
+        pending.delete(id);
+        resolve(result!.items ? { ...result!, items } : result!);
+      }
+    });
+    w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]);
+  });
+}
+
+/** The API path of a resource, as the files page preloads it. */
+export function resourceApiPath(path: string): string {
+  return `/resources${encodePath(path)}`;
+}
+
+/** Options of loadResource. */
+export interface LoadOptions {
+  /** Gets the folder with its first items while the rest is still being parsed (big folders only). */
+  onFirst?: (r: Resource) => void;
+  /** Use the cookie (the first load of a page, which the server preloaded with `<link rel="preload">`). */
+  preloaded?: boolean;
+}
+
+/** GETs a resource; big listings are parsed off the main thread and reported early through `onFirst`. */
+export async function loadResource(path: string, options: LoadOptions = {}): Promise<Resource> {
+  // Start the worker while the request is in flight, so it is warm when a big answer arrives.
+  getWorker();
+  const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
+  const length = Number(res.headers.get("Content-Length") ?? 0);
+  const w = length >= WORKER_THRESHOLD ? getWorker() : null;
+  if (!w) return await res.json() as Resource;
+  return await parseInWorker(w, await res.arrayBuffer(), options.onFirst);
+}
