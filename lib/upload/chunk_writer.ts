@@ -28,6 +28,18 @@ export interface WriteChunkOptions {
   limit: number;
 }
 
+/** Spare write buffers, reused across chunks: a 1 GiB upload would otherwise leave ~200 MiB of garbage. */
+const pool: Uint8Array<ArrayBuffer>[] = [];
+const POOL_MAX = 8;
+
+function takeBuffer(): Uint8Array<ArrayBuffer> {
+  return pool.pop() ?? new Uint8Array(WRITE_BUFFER_BYTES);
+}
+
+function giveBack(buffer: Uint8Array<ArrayBuffer>): void {
+  if (pool.length < POOL_MAX && buffer.byteLength === WRITE_BUFFER_BYTES) pool.push(buffer);
+}
+
 async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
   let done = 0;
   while (done < data.length) done += await file.write(data.subarray(done));
@@ -36,7 +48,7 @@ async function writeAll(file: Deno.FsFile, data: Uint8Array): Promise<void> {
 /** Two buffers: one fills while the other is written. */
 class DoubleBuffer {
   #file: Deno.FsFile;
-  #buffers = [new Uint8Array(WRITE_BUFFER_BYTES), new Uint8Array(WRITE_BUFFER_BYTES)];
+  #buffers = [takeBuffer(), takeBuffer()];
   #current = 0;
   #fill = 0;
   #inFlight: Promise<void> = Promise.resolve();
@@ -57,7 +69,7 @@ class DoubleBuffer {
    */
   dropCurrent(): number {
     const lost = this.#fill;
-    this.#buffers[this.#current] = new Uint8Array(WRITE_BUFFER_BYTES);
+    this.#buffers[this.#current] = takeBuffer();
     this.#fill = 0;
     return lost;
   }
@@ -94,6 +106,12 @@ class DoubleBuffer {
   async flush(): Promise<void> {
     if (this.#fill > 0) await this.#rotate();
     await this.#inFlight;
+  }
+
+  /** Hands the buffers back to the pool (after flush). */
+  release(): void {
+    for (const buffer of this.#buffers) giveBack(buffer);
+    this.#buffers = [];
   }
 }
 
@@ -173,7 +191,11 @@ export async function writeChunk(
     try {
       if (body) ({ received, aborted } = await pump(body, out, options.limit + 1));
     } finally {
-      await out.flush();
+      try {
+        await out.flush();
+      } finally {
+        out.release();
+      }
     }
     if (received > options.limit) {
       await file.truncate(options.offset);
