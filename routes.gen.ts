@@ -27,14 +27,15 @@ import * as $r23 from "./routes/api/usage/[...path].ts";
 import * as $r24 from "./routes/api/usage/_middleware.ts";
 import * as $r25 from "./routes/api/users/[id].ts";
 import * as $r26 from "./routes/api/users/index.ts";
-import * as $r27 from "./routes/files/[...path].tsx";
-import * as $r28 from "./routes/files/index.tsx";
-import * as $r29 from "./routes/index.tsx";
-import * as $r30 from "./routes/login.tsx";
-import * as $r31 from "./routes/settings/_middleware.ts";
-import * as $r32 from "./routes/settings/global/_middleware.ts";
-import * as $r33 from "./routes/settings/index.tsx";
-import * as $r34 from "./routes/settings/users/_middleware.ts";
+import * as $r27 from "./routes/custom.css.ts";
+import * as $r28 from "./routes/files/[...path].tsx";
+import * as $r29 from "./routes/files/index.tsx";
+import * as $r30 from "./routes/index.tsx";
+import * as $r31 from "./routes/login.tsx";
+import * as $r32 from "./routes/settings/_middleware.ts";
+import * as $r33 from "./routes/settings/global/_middleware.ts";
+import * as $r34 from "./routes/settings/index.tsx";
+import * as $r35 from "./routes/settings/users/_middleware.ts";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -72,14 +73,15 @@ export const manifest: Manifest = {
     "routes/api/usage/_middleware.ts": $r24,
     "routes/api/users/[id].ts": $r25,
     "routes/api/users/index.ts": $r26,
-    "routes/files/[...path].tsx": $r27,
-    "routes/files/index.tsx": $r28,
-    "routes/index.tsx": $r29,
-    "routes/login.tsx": $r30,
-    "routes/settings/_middleware.ts": $r31,
-    "routes/settings/global/_middleware.ts": $r32,
-    "routes/settings/index.tsx": $r33,
-    "routes/settings/users/_middleware.ts": $r34,
+    "routes/custom.css.ts": $r27,
+    "routes/files/[...path].tsx": $r28,
+    "routes/files/index.tsx": $r29,
+    "routes/index.tsx": $r30,
+    "routes/login.tsx": $r31,
+    "routes/settings/_middleware.ts": $r32,
+    "routes/settings/global/_middleware.ts": $r33,
+    "routes/settings/index.tsx": $r34,
+    "routes/settings/users/_middleware.ts": $r35,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

@@ -43,7 +43,7 @@ export default function App(props: AppShellProps) {
         <title>{title}</title>
         <link rel="icon" href={`${base}/static/logo.svg`} type="image/svg+xml" />
         <link rel="stylesheet" href={`${base}/static/app.css?v=${config.Version}`} />
-        {config.CSS && <link rel="stylesheet" href={`${base}/static/custom.css`} />}
+        {config.CSS && <link rel="stylesheet" href={`${base}/custom.css`} />}
         <JsonScript id={PAGE_DATA_IDS.config} value={config} />
         <JsonScript id={PAGE_DATA_IDS.user} value={user} />
         <JsonScript id={PAGE_DATA_IDS.i18n} value={{ locale, strings: info.strings }} />

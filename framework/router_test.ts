@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { h } from "preact";
+import { mountManifest, routePathOf } from "./router.ts";
+import type { Manifest } from "./router.ts";
+import { island, serializeProps } from "./island.tsx";
+import { page } from "./define.ts";
+import { writeManifest } from "./build.ts";
+
+Deno.test("routePathOf() maps files to Hono paths (index, params, rest params, groups)", () => {
+  assert.equal(routePathOf("routes/index.tsx"), "/");
+  assert.equal(routePathOf("routes/files/index.tsx"), "/files");
+  assert.equal(routePathOf("routes/files/[...path].tsx"), "/files/:path{.*}");
+  assert.equal(routePathOf("routes/api/users/[id].ts"), "/api/users/:id");
+  assert.equal(routePathOf("routes/(group)/login.tsx"), "/login");
+});
+
+Deno.test("serializeProps() cannot close the script tag or break on U+2028", () => {
+  const text = serializeProps({ a: "</script><script>alert(1)</script>", b: "\u2028" });
+  assert.ok(!text.includes("</script"));
+  assert.deepEqual(JSON.parse(text), { a: "</script><script>alert(1)</script>", b: "\u2028" });
+});
+
+Deno.test("pages render inside _app with island markers, props, scripts and chunk preloads", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/deps.json`, JSON.stringify({ Counter: ["chunk-A.js"] }));
+    const Counter = island("Counter", (p: { n: number }) => h("b", null, String(p.n)));
+    const manifest: Manifest = {
+      routes: {
+        "routes/_app.tsx": {
+          default: (p: { children: unknown }) =>
+            h("html", null, h("head", null), h("body", null, p.children as never)),
+        },
+        "routes/count.tsx": {
+          handler: { GET: () => page({ n: 7 }, { status: 201 }) },
+          default: (p: { data: { n: number } }) => h("main", null, h(Counter, { n: p.data.n })),
+        },
+        "routes/_middleware.ts": {
+          middleware: async (c, next) => {
+            await next();
+            c.res.headers.set("X-Seen", "1");
+          },
+        },
+      },
+      islands: {},
+    };
+    const app = new Hono();
+    mountManifest(app, manifest, { islandsUrl: "/_islands", islandsDir: dir });
+    const res = await app.request("/count");
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get("X-Seen"), "1");
+    const html = await res.text();
+    assert.ok(html.startsWith("<!doctype html><html>"));
+    assert.match(
+      html,
+      /<fb-island data-island="Counter"[^>]*><script type="application\/json" data-island-props="Counter">\{"n":7\}<\/script><div data-island-root="Counter"[^>]*><b>7<\/b><\/div><\/fb-island>/,
+    );
+    assert.match(html, /<link rel="modulepreload" href="\/_islands\/chunk-A.js"><\/head>/);
+    assert.match(html, /<script type="module" src="\/_islands\/Counter.js"><\/script><\/body>/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeManifest() lists routes and only top-level islands", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/routes/api`, { recursive: true });
+    await Deno.mkdir(`${root}/islands/parts`, { recursive: true });
+    await Deno.writeTextFile(`${root}/routes/index.tsx`, "");
+    await Deno.writeTextFile(`${root}/routes/api/x.ts`, "");
+    await Deno.writeTextFile(`${root}/routes/api/x_test.ts`, "");
+    await Deno.writeTextFile(`${root}/islands/Thing.tsx`, "");
+    await Deno.writeTextFile(`${root}/islands/parts/Part.tsx`, "");
+    assert.equal(await writeManifest(root), true);
+    assert.equal(await writeManifest(root), false, "unchanged the second time");
+    const text = await Deno.readTextFile(`${root}/routes.gen.ts`);
+    assert.match(text, /"routes\/api\/x.ts"/);
+    assert.match(text, /"islands\/Thing.tsx"/);
+    assert.ok(!text.includes("x_test") && !text.includes("Part.tsx"));
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
