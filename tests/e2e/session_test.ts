@@ -111,3 +111,57 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "session: signup creates an account and logs in; no-auth mode logs in by itself",
+  ignore: !run,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const browser: Browser = await launchBrowser();
+    try {
+      await t.step("signup: mismatched passwords, a taken name, then success", async () => {
+        const server = await startServer({ settings: { signup: true } });
+        try {
+          const { context, page } = await newSession(browser, server);
+          await page.goto(`${server.url}/login`);
+          await hydrated(page, "Login");
+          await page.getByRole("button", { name: "Create an account" }).click();
+          await page.getByPlaceholder("Username").fill("newbie");
+          await page.getByPlaceholder("Password", { exact: true }).fill(TEST_PASSWORD);
+          await page.getByPlaceholder("Password confirmation").fill("something else");
+          await page.getByRole("button", { name: "Signup" }).click();
+          assert.equal(await page.getByTestId("login-error").textContent(), "Passwords don't match");
+          await page.getByPlaceholder("Username").fill("admin");
+          await page.getByPlaceholder("Password confirmation").fill(TEST_PASSWORD);
+          await page.getByRole("button", { name: "Signup" }).click();
+          await page.getByTestId("login-error").filter({ hasText: "Username already taken" }).waitFor();
+          await page.getByPlaceholder("Username").fill("newbie");
+          await page.getByRole("button", { name: "Signup" }).click();
+          await page.waitForURL(`${server.url}/files/`);
+          await hydrated(page, "FileBrowser");
+          assert.equal(JSON.parse(await page.locator("#fb-user").textContent() ?? "null").username, "newbie");
+          await context.close();
+        } finally {
+          await server.close();
+        }
+      });
+
+      await t.step("no-auth: the login page logs in without a form and there is no logout", async () => {
+        const server = await startServer({ config: { authMethod: "noauth" } });
+        try {
+          const { context, page } = await newSession(browser, server);
+          await page.goto(`${server.url}/files/`);
+          await page.waitForURL(`${server.url}/files/`);
+          await hydrated(page, "Sidebar");
+          assert.equal(await page.getByTestId("logout").count(), 0);
+          await context.close();
+        } finally {
+          await server.close();
+        }
+      });
+    } finally {
+      await browser.close();
+    }
+  },
+});
