@@ -12,7 +12,7 @@ const FOCUSABLE =
   "[autofocus], input:not([disabled]), textarea, select, button:not([disabled]), [tabindex='0']";
 
 function PromptsImpl() {
-  usePage();
+  const { t } = usePage();
   const ref = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
   const top = currentPrompt.value;
@@ -56,7 +56,8 @@ function PromptsImpl() {
     <dialog
       ref={ref}
       class={def && !def.overlay ? "prompt no-overlay" : "prompt"}
-      aria-labelledby={PROMPT_TITLE_ID}
+      aria-labelledby={def?.labelKey ? undefined : PROMPT_TITLE_ID}
+      aria-label={def?.labelKey ? t(def.labelKey) : undefined}
       data-testid="prompt"
       data-prompt={def ? top!.name : undefined}
       onCancel={(e) => {
