@@ -147,3 +147,32 @@ export function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
+
+function procCpuMs(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // utime + stime, 10 ms clock ticks
+  } catch {
+    return 0;
+  }
+}
+
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(e.name));
+    } catch {
+      // Process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** CPU time (user + system, ms) used so far by a server process and its direct children (nginx workers). */
+export function serverCpuMs(server: BenchServer): number {
+  return [server.pid, ...childPids(server.pid)].reduce((sum, pid) => sum + procCpuMs(pid), 0);
+}

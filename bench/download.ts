@@ -7,7 +7,7 @@
  * reports the median throughput of each. Goal: ours ≥ 0.85× nginx.
  */
 import { parseArgs } from "node:util";
-import { type BenchServer, percentile, startApp, startNginx } from "./_nginx.ts";
+import { type BenchServer, percentile, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
 
 /** Writes one line to stdout (the lint rule forbids console in this project). */
 function print(line: string): void {
@@ -50,22 +50,29 @@ function curl(server: BenchServer, path: string): { mibps: number; bytes: number
   return { mibps: bytes / MIB / secs, bytes };
 }
 
-function measure(server: BenchServer, path: string): number[] {
+function measure(server: BenchServer, path: string): { speeds: number[]; cpuMsPerGib: number } {
   curl(server, path); // warm-up (page cache, JIT)
-  return Array.from({ length: runs }, () => curl(server, path).mibps);
+  const cpu0 = serverCpuMs(server);
+  const speeds = Array.from({ length: runs }, () => curl(server, path).mibps);
+  return { speeds, cpuMsPerGib: (serverCpuMs(server) - cpu0) / runs / (sizeMib / 1024) };
 }
 
 await ensureFile();
 const nginx = await startNginx(WORK);
 const app = await startApp(WORK);
 try {
-  const ng = measure(nginx, `/${name}`);
-  const us = measure(app, `/api/raw/${name}`);
+  print(`load average at start: ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  const ngm = measure(nginx, `/${name}`);
+  const usm = measure(app, `/api/raw/${name}`);
+  const ng = ngm.speeds, us = usm.speeds;
   const n50 = percentile(ng, 50), u50 = percentile(us, 50);
   print(`${sizeMib} MiB file, ${runs} runs each (curl, after a warm-up)`);
   print(`nginx: median ${n50.toFixed(0)} MiB/s  (runs: ${ng.map((x) => x.toFixed(0)).join(", ")})`);
   print(`ours:  median ${u50.toFixed(0)} MiB/s  (runs: ${us.map((x) => x.toFixed(0)).join(", ")})`);
   print(`ratio ours/nginx: ${(u50 / n50).toFixed(2)} (goal ≥ 0.85)`);
+  print(
+    `server CPU per GiB sent: nginx ${ngm.cpuMsPerGib.toFixed(0)} ms, ours ${usm.cpuMsPerGib.toFixed(0)} ms`,
+  );
 } finally {
   await app.stop();
   await nginx.stop();

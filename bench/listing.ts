@@ -9,7 +9,7 @@
  * typeDetectionByHeader is on, the default).
  */
 import { parseArgs } from "node:util";
-import { type BenchServer, percentile, startApp, startNginx } from "./_nginx.ts";
+import { type BenchServer, percentile, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
 
 /** Writes one line to stdout (the lint rule forbids console in this project). */
 function print(line: string): void {
@@ -51,10 +51,12 @@ async function ensureFolder(n: number): Promise<string> {
 async function measure(
   server: BenchServer,
   path: string,
-): Promise<{ p50: number; p90: number; bytes: number }> {
+): Promise<{ p50: number; p90: number; bytes: number; cpu: number }> {
   const times: number[] = [];
   let bytes = 0;
+  let cpu0 = 0;
   for (let i = 0; i < runs + 3; i++) {
+    if (i === 3) cpu0 = serverCpuMs(server);
     const t0 = performance.now();
     const r = await fetch(server.url + path, { headers: server.headers });
     const body = await r.arrayBuffer();
@@ -63,7 +65,12 @@ async function measure(
     bytes = body.byteLength;
     if (i >= 3) times.push(ms);
   }
-  return { p50: percentile(times, 50), p90: percentile(times, 90), bytes };
+  return {
+    p50: percentile(times, 50),
+    p90: percentile(times, 90),
+    bytes,
+    cpu: (serverCpuMs(server) - cpu0) / runs,
+  };
 }
 
 await Deno.mkdir(WORK, { recursive: true });
@@ -73,18 +80,18 @@ const nginx = await startNginx(WORK);
 const app = await startApp(WORK);
 try {
   print(`runs per point: ${runs} (after 3 warm-ups); nginx: 1 worker; ours: one Deno process`);
-  print("files    | nginx p50 | ours p50 | ratio | nginx p90 | ours p90 | JSON bytes (nginx / ours)");
+  print(`load average at start: ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  print(
+    "files   | nginx p50 / p90     | ours p50 / p90      | p50 ratio | server CPU per request (nginx / ours)",
+  );
   for (const { n, name } of folders) {
     const ng = await measure(nginx, `/${name}/`);
     const us = await measure(app, `/api/resources/${name}/`);
+    const ms = (x: number) => `${x.toFixed(1)} ms`.padStart(9);
     print(
-      `${String(n).padEnd(8)} | ${ng.p50.toFixed(1).padStart(6)} ms | ${
-        us.p50.toFixed(1).padStart(5)
-      } ms | ` +
-        `${(us.p50 / ng.p50).toFixed(2).padStart(5)} | ${ng.p90.toFixed(1).padStart(6)} ms | ${
-          us.p90.toFixed(1).padStart(5)
-        } ms | ` +
-        `${ng.bytes} / ${us.bytes}`,
+      `${String(n).padEnd(7)} | ${ms(ng.p50)} / ${ms(ng.p90)} | ${ms(us.p50)} / ${ms(us.p90)} | ` +
+        `${(us.p50 / ng.p50).toFixed(2).padStart(9)} | ${ng.cpu.toFixed(1)} ms / ${us.cpu.toFixed(1)} ms` +
+        ` (JSON ${ng.bytes} / ${us.bytes} bytes)`,
     );
   }
 } finally {

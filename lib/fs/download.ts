@@ -165,7 +165,7 @@ export function fileStream(real: string, start: number, length: number): Readabl
 }
 
 /** Plans the answer for one file: 200/206 with a streamed body, 304, or throws 404/412/416. */
-export function planDownload(file: ScopedPath, request: DownloadRequest): FileDownload {
+export async function planDownload(file: ScopedPath, request: DownloadRequest): Promise<FileDownload> {
   const info = file.stat;
   if (info === null || file.lstat === null) throw new NotFoundError();
   const name = request.name ?? vpathBase(file.vpath);
@@ -212,7 +212,10 @@ export function planDownload(file: ScopedPath, request: DownloadRequest): FileDo
   }
   if (range === null) {
     headers["Content-Length"] = String(info.size);
-    return { status: 200, headers, body: fileStream(file.real, 0, info.size) };
+    // A whole file goes out as the file's own stream: Deno.serve sends resource-backed streams natively,
+    // without a JavaScript round trip per chunk (several times less CPU than a JS-pulled stream).
+    const handle = await Deno.open(file.real, { read: true });
+    return { status: 200, headers, body: handle.readable };
   }
   const length = range.end - range.start + 1;
   headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;

@@ -22,31 +22,31 @@ Deno.test("planDownload() serves whole files, ranges, 304 and 416", async () => 
   await withTempRoot(async ({ root }) => {
     await makeTree(root, { "f.txt": "0123456789" });
     const p = await resolveScoped(ctxFor(root), "/f.txt", "download");
-    const full = planDownload(p, { inline: false });
+    const full = await planDownload(p, { inline: false });
     assert.equal(full.status, 200);
     assert.equal(full.headers["Content-Type"], "application/octet-stream");
     assert.equal(full.headers["Content-Disposition"], "attachment; filename*=utf-8''f.txt");
     assert.equal(full.headers["Content-Length"], "10");
     assert.equal(await text(full.body), "0123456789");
-    const part = planDownload(p, { inline: false, range: "bytes=2-4" });
+    const part = await planDownload(p, { inline: false, range: "bytes=2-4" });
     assert.equal(part.status, 206);
     assert.equal(part.headers["Content-Range"], "bytes 2-4/10");
     assert.equal(await text(part.body), "234");
-    assert.equal(await text(planDownload(p, { inline: false, range: "bytes=-3" }).body), "789");
-    assert.equal(await text(planDownload(p, { inline: false, range: "bytes=7-" }).body), "789");
-    assert.throws(
-      () => planDownload(p, { inline: false, range: "bytes=10-" }),
+    assert.equal(await text((await planDownload(p, { inline: false, range: "bytes=-3" })).body), "789");
+    assert.equal(await text((await planDownload(p, { inline: false, range: "bytes=7-" })).body), "789");
+    await assert.rejects(
+      planDownload(p, { inline: false, range: "bytes=10-" }),
       (e: HttpError) => e.status === 416,
     );
     const etag = full.headers["ETag"];
-    const cached = planDownload(p, { inline: false, ifNoneMatch: etag });
+    const cached = await planDownload(p, { inline: false, ifNoneMatch: etag });
     assert.equal(cached.status, 304);
     assert.equal(cached.body, null);
     assert.equal(
-      planDownload(p, { inline: false, ifModifiedSince: full.headers["Last-Modified"] }).status,
+      (await planDownload(p, { inline: false, ifModifiedSince: full.headers["Last-Modified"] })).status,
       304,
     );
-    const ifRange = planDownload(p, { inline: false, range: "bytes=2-4", ifRange: '"other"' });
+    const ifRange = await planDownload(p, { inline: false, range: "bytes=2-4", ifRange: '"other"' });
     assert.equal(ifRange.status, 200);
     await ifRange.body?.cancel();
   });
@@ -62,18 +62,18 @@ Deno.test("planDownload() never renders HTML/SVG inline and sandboxes inline ans
     });
     const ctx = ctxFor(root);
     for (const name of ["x.html", "x.svg"]) {
-      const d = planDownload(await resolveScoped(ctx, `/${name}`, "download"), { inline: true });
+      const d = await planDownload(await resolveScoped(ctx, `/${name}`, "download"), { inline: true });
       assert.match(d.headers["Content-Disposition"], /^attachment;/, name);
       assert.match(d.headers["Content-Security-Policy"], /sandbox/);
       assert.equal(d.headers["X-Content-Type-Options"], "nosniff");
       await d.body?.cancel();
     }
-    const png = planDownload(await resolveScoped(ctx, "/p.png", "download"), { inline: true });
+    const png = await planDownload(await resolveScoped(ctx, "/p.png", "download"), { inline: true });
     assert.match(png.headers["Content-Disposition"], /^inline;/);
     assert.equal(png.headers["Content-Type"], "image/png");
     assert.match(png.headers["Content-Security-Policy"], /sandbox/);
     await png.body?.cancel();
-    const pdf = planDownload(await resolveScoped(ctx, "/d.pdf", "download"), { inline: true });
+    const pdf = await planDownload(await resolveScoped(ctx, "/d.pdf", "download"), { inline: true });
     assert.equal(pdf.headers["Content-Security-Policy"], "script-src 'none';");
     await pdf.body?.cancel();
   });
