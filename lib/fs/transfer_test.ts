@@ -235,3 +235,45 @@ Deno.test("uploadResource() needs override and modify for existing files, refuse
     assert.equal(await exists(`${outside}/created.txt`), false);
   });
 });
+
+Deno.test("file operations run inside the event hooks; a failing before-hook prevents them", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "a.txt": "A" });
+    const events: string[] = [];
+    const recording = {
+      before: (e: string, ctx: { file: string; destination: string }) => {
+        events.push(`before_${e} ${ctx.file.slice(root.length)} ${ctx.destination.slice(root.length)}`);
+        return Promise.resolve();
+      },
+      after: (e: string) => {
+        events.push(`after_${e}`);
+        return Promise.resolve();
+      },
+    };
+    const r: FsRequest = { ...req(root), hooks: recording };
+    await uploadResource(r, "/up.txt", new TextEncoder().encode("u"), { override: false });
+    await patchResource(r, "/a.txt", patch("copy", "/b.txt"));
+    await patchResource(r, "/b.txt", patch("rename", "/c.txt"));
+    await deleteResource(r, "/c.txt");
+    assert.deepEqual(events, [
+      "before_upload /up.txt ",
+      "after_upload",
+      "before_copy /a.txt /b.txt",
+      "after_copy",
+      "before_rename /b.txt /c.txt",
+      "after_rename",
+      "before_delete /c.txt ",
+      "after_delete",
+    ]);
+    const failing: FsRequest = {
+      ...req(root),
+      hooks: { before: () => Promise.reject(new Error("hook failed")), after: () => Promise.resolve() },
+    };
+    await assert.rejects(
+      uploadResource(failing, "/never.txt", new TextEncoder().encode("x"), { override: false }),
+    );
+    await assert.rejects(deleteResource(failing, "/a.txt"));
+    assert.equal(await exists(`${root}/never.txt`), false);
+    assert.ok(await exists(`${root}/a.txt`));
+  });
+});
