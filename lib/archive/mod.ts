@@ -94,10 +94,14 @@ export async function isFormatAvailable(
 }
 
 /**
- * Streams an archive of the entries, reading one file at a time as the consumer pulls.
- * Entry names go through sanitizeEntryName (refused ones are skipped, with a warning); files
- * that cannot be opened are skipped. Call assertFormatAvailable first to answer 503 before
- * any byte is sent. Cancelling the stream closes the open file and stops all work.
+ * Streams an archive of the entries as the consumer pulls: files are read in order (a few are
+ * opened ahead, see PREFETCH_DEPTH), so memory stays bounded whatever the entry count or size.
+ * Entry names go through sanitizeEntryName (refused ones are skipped with a warning); files that
+ * cannot be opened are skipped; a read error mid-file errors the stream (no silent truncation).
+ * Cancelling the stream or aborting `signal` closes the open files and kills a compressor process.
+ * Route use: `await assertFormatAvailable(format)` first (503 before any byte is sent), then
+ * `new Response(createArchive(entries, { format, signal: req.signal }))`, with each file's
+ * `open: async () => fileReadable(await Deno.open(realPath), { size })`.
  */
 export function createArchive(
   entries: AsyncIterable<ArchiveEntry>,
