@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import zlib from "node:zlib";
-import { createArchive } from "./mod.ts";
+import { type ArchiveEntry, createArchive } from "./mod.ts";
 import {
   BACKSLASH_STORED,
   buildTree,
@@ -302,4 +302,89 @@ Deno.test("createArchive() zip skips entries whose names are refused and files t
   assert.ok(text.includes("ok/fine.txt"));
   const eocd = new DataView(bytes.buffer, bytes.length - 22);
   assert.equal(eocd.getUint16(10, true), 1);
+});
+
+/** A byte stream of `size` zero bytes, generated on demand. */
+function zeros(size: number): ReadableStream<Uint8Array> {
+  let left = size;
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      const request = controller.byobRequest!;
+      const view = new Uint8Array(request.view!.buffer, request.view!.byteOffset, request.view!.byteLength);
+      const n = Math.min(view.length, left);
+      view.fill(0, 0, n);
+      left -= n;
+      request.respond(n);
+      if (left === 0) controller.close();
+    },
+  });
+}
+
+Deno.test("createArchive() zip stores a real entry over 4 GiB and an offset over 4 GiB with ZIP64 fields", async () => {
+  const big = 2 ** 32 + 1;
+  const mtime = new Date("2024-01-02T03:04:06Z");
+  async function* entries(): AsyncGenerator<ArchiveEntry> {
+    yield {
+      name: "big.bin",
+      isDir: false,
+      size: big,
+      mtime,
+      mode: 0o644,
+      open: () => Promise.resolve(zeros(big)),
+    };
+    const small = new TextEncoder().encode("after");
+    yield {
+      name: "after.txt",
+      isDir: false,
+      size: 5,
+      mtime,
+      mode: 0o644,
+      open: () => Promise.resolve(new Response(small).body!),
+    };
+  }
+  // Keep only the length and the last 64 KiB: the central directory lives there.
+  let total = 0;
+  let tail = new Uint8Array(0);
+  for await (const chunk of createArchive(entries(), { format: "zip" })) {
+    total += chunk.length;
+    const joined = new Uint8Array(Math.min(65536, tail.length + chunk.length));
+    const keepOld = Math.max(0, joined.length - chunk.length);
+    joined.set(tail.subarray(tail.length - keepOld), 0);
+    joined.set(chunk.subarray(Math.max(0, chunk.length - joined.length)), keepOld);
+    tail = joined;
+  }
+  const base = total - tail.length;
+  const v = new DataView(tail.buffer);
+  const u64 = (at: number) => v.getUint32(at, true) + v.getUint32(at + 4, true) * 2 ** 32;
+  const eocd = tail.length - 22;
+  assert.equal(v.getUint32(eocd - 20, true), 0x07064b50, "ZIP64 locator");
+  const z64 = u64(eocd - 20 + 8) - base;
+  assert.equal(v.getUint32(z64, true), 0x06064b50);
+  assert.equal(u64(z64 + 32), 2, "two entries");
+  const cd = u64(z64 + 48) - base;
+  // First central header: sizes live in the ZIP64 extra (after the 9-byte timestamp field).
+  assert.equal(v.getUint32(cd, true), 0x02014b50);
+  assert.equal(v.getUint32(cd + 20, true), 0xffffffff);
+  const nameLength = v.getUint16(cd + 28, true);
+  const extra = cd + 46 + nameLength + 9;
+  assert.equal(v.getUint16(extra, true), 0x0001);
+  assert.equal(u64(extra + 4), big, "uncompressed size");
+  assert.equal(u64(extra + 12), big, "compressed size");
+  let crc = 0;
+  const block = new Uint8Array(1 << 24);
+  for (let left = big; left > 0; left -= block.length) {
+    crc = zlib.crc32(block.subarray(0, Math.min(left, block.length)), crc);
+  }
+  assert.equal(v.getUint32(cd + 16, true), crc);
+  // Second entry starts past 4 GiB: its offset is in its ZIP64 extra; its local header is in the tail.
+  const second = cd + 46 + nameLength + v.getUint16(cd + 30, true);
+  assert.equal(v.getUint32(second + 42, true), 0xffffffff);
+  const secondExtra = second + 46 + v.getUint16(second + 28, true) + 9;
+  const secondOffset = u64(secondExtra + 4);
+  assert.equal(secondOffset, 30 + 7 + 29 + big + 24);
+  const descriptor = secondOffset - 24 - base;
+  assert.equal(v.getUint32(descriptor, true), 0x08074b50);
+  assert.equal(u64(descriptor + 8), big, "8-byte sizes in the descriptor");
+  assert.equal(v.getUint32(secondOffset - base, true), 0x04034b50);
 });
