@@ -181,10 +181,12 @@ export async function writeChunk(
 ): Promise<ChunkResult> {
   const file = await Deno.open(path, { write: true });
   try {
+    const size = (await file.stat()).size;
     // Cutting a shorter file "to" the offset would pad it with zeros: refuse, the caller re-reads the offset.
-    if ((await file.stat()).size < options.offset) throw new ConflictError("staging_too_short");
-    // The KV offset is the truth: bytes past it come from a write whose commit never happened.
-    await file.truncate(options.offset);
+    if (size < options.offset) throw new ConflictError("staging_too_short");
+    // Only when needed: on ext4 (data=ordered) even a same-size truncate waits for the writeback of the file's
+    // dirty pages, which made every chunk stall behind the disk.
+    if (size > options.offset) await file.truncate(options.offset);
     await file.seek(options.offset, Deno.SeekMode.Start);
     const out = new DoubleBuffer(file);
     let received = 0, aborted = false;
