@@ -66,7 +66,7 @@ async function measure(page: Page, url: string, count: number): Promise<RunResul
     () => (globalThis as unknown as { __bench: { firstRows: number } }).__bench.firstRows > 0,
     undefined,
     {
-      timeout: 60_000,
+      timeout: 180_000,
     },
   );
   await page.waitForSelector(`[data-testid="listing"][data-count="${count}"]`);

@@ -53,6 +53,8 @@ export const itemsByPath = computed(() => new Map(items.value.map((i) => [i.path
 export const selectedItems = computed<Resource[]>(() => {
   // Nothing selected (the common case) must not build the path map of a 100k listing.
   if (selection.value.size === 0) return [];
+  // Everything selected (Ctrl+A): the listing itself, without building the path map.
+  if (selection.value.size === items.value.length) return items.value;
   const map = itemsByPath.value;
   const out: Resource[] = [];
   for (const p of selection.value) {
