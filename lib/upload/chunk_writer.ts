@@ -141,7 +141,7 @@ async function pump(
           ? await byob.read(out.space(max - received))
           : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
       } catch {
-        // The client went away mid-chunk: keep what is safe, tus resumes from the committed offset. A failed
+        // The client went away mid-chunk: keep what is safe, tus resumes from the file size. A failed
         // BYOB read took the current buffer with it, so its bytes are not counted.
         if (byob) received -= out.dropCurrent();
         return { received, aborted: true };
