@@ -4,6 +4,7 @@ import { createApp } from "./app.ts";
 import { build } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { bootDeps } from "./lib/boot.ts";
+import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 
 let config;
 try {
@@ -35,9 +36,17 @@ const server = Deno.serve({
     ),
 }, app.fetch);
 
+// Abandoned partial uploads are removed after --upload-expiry; check every 15 minutes (and once at start).
+const sweep = () => cleanupUploads(deps).catch((err) => log.error("upload cleanup failed", err));
+const sweeper = setInterval(sweep, 15 * 60_000);
+sweep();
+
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(sig, async () => {
+    clearInterval(sweeper);
     await server.shutdown();
+    // Let other instances (or the next start) take over uploads this process was holding at once.
+    await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();
     Deno.exit(0);
   });
