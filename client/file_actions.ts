@@ -1,17 +1,15 @@
 // This module is browser-compatible.
 /** The built-in header actions of the files page (registered when this module loads). */
-import {
-  Copy,
-  Download,
-  FolderInput,
-  Images,
-  Info,
-  LayoutGrid,
-  List,
-  ListChecks,
-  Pencil,
-  Trash,
-} from "lucide";
+import Copy from "lucide/dist/esm/icons/copy.mjs";
+import Download from "lucide/dist/esm/icons/download.mjs";
+import FolderInput from "lucide/dist/esm/icons/folder-input.mjs";
+import Images from "lucide/dist/esm/icons/images.mjs";
+import Info from "lucide/dist/esm/icons/info.mjs";
+import LayoutGrid from "lucide/dist/esm/icons/layout-grid.mjs";
+import List from "lucide/dist/esm/icons/list.mjs";
+import ListChecks from "lucide/dist/esm/icons/list-checks.mjs";
+import Pencil from "lucide/dist/esm/icons/pencil.mjs";
+import Trash from "lucide/dist/esm/icons/trash.mjs";
 import type { ActionContext } from "./actions.ts";
 import { registerHeaderAction } from "./actions.ts";
 import { download, nextViewMode, saveViewMode } from "./file_ops.ts";

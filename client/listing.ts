@@ -27,7 +27,7 @@ function getWorker(): Worker | null {
   return worker;
 }
 
-function parseInWorker(w: Worker, buffer: ArrayBuffer, onFirst?: (r: Resource) => void): Promise<Resource> {
+function parseInWorker(w: Worker, res: Response, onFirst?: (r: Resource) => void): Promise<Resource> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     let result: Resource | null = null;
@@ -49,7 +49,17 @@ function parseInWorker(w: Worker, buffer: ArrayBuffer, onFirst?: (r: Resource) =
         resolve(result!.items ? { ...result!, items } : result!);
       }
     });
-    w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]);
+    const body = res.body;
+    try {
+      // Hand the body stream over: the bytes then flow to the worker, not through the main thread.
+      w.postMessage({ id, stream: body! } satisfies ParseRequest, [body! as unknown as Transferable]);
+    } catch {
+      // Streams not transferable here: buffer on this thread and transfer the bytes.
+      res.arrayBuffer().then(
+        (buffer) => w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]),
+        reject,
+      );
+    }
   });
 }
 
@@ -74,5 +84,5 @@ export async function loadResource(path: string, options: LoadOptions = {}): Pro
   const length = Number(res.headers.get("Content-Length") ?? 0);
   const w = length >= WORKER_THRESHOLD ? getWorker() : null;
   if (!w) return await res.json() as Resource;
-  return await parseInWorker(w, await res.arrayBuffer(), options.onFirst);
+  return await parseInWorker(w, res, options.onFirst);
 }

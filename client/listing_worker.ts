@@ -9,10 +9,11 @@ import type { Resource } from "../lib/types.ts";
 const FIRST_SLICE = 300;
 const SLICE = 2000;
 
-/** A request: the raw JSON bytes of a resource. */
+/** A request: the JSON of a resource, as bytes or as the response body stream itself. */
 export interface ParseRequest {
   id: number;
-  buffer: ArrayBuffer;
+  buffer?: ArrayBuffer;
+  stream?: ReadableStream<Uint8Array>;
 }
 
 /** A reply: the resource without its items first, then slices of items until `done`. */
@@ -26,15 +27,17 @@ export interface ParseReply {
 }
 
 const scope = globalThis as unknown as {
-  onmessage: ((e: MessageEvent<ParseRequest>) => void) | null;
+  onmessage: ((e: MessageEvent<ParseRequest>) => void | Promise<void>) | null;
   postMessage(reply: ParseReply): void;
 };
 
-scope.onmessage = (e) => {
-  const { id, buffer } = e.data;
+scope.onmessage = async (e) => {
+  const { id, buffer, stream } = e.data;
   let res: Resource;
   try {
-    res = JSON.parse(new TextDecoder().decode(buffer));
+    // A transferred body stream is read here, so the main thread never holds the bytes.
+    const bytes = stream ? await new Response(stream).arrayBuffer() : buffer!;
+    res = JSON.parse(new TextDecoder().decode(bytes));
   } catch (err) {
     scope.postMessage({ id, error: String(err) });
     return;

@@ -145,6 +145,35 @@ Deno.test({
         await hydrated(page, "FileBrowser");
       });
 
+      await t.step(
+        "a big folder (parsed in the worker) is windowed: few rows in the DOM, End reaches the last",
+        async () => {
+          const dir = `${server.t.root}/big`;
+          await Deno.mkdir(dir);
+          const names = Array.from(
+            { length: 6000 },
+            (_, i) => `item-${String(i).padStart(5, "0")}-${"x".repeat(40)}.txt`,
+          );
+          for (let i = 0; i < names.length; i += 500) {
+            await Promise.all(names.slice(i, i + 500).map((n) => Deno.writeTextFile(`${dir}/${n}`, "")));
+          }
+          await openFiles(page, server, "/big/");
+          await page.locator('[data-testid="listing"][data-count="6000"]').waitFor();
+          const rendered = await page.locator('[data-testid="listing"] [role="option"]').count();
+          assert.ok(rendered > 5 && rendered < 120, `${rendered} rows in the DOM`);
+          await page.getByTestId("listing").focus();
+          await page.keyboard.press("End");
+          await page.locator(`[data-name="${names.at(-1)}"]`).waitFor();
+          assert.equal(
+            await page.locator(`[data-name="${names.at(-1)}"]`).getAttribute("aria-posinset"),
+            "6000",
+          );
+          await page.keyboard.press("Control+a");
+          await page.getByTestId("header").getByText("6000 selected").waitFor();
+          await page.keyboard.press("Escape");
+        },
+      );
+
       await t.step("single-click mode opens on one click", async () => {
         await setPrefs(server, "alice", { singleClick: true });
         await openFiles(page, server, "/");
