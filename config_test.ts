@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { helpText, loadConfig, parseDuration } from "./config.ts";
+import { helpText, loadConfig, parseDuration, parseFlags } from "./config.ts";
 
 Deno.test("loadConfig(): flags win over FB_* variables, which win over defaults", () => {
   const c = loadConfig(["-p", "9000", "--baseurl", "fb/"], {
@@ -47,4 +47,19 @@ Deno.test("helpText() lists every option with its environment variable", () => {
   for (const s of ["--port", "FB_PORT", "--root", "FB_DATABASE", "--enable-exec", "FB_ADMIN_PASSWORD"]) {
     assert.ok(text.includes(s), s);
   }
+});
+
+Deno.test("parseFlags() reads long, short, inline and boolean forms", () => {
+  assert.deepEqual(
+    parseFlags(["--port=9", "-r", "/x", "--enable-exec", "--disable-thumbnails=false", "-h"]),
+    {
+      port: "9",
+      root: "/x",
+      "enable-exec": true,
+      "disable-thumbnails": false,
+      help: true,
+    },
+  );
+  assert.throws(() => parseFlags(["--port"]), /needs a value/);
+  assert.throws(() => parseFlags(["stray"]), /Unknown option/);
 });

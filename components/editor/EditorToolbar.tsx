@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { Icon } from "../Icon.tsx";
-import { Lock } from "lucide";
+import { Lock } from "../../components/icons.ts";
 
 /** One view mode tab (e.g. rendered Markdown vs. source). */
 export interface EditorTab {

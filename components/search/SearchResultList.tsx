@@ -1,4 +1,4 @@
-import { File, Folder } from "lucide";
+import { File, Folder } from "../../components/icons.ts";
 import { Icon } from "../Icon.tsx";
 
 /** One row of the result list. */

@@ -11,7 +11,7 @@ import {
   X,
   ZoomIn,
   ZoomOut,
-} from "lucide";
+} from "../../components/icons.ts";
 import { filesUrl, parentPath, rawUrl } from "../../client/api.ts";
 import { usePage } from "../../client/hooks.ts";
 import { afterDelete, findNeighbours } from "../../client/preview/neighbours.ts";

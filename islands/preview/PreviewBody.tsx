@@ -1,4 +1,4 @@
-import { Download, File } from "lucide";
+import { Download, File } from "../../components/icons.ts";
 import { rawUrl } from "../../client/api.ts";
 import { NoPreview } from "../../components/preview/NoPreview.tsx";
 import type { Resource } from "../../lib/types.ts";

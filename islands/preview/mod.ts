@@ -3,7 +3,7 @@
  * Registers the file views (preview, text editor), the search prompt and their top-bar buttons with the files page.
  * Imported once by the files page island; the heavy parts (CodeMirror, marked, DOMPurify, utif2) load on demand.
  */
-import { Save, Search } from "lucide";
+import { Save, Search } from "../../components/icons.ts";
 import { registerHeaderAction } from "../../client/actions.ts";
 import { editorState } from "../../client/editor/state.ts";
 import { registerPrompt, showPrompt } from "../../client/prompts.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { FileText, Image, Music, Search, Video, X } from "lucide";
+import { FileText, Image, Music, Search, Video, X } from "../../components/icons.ts";
 import type { IconNode } from "lucide";
 import { filesUrl } from "../../client/api.ts";
 import { usePage } from "../../client/hooks.ts";

@@ -1,5 +1,12 @@
 /** Password hashing (bcrypt, so accounts imported from filebrowser keep working) and the password policy. */
-import bcrypt from "bcryptjs";
+import type Bcrypt from "bcryptjs";
+
+// bcryptjs pulls in Node's crypto shim (~10 MiB): load it with the first password check, not at server start.
+let bcryptModule: Promise<typeof Bcrypt> | null = null;
+function loadBcrypt(): Promise<typeof Bcrypt> {
+  bcryptModule ??= import("bcryptjs").then((m) => m.default);
+  return bcryptModule;
+}
 import { BadRequestError } from "../errors.ts";
 
 /** bcrypt cost, as upstream. */
@@ -55,13 +62,13 @@ const COMMON_PASSWORDS = new Set([
 ]);
 
 /** Hashes a password with bcrypt cost 10. */
-export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+export async function hashPassword(password: string): Promise<string> {
+  return (await loadBcrypt()).hash(password, BCRYPT_COST);
 }
 
 /** Compares a password with a hash; with a null hash it still spends the same time and returns false. */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  const ok = await bcrypt.compare(password, hash || DUMMY_HASH);
+  const ok = await (await loadBcrypt()).compare(password, hash || DUMMY_HASH);
   return hash ? ok : false;
 }
 

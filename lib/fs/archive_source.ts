@@ -3,7 +3,8 @@
  * hidden entries are skipped (a denied folder prunes its subtree), escaping symlinks are skipped, in-scope
  * symlinks are archived as their targets (folder loops are cut), and vanished files are skipped.
  */
-import { type ArchiveEntry, fileReadable } from "../archive/mod.ts";
+import type { ArchiveEntry } from "../archive/mod.ts";
+import { fileReadable } from "../archive/file_stream.ts";
 import { log } from "../log.ts";
 import { type GateContext, resolveScoped, scopedChild, type ScopedPath } from "./gate.ts";
 import { cleanVpath, commonDir, isSameOrInside, joinVpath, vpathBase, vpathDir } from "./path.ts";

@@ -1,5 +1,4 @@
 /** Streamed file checksums for `?checksum=` (API.md §6.4). */
-import { createHash } from "node:crypto";
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 
@@ -17,6 +16,8 @@ export function parseChecksumAlgorithm(value: string): ChecksumAlgorithm {
 
 /** Hashes a file by streaming it; returns lowercase hex. */
 export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorithm): Promise<string> {
+  // node:crypto is heavy to load in Deno; only checksum requests need it.
+  const { createHash } = await import("node:crypto");
   const hash = createHash(algorithm);
   using f = await Deno.open(file.real, { read: true });
   const buf = new Uint8Array(256 * 1024);

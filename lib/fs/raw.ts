@@ -1,5 +1,4 @@
 /** GET /api/raw (API.md §6.10): one file (range, conditional) or a folder/selection as a streamed archive. */
-import { archiveExtension, assertFormatAvailable, createArchive, parseArchiveAlgo } from "../archive/mod.ts";
 import { NotFoundError } from "../errors.ts";
 import { parseFilesParam, planArchive } from "./archive_source.ts";
 import { contentDisposition, type DownloadRequest, type FileDownload, planDownload } from "./download.ts";
@@ -21,6 +20,10 @@ export async function openRaw(ctx: GateContext, vpath: string, request: RawReque
   const p = await resolveScoped(ctx, vpath, "download");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
   if (!p.stat.isDirectory) return planDownload(p, request);
+  // The archive writers pull in node:zlib and napi compressors: load them on the first archive, not at start.
+  const { archiveExtension, assertFormatAvailable, createArchive, parseArchiveAlgo } = await import(
+    "../archive/mod.ts"
+  );
   const format = parseArchiveAlgo(request.algo ?? "");
   await assertFormatAvailable(format);
   const plan = await planArchive(ctx, p, { files: parseFilesParam(request.files), signal: request.signal });

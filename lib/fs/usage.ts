@@ -1,5 +1,4 @@
 /** GET /api/usage (API.md §5.9, §6.13): size and use of the file system holding a folder. */
-import { statfs } from "node:fs/promises";
 import { NotFoundError } from "../errors.ts";
 import type { Usage } from "../types.ts";
 import { type GateContext, resolveScoped } from "./gate.ts";
@@ -9,6 +8,7 @@ export async function getUsage(ctx: GateContext, vpath: string): Promise<Usage> 
   const p = await resolveScoped(ctx, vpath, "read");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
   if (!p.stat.isDirectory) return { total: 0, used: 0 };
+  const { statfs } = await import("node:fs/promises");
   const s = await statfs(p.real);
   const unit = (s as { frsize?: number }).frsize || s.bsize;
   // "free" includes the blocks reserved for root, so used = total - bfree (like df's "Used").

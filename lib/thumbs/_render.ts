@@ -1,5 +1,12 @@
 /** The sharp pipeline behind previews: dimension checks, resize, encode, error mapping. */
-import sharp from "sharp";
+import type Sharp from "sharp";
+
+// sharp (libvips) costs ~250 ms and ~30 MiB to load: load it on the first preview, not at server start.
+let sharpModule: Promise<typeof Sharp> | null = null;
+function loadSharp(): Promise<typeof Sharp> {
+  sharpModule ??= import("sharp").then((m) => m.default);
+  return sharpModule;
+}
 import { HttpError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 
 /** Which preview: a 256×256 listing thumbnail or a ≤1080 px viewer image. */
@@ -47,6 +54,7 @@ export async function renderPreview(
   const name = src.slice(src.lastIndexOf("/") + 1);
   try {
     // metadata() reads only the header, so a decompression bomb is refused before any decoding.
+    const sharp = await loadSharp();
     const meta = await sharp(src, input).metadata();
     checkDimensions(meta.width ?? 0, meta.height ?? 0, { maxPixels: options.maxPixels, name });
     const format = outputFormat(meta.format ?? "", options.size);
