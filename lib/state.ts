@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Settings, StoredUser } from "./types.ts";
 import type { Store } from "./storage/mod.ts";
 import type { EventHooks } from "./hooks.ts";
+import type { ListingCache } from "./fs/listing_cache.ts";
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   hooks: EventHooks;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
+  /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
+  listings?: ListingCache;
 }
 
 /** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */

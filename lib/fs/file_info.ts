@@ -62,6 +62,27 @@ export function formatModified(date: Date | null): string {
   return `${s}${offsetMin < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
+const secondCache = new Map<number, { head: string; zone: string }>();
+
+/**
+ * {@link formatModified} of a millisecond timestamp, memoised per whole second (the offset cannot change
+ * inside one): listings format thousands of nearby times.
+ */
+export function formatModifiedMs(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  let parts = secondCache.get(second);
+  if (parts === undefined) {
+    const full = formatModified(new Date(second * 1000));
+    const cut = full.endsWith("Z") ? full.length - 1 : full.length - 6;
+    parts = { head: full.slice(0, cut), zone: full.slice(cut) };
+    if (secondCache.size >= 4096) secondCache.clear();
+    secondCache.set(second, parts);
+  }
+  const frac = ms - second * 1000;
+  if (frac === 0) return parts.head + parts.zone;
+  return parts.head + "." + String(frac).padStart(3, "0").replace(/0+$/, "") + parts.zone;
+}
+
 /** Inputs of {@link detectType}. */
 export interface DetectTypeOptions {
   size: number;

@@ -12,7 +12,7 @@ import type { Permission, Rule, Settings, StoredUser } from "../types.ts";
 import { isCaseInsensitive } from "./case_probe.ts";
 import { cleanAbsolute, isInsideDir, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { cleanVpath, joinVpath, vpathSegments } from "./path.ts";
-import { hasHiddenSegment, isAllowedByRules, type RuleSet } from "./rules.ts";
+import { hasHiddenSegment, hasRules, isAllowedByRules, type RuleSet } from "./rules.ts";
 
 /** What the gate needs to know about the request. */
 export interface GateContext {
@@ -155,6 +155,32 @@ export function isVisible(
   const rulePath = rulePathOf(conf, vpath);
   if (!options.ignoreHidden && conf.hideDotfiles && hasHiddenSegment(rulePath)) return false;
   return isAllowedByRules(rulePath, conf.rules);
+}
+
+/** How the children of one directory fare under {@link isVisible}, prepared once per listing. */
+export interface ChildVisibility {
+  /** No child is visible (the directory part itself is hidden). */
+  none: boolean;
+  /** Names starting with `.` are hidden. */
+  hideDots: boolean;
+  /** The rules' verdict for a child's name; null when there are no rules (everything allowed). */
+  allowed: ((name: string) => boolean) | null;
+}
+
+/**
+ * {@link isVisible} for the children of `dirVpath`: a child is visible iff `!none`, not (`hideDots` and a
+ * dot name) and `allowed` (if any) says so; exactly `isVisible(conf, joinVpath(dirVpath, name))`.
+ */
+export function childVisibility(conf: Confinement, dirVpath: string): ChildVisibility {
+  // rulePathOf() of any child: the share's base (if any) + the child's vpath.
+  const prefix = conf.ruleBase + (dirVpath === "/" ? "/" : dirVpath + "/");
+  const rules = conf.rules;
+  return {
+    // The hidden check is per segment: a child is hidden when the directory part is or its own name is.
+    none: conf.hideDotfiles && hasHiddenSegment(prefix),
+    hideDots: conf.hideDotfiles,
+    allowed: hasRules(rules) ? (name) => isAllowedByRules(prefix + name, rules) : null,
+  };
 }
 
 /**

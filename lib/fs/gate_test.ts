@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
-import { isConfinedLink, resolveScoped, scopedChild, scopeDirOf } from "./gate.ts";
-import { ctxFor, exists, makeTree, pathRule, withTempRoot } from "./_testing.ts";
+import {
+  childVisibility,
+  isConfinedLink,
+  isVisible,
+  resolveScoped,
+  resolveWalkBase,
+  scopedChild,
+  scopeDirOf,
+} from "./gate.ts";
+import { joinVpath } from "./path.ts";
+import { ctxFor, exists, makeTree, pathRule, regexRule, withTempRoot } from "./_testing.ts";
 
 async function status(p: Promise<unknown>): Promise<number> {
   try {
@@ -246,5 +255,29 @@ Deno.test("resolveScoped() applies rules where a symlink really leads (stricter 
     assert.equal(await scopedChild(root_, "alias"), null);
     assert.equal(await scopedChild(root_, "file-alias"), null);
     assert.equal(await status(resolveScoped(ctx, "/pub/ok.txt", "read")), 200);
+  });
+});
+
+Deno.test("childVisibility() decides exactly like isVisible() on each child", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "d/x/": "", ".h/": "" });
+    const names = ["a", "ab", ".a", "x", "X", "b.txt", "1", ".", "é", "a b"];
+    const rules = [pathRule("/d/a"), pathRule("/d/x", true), regexRule("\\.txt$"), pathRule("/D/X")];
+    for (
+      const options of [{}, { hideDotfiles: true }, { rules }, { rules, hideDotfiles: true, foldCase: true }]
+    ) {
+      for (const base of [undefined, "/d"]) {
+        const ctx = ctxFor(root, { ...options, base, globalRules: [pathRule("/d/ab")] });
+        for (const dir of base ? ["/", "/x"] : ["/", "/d", "/d/x", "/.h"]) {
+          const conf = (await resolveWalkBase(ctx, dir)).confinement;
+          const v = childVisibility(conf, dir);
+          for (const name of names) {
+            const got = !v.none && !(v.hideDots && name.startsWith(".")) && (v.allowed?.(name) ?? true);
+            const want = isVisible(conf, joinVpath(dir, name));
+            assert.equal(got, want, `${JSON.stringify(options)} base ${base} ${dir} ${name}`);
+          }
+        }
+      }
+    }
   });
 });

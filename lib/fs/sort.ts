@@ -66,7 +66,7 @@ export interface SortableItem {
 }
 
 /** A name split once into non-digit and digit runs, so each comparison does no parsing. */
-interface NaturalKey {
+export interface NaturalKey {
   text: string;
   /** The runs themselves (compared with ===, cheaper than char loops). */
   runs: string[];
@@ -122,36 +122,63 @@ export function compareNatural(a: string, b: string): number {
   return compareKeys(naturalKey(a), naturalKey(b));
 }
 
-function byName(items: SortableItem[], ascFlag: boolean): void {
-  const keyed = items.map((item) => ({
-    item,
-    dir: item.resource.isDir,
-    key: naturalKey(item.resource.name.toLowerCase()),
-  }));
-  keyed.sort((x, y) => {
-    if (x.dir !== y.dir) return x.dir ? -1 : 1;
-    const c = compareKeys(x.key, y.key);
+/** What the listing order looks at for one item; `key` is filled on first use by the name order. */
+export interface SortFacts {
+  name: string;
+  isDir: boolean;
+  size: number;
+  mtimeMs: number;
+  key?: NaturalKey;
+}
+
+function keyOf(f: SortFacts): NaturalKey {
+  return f.key ??= naturalKey(f.name.toLowerCase());
+}
+
+function sizeKey(f: SortFacts): number {
+  return f.isDir ? f.size - 2 ** 31 : f.size;
+}
+
+/**
+ * The comparator of the user's listing order (API.md §5.6). A *stable* sort with it, of items in directory
+ * read order, is the listing order; ties keep read order.
+ */
+export function comparatorFor(sorting: Sorting): (x: SortFacts, y: SortFacts) => number {
+  const asc = sorting.asc;
+  switch (sorting.by) {
+    case "name":
+      return byName(asc);
+    case "size":
+      return asc ? (x, y) => sizeKey(x) - sizeKey(y) : (x, y) => sizeKey(y) - sizeKey(x);
+    case "modified":
+      return asc ? (x, y) => x.mtimeMs - y.mtimeMs : (x, y) => y.mtimeMs - x.mtimeMs;
+    default:
+      // No sorting: directory read order, which upstream gets byte-sorted from the OS call.
+      return asc ? byName(true) : (x, y) => compareBytes(x.name, y.name);
+  }
+}
+
+function byName(ascFlag: boolean): (x: SortFacts, y: SortFacts) => number {
+  return (x, y) => {
+    if (x.isDir !== y.isDir) return x.isDir ? -1 : 1;
+    const c = compareKeys(keyOf(x), keyOf(y));
     // Upstream quirk: asc=false means A→Z.
     return ascFlag ? -c : c;
-  });
-  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i].item;
+  };
 }
 
 /** Sorts listing items in place per the user's sorting (API.md §5.6). */
 export function sortItems(items: SortableItem[], sorting: Sorting): void {
-  const size = (it: SortableItem) => it.resource.isDir ? it.resource.size - 2 ** 31 : it.resource.size;
-  switch (sorting.by) {
-    case "name":
-      return byName(items, sorting.asc);
-    case "size":
-      items.sort((x, y) => sorting.asc ? size(x) - size(y) : size(y) - size(x));
-      return;
-    case "modified":
-      items.sort((x, y) => sorting.asc ? x.mtimeMs - y.mtimeMs : y.mtimeMs - x.mtimeMs);
-      return;
-    default:
-      if (sorting.asc) return byName(items, true);
-      // No sorting: directory read order, which upstream gets byte-sorted from the OS call.
-      items.sort((x, y) => compareBytes(x.resource.name, y.resource.name));
-  }
+  const compare = comparatorFor(sorting);
+  const keyed = items.map((item) => ({
+    item,
+    facts: {
+      name: item.resource.name,
+      isDir: item.resource.isDir,
+      size: item.resource.size,
+      mtimeMs: item.mtimeMs,
+    } as SortFacts,
+  }));
+  keyed.sort((x, y) => compare(x.facts, y.facts));
+  for (let i = 0; i < keyed.length; i++) items[i] = keyed[i].item;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from "../../../define.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { gateContextOf } from "../../../lib/fs/gate.ts";
 import { fsRequestOf } from "../../../lib/fs/request.ts";
-import { getResource } from "../../../lib/fs/resources.ts";
+import { getResourceJson } from "../../../lib/fs/resources.ts";
 import { decodeDestination, patchResource } from "../../../lib/fs/transfer.ts";
 import { deleteResource } from "../../../lib/fs/remove.ts";
 import { saveResource, uploadResource } from "../../../lib/fs/write.ts";
@@ -16,15 +16,16 @@ function vpathOf(c: AppContext): string {
 
 export const handler = define.handlers({
   async GET(c) {
-    const result = await getResource(gateContextOf(c.var), vpathOf(c), {
+    const result = await getResourceJson(gateContextOf(c.var), vpathOf(c), {
       sorting: c.var.user.sorting,
       readHeaders: c.var.deps.config.typeDetectionByHeader,
       checksum: c.req.query("checksum"),
       rawText: c.req.header("X-Encoding") === "true",
       signal: c.req.raw.signal,
+      listings: c.var.deps.listings,
     });
     if (result.raw) return c.body(result.raw, 200, { "Content-Type": "application/octet-stream" });
-    return c.json(result.resource);
+    return c.body(result.json, 200, { "Content-Type": "application/json" });
   },
   async POST(c) {
     const { etag } = await uploadResource(fsRequestOf(c.var), vpathOf(c), c.req.raw.body, {

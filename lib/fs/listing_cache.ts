@@ -1,0 +1,227 @@
+/**
+ * A bounded in-memory cache of directory snapshots (LRU over directories, with a total entry budget).
+ *
+ * A cached snapshot is served only while all of these hold:
+ * - no event came from the directory's `Deno.watchFs` watcher since the read began (the watcher exists
+ *   before the read, so nothing in between is missed; a watcher that fails drops its directory);
+ * - the directory's dev/ino/mtime/ctime, stat'ed on every hit, equal the ones taken before the read (second
+ *   line of defence, e.g. for file systems without inotify), and the read was not "racy" (mtime too close to
+ *   the read's start to tell later changes apart);
+ * - its sub-directories, lstat'ed on every hit, are still directories (their own facts are refreshed).
+ * Symlink targets are never cached: `renderListing` resolves them per request. Directories with fewer than
+ * `minEntries` entries are read each time (cheap) and use no watcher.
+ */
+import { log } from "../log.ts";
+import type { ScopedPath } from "./gate.ts";
+import {
+  type DirSnapshot,
+  type DirStamp,
+  isSameStamp,
+  refreshDirs,
+  scanDirectory,
+  stampOf,
+} from "./listing_snapshot.ts";
+
+/** Bounds of a {@link ListingCache}. */
+export interface ListingCacheOptions {
+  /** Most directories kept (each holds one watcher). Default 64. */
+  maxDirs?: number;
+  /** Most entries kept over all directories; larger directories are never cached. Default 250,000. */
+  maxEntries?: number;
+  /** Directories with fewer entries are not cached. Default 256. */
+  minEntries?: number;
+}
+
+/** Options of {@link ListingCache.snapshot}. */
+export interface SnapshotOptions {
+  readHeaders: boolean;
+  signal?: AbortSignal;
+}
+
+/** What a cache holds right now (for tests and diagnostics). */
+export interface ListingCacheStats {
+  dirs: number;
+  entries: number;
+  watchers: number;
+  hits: number;
+  misses: number;
+}
+
+/** A directory's changes within this many ms of its read cannot be told apart by mtime. */
+const RACY_MS = 50;
+
+/** How many directories known to be small are remembered. */
+const SMALL_MEMO = 1024;
+
+interface Slot {
+  real: string;
+  watcher: Deno.FsWatcher;
+  /** The directory the watcher is on. */
+  watched: DirStamp;
+  /** Events seen so far. */
+  events: number;
+  snapshot: DirSnapshot | null;
+  /** `events` when the snapshot's read began. */
+  snapshotEvents: number;
+  entries: number;
+  loop: Promise<void>;
+}
+
+/** Per-directory listing cache invalidated by file-system events; dispose with {@link ListingCache.close}. */
+export class ListingCache {
+  readonly #maxDirs: number;
+  readonly #maxEntries: number;
+  readonly #minEntries: number;
+  /** Map order is recency order (least recent first). */
+  readonly #slots = new Map<string, Slot>();
+  readonly #small = new Map<string, DirStamp>();
+  readonly #loops = new Set<Promise<void>>();
+  #entries = 0;
+  #hits = 0;
+  #misses = 0;
+  #closed = false;
+
+  constructor(options: ListingCacheOptions = {}) {
+    this.#maxDirs = options.maxDirs ?? 64;
+    this.#maxEntries = options.maxEntries ?? 250_000;
+    this.#minEntries = options.minEntries ?? 256;
+  }
+
+  /** The snapshot of a gate-checked directory: from the cache when still valid, else read (and cached). */
+  async snapshot(dir: ScopedPath, options: SnapshotOptions): Promise<DirSnapshot> {
+    const real = dir.real;
+    if (this.#closed) return await scanDirectory(real, options);
+    const now = stampOf(Deno.statSync(real));
+    const slot = this.#slots.get(real);
+    if (slot !== undefined) {
+      const snap = slot.snapshot;
+      if (
+        snap !== null && slot.events === slot.snapshotEvents && snap.readHeaders === options.readHeaders &&
+        isSameStamp(snap.stamp, now) && !isRacy(snap) && refreshDirs(snap)
+      ) {
+        this.#hits++;
+        this.#slots.delete(real);
+        this.#slots.set(real, slot);
+        return snap;
+      }
+      if (slot.watched.dev !== now.dev || slot.watched.ino !== now.ino) this.#drop(slot);
+    }
+    this.#misses++;
+    const small = this.#small.get(real);
+    if (small !== undefined && isSameStamp(small, now)) return await scanDirectory(real, options);
+    this.#small.delete(real);
+    const live = this.#slots.get(real) ?? this.#watch(real);
+    if (live === null) return await scanDirectory(real, options);
+    const startEvents = live.events;
+    const snap = await scanDirectory(real, options);
+    if (this.#slots.get(real) !== live) return snap; // dropped meanwhile (watcher error, eviction, close)
+    const count = snap.names.length;
+    const moved = live.watched.dev !== snap.stamp.dev || live.watched.ino !== snap.stamp.ino;
+    if (count < this.#minEntries || count > this.#maxEntries || moved) {
+      this.#drop(live);
+      if (count < this.#minEntries && !moved) this.#rememberSmall(real, snap.stamp);
+      return snap;
+    }
+    this.#entries += count - live.entries;
+    live.entries = count;
+    live.snapshot = snap;
+    live.snapshotEvents = startEvents;
+    this.#slots.delete(real);
+    this.#slots.set(real, live);
+    this.#evict(live);
+    return snap;
+  }
+
+  /** Current size and counters. */
+  stats(): ListingCacheStats {
+    return {
+      dirs: [...this.#slots.values()].filter((s) => s.snapshot !== null).length,
+      entries: this.#entries,
+      watchers: this.#slots.size,
+      hits: this.#hits,
+      misses: this.#misses,
+    };
+  }
+
+  /** Closes every watcher and stops caching (later calls read directories directly). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const slot of [...this.#slots.values()]) this.#drop(slot);
+    this.#small.clear();
+    await Promise.all([...this.#loops]);
+  }
+
+  #watch(real: string): Slot | null {
+    let watcher: Deno.FsWatcher;
+    let watched: DirStamp;
+    try {
+      watcher = Deno.watchFs(real, { recursive: false });
+    } catch (err) {
+      // Out of inotify instances/watches, or no permission: serve uncached.
+      log.debug(`listing cache: cannot watch "${real}"`, err);
+      return null;
+    }
+    try {
+      watched = stampOf(Deno.statSync(real));
+    } catch (err) {
+      watcher.close();
+      throw err;
+    }
+    const slot: Slot = {
+      real,
+      watcher,
+      watched,
+      events: 0,
+      snapshot: null,
+      snapshotEvents: -1,
+      entries: 0,
+      loop: Promise.resolve(),
+    };
+    slot.loop = this.#follow(slot);
+    this.#loops.add(slot.loop);
+    slot.loop.finally(() => this.#loops.delete(slot.loop));
+    this.#slots.set(real, slot);
+    return slot;
+  }
+
+  async #follow(slot: Slot): Promise<void> {
+    try {
+      for await (const _event of slot.watcher) slot.events++;
+    } catch (err) {
+      log.debug(`listing cache: watcher of "${slot.real}" failed`, err);
+    }
+    // The watcher ended (closed by us, or failed): nothing it covered may be served any more.
+    slot.events++;
+    if (this.#slots.get(slot.real) === slot) this.#drop(slot);
+  }
+
+  #drop(slot: Slot): void {
+    if (this.#slots.get(slot.real) === slot) {
+      this.#slots.delete(slot.real);
+      this.#entries -= slot.entries;
+    }
+    slot.entries = 0;
+    slot.snapshot = null;
+    try {
+      slot.watcher.close();
+    } catch {
+      // Already closed (it ended by itself).
+    }
+  }
+
+  #evict(keep: Slot): void {
+    for (const slot of [...this.#slots.values()]) {
+      if (this.#slots.size <= this.#maxDirs && this.#entries <= this.#maxEntries) return;
+      if (slot !== keep) this.#drop(slot);
+    }
+  }
+
+  #rememberSmall(real: string, stamp: DirStamp): void {
+    if (this.#small.size >= SMALL_MEMO) this.#small.delete(this.#small.keys().next().value!);
+    this.#small.set(real, stamp);
+  }
+}
+
+function isRacy(snap: DirSnapshot): boolean {
+  return Math.max(snap.stamp.mtimeMs, snap.stamp.ctimeMs) >= snap.scannedAt - RACY_MS;
+}
