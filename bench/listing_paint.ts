@@ -143,7 +143,7 @@ async function jsSize(html: string): Promise<{ files: number; raw: number; gzip:
   return { files: names.size, raw, gzip };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : NaN;
 const ms = (x: number) => `${Math.round(x)} ms`;
 
 const server = await startServer({ users: [{ username: "bench", perm: { download: true, create: true } }] });
@@ -180,7 +180,16 @@ try {
           });
         }
         await page.addInitScript(probe);
-        results.push(await measure(page, `${server.url}/files${folder}/`, size));
+        try {
+          results.push(await measure(page, `${server.url}/files${folder}/`, size));
+        } catch (err) {
+          const state = await page.evaluate(() =>
+            document.querySelector('[data-testid="files"]')?.outerHTML.slice(0, 300)
+          )
+            .catch(() => "page gone");
+          // deno-lint-ignore no-console -- benchmark report
+          console.log(`run ${r + 1} failed: ${(err as Error).message.split("\n")[0]}; page: ${state}`);
+        }
         await context.close();
       }
       report(size, warm ? "warm" : "cold", results);
