@@ -202,6 +202,27 @@ Deno.test({
         assert.match(download.suggestedFilename(), /\.zip$/);
       });
 
+      await t.step(
+        "prompts stack: a new folder over the move prompt; Esc pops one; focus returns",
+        async () => {
+          await openFiles(page, server, "/");
+          await row(page, "a.txt").click();
+          await page.locator('[data-action="move"]').click();
+          await page.getByTestId("folder-picker").getByRole("button", { name: "New folder" }).click();
+          await page.getByTestId("new-dir").waitFor();
+          assert.equal(await page.getByTestId("move").count(), 0, "one prompt at a time");
+          await page.keyboard.press("Escape");
+          await page.getByTestId("move").waitFor();
+          await page.keyboard.press("Escape");
+          await page.getByTestId("move").waitFor({ state: "detached" });
+          await page.waitForFunction(() => document.activeElement?.getAttribute("data-action") === "move");
+          await page.keyboard.press("F1");
+          await page.getByTestId("help").waitFor();
+          await page.mouse.click(5, 5); // the dimmed overlay
+          await page.getByTestId("help").waitFor({ state: "detached" });
+        },
+      );
+
       await t.step("info shows the size and reveals a checksum on click", async () => {
         await page.keyboard.press("Escape");
         await row(page, "a.txt").click();
