@@ -7,9 +7,16 @@
  * - the directory's dev/ino/mtime/ctime, stat'ed on every hit, equal the ones taken before the read (second
  *   line of defence, e.g. for file systems without inotify), and the read was not "racy" (mtime too close to
  *   the read's start to tell later changes apart);
- * - its sub-directories, lstat'ed on every hit, are still directories (their own facts are refreshed).
+ * - its sub-directories, lstat'ed on every hit, are still directories (their own facts are refreshed);
+ * - it is younger than `maxAgeMs`, which bounds staleness where inotify is blind (writes through a hard
+ *   link in another folder or through mmap, network and FUSE file systems).
  * Symlink targets are never cached: `renderListing` resolves them per request. Directories with fewer than
  * `minEntries` entries are read each time (cheap) and use no watcher.
+ *
+ * Deno shares one inotify watch per path between `watchFs` calls and removes it only when the last watcher
+ * of that path is gone; a watch stays on the inode it was made for. So a folder is re-watched only after
+ * its previous watcher has really ended, and one inode is never watched under two paths (a moved folder):
+ * closing one would remove the other's kernel watch.
  */
 import { log } from "../log.ts";
 import type { ScopedPath } from "./gate.ts";
@@ -30,6 +37,8 @@ export interface ListingCacheOptions {
   maxEntries?: number;
   /** Directories with fewer entries are not cached. Default 256. */
   minEntries?: number;
+  /** A snapshot older than this is read again. Default 60,000. */
+  maxAgeMs?: number;
 }
 
 /** Options of {@link ListingCache.snapshot}. */
@@ -72,8 +81,13 @@ export class ListingCache {
   readonly #maxDirs: number;
   readonly #maxEntries: number;
   readonly #minEntries: number;
+  readonly #maxAgeMs: number;
   /** Map order is recency order (least recent first). */
   readonly #slots = new Map<string, Slot>();
+  /** Live slots by the identity (dev:ino) of the folder they watch. */
+  readonly #watchedInodes = new Map<string, Slot>();
+  /** Watchers closed but not yet ended, by `p:<path>` and `i:<dev>:<ino>`. */
+  readonly #closing = new Map<string, Promise<void>>();
   readonly #small = new Map<string, DirStamp>();
   readonly #loops = new Set<Promise<void>>();
   #entries = 0;
@@ -85,38 +99,50 @@ export class ListingCache {
     this.#maxDirs = options.maxDirs ?? 64;
     this.#maxEntries = options.maxEntries ?? 250_000;
     this.#minEntries = options.minEntries ?? 256;
+    this.#maxAgeMs = options.maxAgeMs ?? 60_000;
   }
 
   /** The snapshot of a gate-checked directory: from the cache when still valid, else read (and cached). */
   async snapshot(dir: ScopedPath, options: SnapshotOptions): Promise<DirSnapshot> {
     const real = dir.real;
     if (this.#closed) return await scanDirectory(real, options);
-    const now = stampOf(Deno.statSync(real));
-    const slot = this.#slots.get(real);
+    let slot = this.#slots.get(real);
+    let now: DirStamp;
+    try {
+      now = stampOf(Deno.statSync(real));
+    } catch (err) {
+      if (slot !== undefined) this.#drop(slot);
+      throw err;
+    }
     if (slot !== undefined) {
       const snap = slot.snapshot;
       if (
         snap !== null && slot.events === slot.snapshotEvents && snap.readHeaders === options.readHeaders &&
-        isSameStamp(snap.stamp, now) && !isRacy(snap) && refreshDirs(snap)
+        isSameStamp(snap.stamp, now) && !isRacy(snap) && Date.now() - snap.scannedAt < this.#maxAgeMs &&
+        refreshDirs(snap)
       ) {
         this.#hits++;
         this.#slots.delete(real);
         this.#slots.set(real, slot);
         return snap;
       }
-      if (slot.watched.dev !== now.dev || slot.watched.ino !== now.ino) this.#drop(slot);
+      if (!isSameInode(slot.watched, now)) this.#drop(slot);
     }
     this.#misses++;
     const small = this.#small.get(real);
     if (small !== undefined && isSameStamp(small, now)) return await scanDirectory(real, options);
     this.#small.delete(real);
-    const live = this.#slots.get(real) ?? this.#watch(real);
+    let live = this.#slots.get(real) ?? null;
+    if (live === null) {
+      await this.#settle(real, now);
+      live = this.#slots.get(real) ?? this.#watch(real, now);
+    }
     if (live === null) return await scanDirectory(real, options);
     const startEvents = live.events;
     const snap = await scanDirectory(real, options);
     if (this.#slots.get(real) !== live) return snap; // dropped meanwhile (watcher error, eviction, close)
     const count = snap.names.length;
-    const moved = live.watched.dev !== snap.stamp.dev || live.watched.ino !== snap.stamp.ino;
+    const moved = !isSameInode(live.watched, snap.stamp);
     if (count < this.#minEntries || count > this.#maxEntries || moved) {
       this.#drop(live);
       if (count < this.#minEntries && !moved) this.#rememberSmall(real, snap.stamp);
@@ -149,15 +175,24 @@ export class ListingCache {
     for (const slot of [...this.#slots.values()]) this.#drop(slot);
     this.#small.clear();
     await Promise.all([...this.#loops]);
+    this.#closing.clear();
   }
 
-  #watch(real: string): Slot | null {
+  /** Waits until no watcher of this path, or of this folder under another path, is left (see above). */
+  async #settle(real: string, now: DirStamp): Promise<void> {
+    const other = this.#watchedInodes.get(inodeKey(now));
+    if (other !== undefined && other.real !== real) this.#drop(other);
+    const pending = [this.#closing.get(`p:${real}`), this.#closing.get(`i:${inodeKey(now)}`)];
+    await Promise.all(pending);
+  }
+
+  #watch(real: string, before: DirStamp): Slot | null {
     let watcher: Deno.FsWatcher;
     let watched: DirStamp;
     try {
       watcher = Deno.watchFs(real, { recursive: false });
     } catch (err) {
-      // Out of inotify instances/watches, or no permission: serve uncached.
+      // Out of inotify watches, or no permission: serve uncached.
       log.debug(`listing cache: cannot watch "${real}"`, err);
       return null;
     }
@@ -180,7 +215,13 @@ export class ListingCache {
     slot.loop = this.#follow(slot);
     this.#loops.add(slot.loop);
     slot.loop.finally(() => this.#loops.delete(slot.loop));
+    // Replaced while the watch was being made: which inode is watched is unknown.
+    if (!isSameInode(before, watched)) {
+      this.#release(slot);
+      return null;
+    }
     this.#slots.set(real, slot);
+    this.#watchedInodes.set(inodeKey(watched), slot);
     return slot;
   }
 
@@ -200,8 +241,20 @@ export class ListingCache {
       this.#slots.delete(slot.real);
       this.#entries -= slot.entries;
     }
+    const key = inodeKey(slot.watched);
+    if (this.#watchedInodes.get(key) === slot) this.#watchedInodes.delete(key);
     slot.entries = 0;
     slot.snapshot = null;
+    this.#release(slot);
+  }
+
+  /** Closes a slot's watcher and remembers it until its loop (and so Deno's watch) has ended. */
+  #release(slot: Slot): void {
+    const keys = [`p:${slot.real}`, `i:${inodeKey(slot.watched)}`];
+    for (const key of keys) this.#closing.set(key, slot.loop);
+    slot.loop.finally(() => {
+      for (const key of keys) if (this.#closing.get(key) === slot.loop) this.#closing.delete(key);
+    });
     try {
       slot.watcher.close();
     } catch {
@@ -220,6 +273,14 @@ export class ListingCache {
     if (this.#small.size >= SMALL_MEMO) this.#small.delete(this.#small.keys().next().value!);
     this.#small.set(real, stamp);
   }
+}
+
+function inodeKey(stamp: DirStamp): string {
+  return `${stamp.dev}:${stamp.ino}`;
+}
+
+function isSameInode(a: DirStamp, b: DirStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
 }
 
 function isRacy(snap: DirSnapshot): boolean {

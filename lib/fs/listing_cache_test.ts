@@ -1,0 +1,254 @@
+import assert from "node:assert/strict";
+import type { Resource } from "../types.ts";
+import { type GateContext, resolveScoped } from "./gate.ts";
+import { ListingCache } from "./listing_cache.ts";
+import { getResourceJson } from "./resources.ts";
+import { ctxFor, pathRule, withTempRoot } from "./_testing.ts";
+
+const OPTS = { sorting: { by: "name", asc: false }, readHeaders: true };
+
+async function list(ctx: GateContext, vpath: string, cache?: ListingCache): Promise<Resource> {
+  const r = await getResourceJson(ctx, vpath, { ...OPTS, listings: cache });
+  return JSON.parse(new TextDecoder().decode(r.json));
+}
+
+function summary(r: Resource): string[] {
+  return r.items!.map((i) => `${i.name} ${i.size} ${i.modified} ${i.mode}`);
+}
+
+/** Past the window in which a folder's mtime cannot tell a later change apart. */
+function settle(): Promise<void> {
+  return new Promise((r) => setTimeout(r, 120));
+}
+
+/** Lists through the cache until it equals a fresh read (or 3 s pass); returns how many tries it took. */
+async function converges(ctx: GateContext, vpath: string, cache: ListingCache): Promise<number> {
+  const want = summary(await list(ctx, vpath));
+  for (let tries = 1; tries <= 150; tries++) {
+    const got = summary(await list(ctx, vpath, cache));
+    if (JSON.stringify(got) === JSON.stringify(want)) return tries;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.deepEqual(summary(await list(ctx, vpath, cache)), want, "the cached listing never caught up");
+  return -1;
+}
+
+/** Kernel inotify watches of this process (Deno shares one inotify instance between watchers). */
+function watchCount(): number {
+  let n = 0;
+  for (const e of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      if (!Deno.readLinkSync(`/proc/self/fd/${e.name}`).includes("inotify")) continue;
+      const info = Deno.readTextFileSync(`/proc/self/fdinfo/${e.name}`);
+      n += info.split("\n").filter((l) => l.startsWith("inotify wd:")).length;
+    } catch {
+      // The fd of the directory listing itself is gone already.
+    }
+  }
+  return n;
+}
+
+/** Watchers end asynchronously after close(); Deno drops the kernel watch then. */
+async function watchesSettle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 30));
+}
+
+/** Lists twice with a pause between, so the second read is not "racy" and stays cached. */
+async function warm(ctx: GateContext, vpath: string, cache: ListingCache): Promise<void> {
+  await list(ctx, vpath, cache);
+  await settle();
+  await list(ctx, vpath, cache);
+}
+
+async function fill(dir: string, count: number, prefix = "f"): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  for (let i = 0; i < count; i++) await Deno.writeTextFile(`${dir}/${prefix}${i}.txt`, "x");
+}
+
+Deno.test("ListingCache reflects files created, deleted, renamed and modified right after the change", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 5);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await warm(ctx, "/d", cache);
+      const hits = cache.stats().hits;
+      await list(ctx, "/d", cache);
+      assert.equal(cache.stats().hits, hits + 1, "served from the cache");
+      const changes: [string, () => Promise<void>][] = [
+        ["create", () => Deno.writeTextFile(`${root}/d/new.txt`, "n")],
+        ["delete", () => Deno.remove(`${root}/d/f1.txt`)],
+        ["rename", () => Deno.rename(`${root}/d/f2.txt`, `${root}/d/g2.txt`)],
+        ["grow", () => Deno.writeTextFile(`${root}/d/f3.txt`, "more content", { append: true })],
+        ["touch", () => Deno.utime(`${root}/d/f4.txt`, 1_000_000, 1_000_000.25)],
+        ["chmod", () => Deno.chmod(`${root}/d/f0.txt`, 0o600)],
+        ["mkdir", () => Deno.mkdir(`${root}/d/sub`)],
+      ];
+      for (const [label, change] of changes) {
+        await warm(ctx, "/d", cache);
+        const hits = cache.stats().hits;
+        await list(ctx, "/d", cache);
+        assert.equal(cache.stats().hits, hits + 1, `${label}: served from the cache before the change`);
+        await change();
+        const tries = await converges(ctx, "/d", cache);
+        assert.ok(tries > 0, label);
+      }
+      const names = (await list(ctx, "/d", cache)).items!.map((i) => i.name);
+      assert.deepEqual(names, ["sub", "f0.txt", "f3.txt", "f4.txt", "g2.txt", "new.txt"]);
+      const f3 = (await list(ctx, "/d", cache)).items!.find((i) => i.name === "f3.txt")!;
+      assert.equal(f3.size, 13);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache sees a new file at once through the folder's mtime, before any watcher event", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 3);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await warm(ctx, "/d", cache);
+      const dir = await resolveScoped(ctx, "/d", "read");
+      const hits = cache.stats().hits;
+      assert.ok(!(await cache.snapshot(dir, OPTS)).names.includes("zz.txt"));
+      assert.equal(cache.stats().hits, hits + 1);
+      // No await between the change and the lookup's stat: the watcher cannot have delivered its event.
+      Deno.writeTextFileSync(`${root}/d/zz.txt`, "z");
+      const snap = cache.snapshot(dir, OPTS);
+      assert.equal(cache.stats().hits, hits + 1, "not served from the cache");
+      assert.ok((await snap).names.includes("zz.txt"));
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache refreshes sub-folders, whose mtime moves without an event in the parent", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d/sub`, 1);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await warm(ctx, "/d", cache);
+      const before = (await list(ctx, "/d", cache)).items![0].modified;
+      await settle();
+      Deno.writeTextFileSync(`${root}/d/sub/inner.txt`, "i");
+      const after = (await list(ctx, "/d", cache)).items![0].modified;
+      assert.notEqual(after, before);
+      assert.equal(after, (await list(ctx, "/d")).items![0].modified);
+      const byModified = await getResourceJson(ctx, "/d", {
+        ...OPTS,
+        sorting: { by: "modified", asc: false },
+        listings: cache,
+      });
+      assert.ok(byModified.json);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache gives each user their own view of one cached folder", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 3);
+    await Deno.writeTextFile(`${root}/d/.env`, "dot");
+    await Deno.writeTextFile(`${root}/d/secret.txt`, "s");
+    const admin = ctxFor(root);
+    const user = ctxFor(root, { hideDotfiles: true, rules: [pathRule("/d/secret.txt")] });
+    const scoped = ctxFor(root, { scope: "/d", rules: [pathRule("/f0.txt")] });
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await warm(admin, "/d", cache);
+      for (let round = 0; round < 2; round++) {
+        const a = (await list(admin, "/d", cache)).items!.map((i) => i.name);
+        const u = (await list(user, "/d", cache)).items!.map((i) => i.name);
+        const s = await list(scoped, "/", cache);
+        assert.deepEqual(a, [".env", "f0.txt", "f1.txt", "f2.txt", "secret.txt"]);
+        assert.deepEqual(u, ["f0.txt", "f1.txt", "f2.txt"]);
+        assert.deepEqual(s.items!.map((i) => i.path), ["/.env", "/f1.txt", "/f2.txt", "/secret.txt"]);
+      }
+      const stats = cache.stats();
+      assert.equal(stats.dirs, 1);
+      assert.ok(stats.hits >= 6, JSON.stringify(stats));
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache keeps to its bounds and closes the watchers it lets go", async () => {
+  await withTempRoot(async ({ root }) => {
+    for (const d of ["a", "b", "c"]) await fill(`${root}/${d}`, 30);
+    await fill(`${root}/big`, 60);
+    await fill(`${root}/small`, 3);
+    const ctx = ctxFor(root);
+    const base = watchCount();
+    const cache = new ListingCache({ maxDirs: 2, maxEntries: 50, minEntries: 10 });
+    try {
+      await list(ctx, "/a", cache);
+      await list(ctx, "/b", cache);
+      assert.equal(watchCount(), base + 2);
+      assert.equal(cache.stats().entries, 30, "a + b would pass 50 entries");
+      await list(ctx, "/c", cache);
+      await list(ctx, "/c", cache);
+      await watchesSettle();
+      assert.equal(cache.stats().dirs, 1);
+      assert.equal(watchCount(), base + 1, "evicted folders' watchers are closed");
+      await list(ctx, "/big", cache);
+      await list(ctx, "/small", cache);
+      await list(ctx, "/small", cache);
+      await watchesSettle();
+      assert.equal(watchCount(), base + 1, "too big and too small folders keep no watcher");
+      assert.equal(cache.stats().entries, 30);
+      await cache.close();
+      assert.equal(watchCount(), base, "close() closes every watcher");
+      assert.equal((await list(ctx, "/a", cache)).numFiles, 30, "a closed cache still lists");
+      assert.equal(watchCount(), base);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache keeps at most maxDirs folders", async () => {
+  await withTempRoot(async ({ root }) => {
+    for (const d of ["a", "b", "c"]) await fill(`${root}/${d}`, 3);
+    const ctx = ctxFor(root);
+    const base = watchCount();
+    const cache = new ListingCache({ maxDirs: 2, minEntries: 0 });
+    try {
+      for (const d of ["/a", "/b", "/c", "/a"]) await list(ctx, d, cache);
+      await watchesSettle();
+      assert.equal(cache.stats().watchers, 2);
+      assert.equal(watchCount(), base + 2);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache follows a folder replaced by another one at the same path", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 3);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await list(ctx, "/d", cache);
+      await Deno.rename(`${root}/d`, `${root}/old`);
+      await fill(`${root}/d`, 2, "new");
+      assert.deepEqual((await list(ctx, "/d", cache)).items!.map((i) => i.name), ["new0.txt", "new1.txt"]);
+      // The new folder is watched: an in-place change shows up.
+      await settle();
+      await list(ctx, "/d", cache);
+      await Deno.writeTextFile(`${root}/d/new0.txt`, "longer now");
+      assert.ok(await converges(ctx, "/d", cache) > 0);
+      // Changes in the old folder no longer matter.
+      await Deno.writeTextFile(`${root}/old/f0.txt`, "elsewhere");
+      assert.equal((await list(ctx, "/d", cache)).numFiles, 2);
+    } finally {
+      await cache.close();
+    }
+  });
+});
