@@ -5,7 +5,8 @@
  */
 import type { Resource } from "../lib/types.ts";
 import { apiFetch, encodePath } from "./api.ts";
-import { baseUrl } from "./page.ts";
+import { baseUrl, browserPage } from "./page.ts";
+import { formatDate, formatRelative, formatSize } from "../lib/format.ts";
 import type { ParseReply, ParseRequest } from "./listing_worker.ts";
 
 /** Answers smaller than this are parsed on the main thread (cheaper than a round trip to the worker). */
@@ -63,6 +64,20 @@ function parseInWorker(w: Worker, res: Response, onFirst?: (r: Resource) => void
   });
 }
 
+let warmed = false;
+
+function warmFormatters(): void {
+  // The Intl formatters the rows use are costly to create; make them while waiting for the network,
+  // not in the task that paints the first rows.
+  if (warmed) return;
+  warmed = true;
+  const locale = browserPage?.info.locale ?? "en";
+  const now = new Date().toISOString();
+  formatSize(1, locale);
+  formatDate(now, locale);
+  formatRelative(now, { locale });
+}
+
 /** The API path of a resource, as the files page preloads it. */
 export function resourceApiPath(path: string): string {
   return `/resources${encodePath(path)}`;
@@ -80,6 +95,7 @@ export interface LoadOptions {
 export async function loadResource(path: string, options: LoadOptions = {}): Promise<Resource> {
   // Start the worker while the request is in flight, so it is warm when a big answer arrives.
   getWorker();
+  warmFormatters();
   const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
   const length = Number(res.headers.get("Content-Length") ?? 0);
   const w = length >= WORKER_THRESHOLD ? getWorker() : null;
