@@ -106,7 +106,7 @@ export class ListingCache {
   async snapshot(dir: ScopedPath, options: SnapshotOptions): Promise<DirSnapshot> {
     const real = dir.real;
     if (this.#closed) return await scanDirectory(real, options);
-    let slot = this.#slots.get(real);
+    const slot = this.#slots.get(real);
     let now: DirStamp;
     try {
       now = stampOf(Deno.statSync(real));
