@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { FilePlus, Folder, FolderPlus, LogIn, LogOut, Settings, UserPlus } from "../components/icons.ts";
-import { getUsage, parentPath } from "../client/api.ts";
+import { ApiError, getUsage, parentPath } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
 import { isPlainClick, navigate } from "../client/router.ts";
@@ -25,7 +25,11 @@ function UsageBar(props: { locale: string; t: (k: string, v?: Record<string, str
   const tick = reloadTick.value;
   useEffect(() => {
     let live = true;
-    getUsage(dir).then((u) => live && setUsage(u)).catch((err) => live && showError(err));
+    getUsage(dir).then((u) => live && setUsage(u)).catch((err) => {
+      // A missing or forbidden folder already shows its error screen; only other failures are worth a toast.
+      setUsage(null);
+      if (live && !(err instanceof ApiError && (err.status === 404 || err.status === 403))) showError(err);
+    });
     return () => {
       live = false;
     };
