@@ -6,6 +6,7 @@
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
+import { fileType, openDirStat, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG } from "./dir_stat.ts";
 import { detectType, formatModifiedMs, goFileMode } from "./file_info.ts";
 import { readHeadSync } from "./listing.ts";
 import { hasKnownExtension } from "./mime.ts";
@@ -139,46 +140,46 @@ export async function scanDirectory(
   const dirs: number[] = [];
   let linkCount = 0;
   const base = real === "/" ? "/" : real + "/";
-  for (let start = 0; start < n; start += CHUNK) {
-    if (start > 0) {
-      await yieldToLoop();
-      options.signal?.throwIfAborted();
-    }
-    for (const { name, isSymlink } of all.slice(start, start + CHUNK)) {
-      let info: Deno.FileInfo | null = null;
-      if (!isSymlink) {
-        try {
-          info = Deno.lstatSync(base + name);
-        } catch {
-          // Entries that cannot be stat'ed (vanished, broken mounts) are left out (API.md §10.44).
+  const stat = openDirStat(real);
+  try {
+    for (let start = 0; start < n; start += CHUNK) {
+      if (start > 0) {
+        await yieldToLoop();
+        options.signal?.throwIfAborted();
+      }
+      for (const { name, isSymlink } of all.slice(start, start + CHUNK)) {
+        const info = isSymlink ? null : stat.lstat(name);
+        // Entries that cannot be stat'ed (vanished, broken mounts) are left out (API.md §10.44).
+        if (!isSymlink && info === null) continue;
+        const i = names.length;
+        names.push(name);
+        offsets[i] = sink.length;
+        if (name.startsWith(".")) dots[i] = 1;
+        const type = info === null ? S_IFLNK : fileType(info.mode);
+        if (info === null || type === S_IFLNK) {
+          kinds[i] = KIND_LINK;
+          linkCount++;
           continue;
         }
+        const { size, mtimeMs } = info, mode = goFileMode(info.mode);
+        let itemType = "";
+        if (type === S_IFDIR) {
+          kinds[i] = KIND_DIR;
+          dirs.push(i);
+        } else {
+          const head = options.readHeaders && type === S_IFREG && size > 0 && !hasKnownExtension(name)
+            ? readHeadSync(base + name)
+            : undefined;
+          itemType = detectType(name, { size, isFifo: type === S_IFIFO, head, canModify: true });
+        }
+        sizes[i] = size;
+        mtimes[i] = mtimeMs;
+        modes[i] = mode;
+        sink.append(fragmentOf(name, size, mtimeMs, mode, itemType));
       }
-      const i = names.length;
-      names.push(name);
-      offsets[i] = sink.length;
-      if (name.startsWith(".")) dots[i] = 1;
-      if (info === null || info.isSymlink) {
-        kinds[i] = KIND_LINK;
-        linkCount++;
-        continue;
-      }
-      const size = info.size, mtimeMs = info.mtime?.getTime() ?? 0, mode = goFileMode(info.mode);
-      let type = "";
-      if (info.isDirectory) {
-        kinds[i] = KIND_DIR;
-        dirs.push(i);
-      } else {
-        const head = options.readHeaders && info.isFile && size > 0 && !hasKnownExtension(name)
-          ? readHeadSync(base + name)
-          : undefined;
-        type = detectType(name, { size, isFifo: info.isFifo === true, head, canModify: true });
-      }
-      sizes[i] = size;
-      mtimes[i] = mtimeMs;
-      modes[i] = mode;
-      sink.append(fragmentOf(name, size, mtimeMs, mode, type));
     }
+  } finally {
+    stat.close();
   }
   const m = names.length;
   offsets[m] = sink.length;
@@ -208,23 +209,23 @@ export async function scanDirectory(
  * no longer a directory: the snapshot must then be read again.
  */
 export function refreshDirs(snap: DirSnapshot): boolean {
-  const base = snap.real === "/" ? "/" : snap.real + "/";
+  if (snap.dirs.length === 0) return true;
+  const stat = openDirStat(snap.real);
   let changed = false;
-  for (const i of snap.dirs) {
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(base + snap.names[i]);
-    } catch {
-      return false;
+  try {
+    for (const i of snap.dirs) {
+      const info = stat.lstat(snap.names[i]);
+      if (info === null || fileType(info.mode) !== S_IFDIR) return false;
+      const { size, mtimeMs } = info, mode = goFileMode(info.mode);
+      if (size === snap.sizes[i] && mtimeMs === snap.mtimes[i] && mode === snap.modes[i]) continue;
+      snap.sizes[i] = size;
+      snap.mtimes[i] = mtimeMs;
+      snap.modes[i] = mode;
+      snap.replaced.set(i, encoder.encode(fragmentOf(snap.names[i], size, mtimeMs, mode, "")));
+      changed = true;
     }
-    if (!info.isDirectory) return false;
-    const size = info.size, mtimeMs = info.mtime?.getTime() ?? 0, mode = goFileMode(info.mode);
-    if (size === snap.sizes[i] && mtimeMs === snap.mtimes[i] && mode === snap.modes[i]) continue;
-    snap.sizes[i] = size;
-    snap.mtimes[i] = mtimeMs;
-    snap.modes[i] = mode;
-    snap.replaced.set(i, encoder.encode(fragmentOf(snap.names[i], size, mtimeMs, mode, "")));
-    changed = true;
+  } finally {
+    stat.close();
   }
   if (changed) {
     for (const key of [...snap.orders.keys()]) if (!key.startsWith("name")) snap.orders.delete(key);

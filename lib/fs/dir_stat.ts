@@ -1,0 +1,131 @@
+/**
+ * lstat of the entries of one directory, as cheap as it gets: on Linux (x86-64, arm64) with glibc and the
+ * FFI permission, libc's `fstatat()` on a directory fd into one reused buffer, which skips the path walk of
+ * every absolute path and the `Deno.FileInfo` objects (4 Dates each); elsewhere `Deno.lstatSync()`. Both
+ * give the same facts (the millisecond times exactly like `Deno.FileInfo`).
+ */
+
+/** What a listing needs of an entry's lstat. */
+export interface EntryStat {
+  /** POSIX `st_mode` (type and permission bits). */
+  mode: number;
+  size: number;
+  /** Modification time in ms, rounded like `Deno.FileInfo.mtime`. */
+  mtimeMs: number;
+}
+
+/** An open directory whose entries can be lstat'ed by name; close it when done. */
+export interface DirStat {
+  /** lstat of `<dir>/<name>`; null when it cannot be stat'ed (vanished, broken mount, no permission). */
+  lstat(name: string): EntryStat | null;
+  close(): void;
+}
+
+const S_IFMT = 0o170000;
+/** `st_mode` type of a directory. */
+export const S_IFDIR = 0o040000;
+/** `st_mode` type of a regular file. */
+export const S_IFREG = 0o100000;
+/** `st_mode` type of a symlink. */
+export const S_IFLNK = 0o120000;
+/** `st_mode` type of a FIFO. */
+export const S_IFIFO = 0o010000;
+
+/** The file type bits of a mode. */
+export function fileType(mode: number): number {
+  return mode & S_IFMT;
+}
+
+const O_RDONLY_DIRECTORY_CLOEXEC = 0o200000 | 0o2000000;
+const AT_SYMLINK_NOFOLLOW = 0x100;
+
+/** `struct stat` layouts: byte offsets of st_mode, st_size, st_mtime (tv_sec, then tv_nsec). */
+const LAYOUTS: Record<string, { size: number; mode: number }> = {
+  x86_64: { size: 144, mode: 24 },
+  aarch64: { size: 128, mode: 16 },
+};
+
+const SYMBOLS = {
+  open: { parameters: ["buffer", "i32"], result: "i32" },
+  close: { parameters: ["i32"], result: "i32" },
+  fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
+} as const;
+
+type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+let libc: Libc | null | undefined;
+
+function loadLibc(): Libc | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  try {
+    if (Deno.build.os !== "linux" || !(Deno.build.arch in LAYOUTS)) return null;
+    if (Deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
+    libc = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
+  } catch {
+    // No glibc (musl, static builds) or no FFI: the portable path below.
+  }
+  return libc;
+}
+
+/** Deno's millisecond time of a timespec (`nsec` in [0, 1e9)): the floor, also before 1970. */
+export function denoMs(sec: number, nsec: number): number {
+  return sec * 1000 + Math.floor(nsec / 1e6);
+}
+
+const encoder = new TextEncoder();
+
+function ffiDirStat(lib: Libc, real: string): DirStat | null {
+  const layout = LAYOUTS[Deno.build.arch];
+  const path = encoder.encode(real + "\0");
+  const fd = lib.open(path, O_RDONLY_DIRECTORY_CLOEXEC);
+  if (fd < 0) return null;
+  const buf = new Uint8Array(layout.size);
+  const view = new DataView(buf.buffer);
+  let name = new Uint8Array(1024);
+  let open = true;
+  return {
+    lstat(entry: string): EntryStat | null {
+      if (entry.length * 3 + 1 > name.length) name = new Uint8Array(entry.length * 3 + 1);
+      const n = encoder.encodeInto(entry, name).written;
+      name[n] = 0;
+      if (lib.fstatat(fd, name, buf, AT_SYMLINK_NOFOLLOW) !== 0) return null;
+      return {
+        mode: view.getUint32(layout.mode, true),
+        size: Number(view.getBigInt64(48, true)),
+        mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
+      };
+    },
+    close() {
+      if (open) lib.close(fd);
+      open = false;
+    },
+  };
+}
+
+function portableDirStat(real: string): DirStat {
+  const base = real === "/" ? "/" : real + "/";
+  return {
+    lstat(entry: string): EntryStat | null {
+      let info: Deno.FileInfo;
+      try {
+        info = Deno.lstatSync(base + entry);
+      } catch {
+        return null;
+      }
+      return { mode: info.mode ?? 0, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+    },
+    close() {},
+  };
+}
+
+/** True when {@link openDirStat} uses libc's fstatat (Linux, glibc, FFI permission). */
+export function hasFastDirStat(): boolean {
+  return loadLibc() !== null;
+}
+
+/** Opens `real` (a directory) for lstat'ing its entries; `portable` forces the `Deno.lstatSync()` path. */
+export function openDirStat(real: string, options: { portable?: boolean } = {}): DirStat {
+  const lib = options.portable ? null : loadLibc();
+  return (lib && ffiDirStat(lib, real)) ?? portableDirStat(real);
+}
