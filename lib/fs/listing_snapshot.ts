@@ -11,7 +11,7 @@ import { detectType, formatModifiedMs, goFileMode } from "./file_info.ts";
 import { readHeadSync } from "./listing.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { extensionOf } from "./path.ts";
-import { comparatorFor, type SortFacts } from "./sort.ts";
+import { indexComparator, type SortFacts } from "./sort.ts";
 
 /** An entry whose facts are in the snapshot (file, FIFO, device, socket). */
 export const KIND_FILE = 0;
@@ -259,13 +259,15 @@ export function orderOf(snap: DirSnapshot, sorting: Sorting): Uint32Array {
   const key = orderKey(sorting);
   let order = snap.orders.get(key);
   if (order === undefined) {
-    const facts: (SortFacts & { index: number })[] = [];
-    for (let i = 0; i < snap.names.length; i++) {
-      if (snap.kinds[i] !== KIND_LINK) facts.push({ ...factsOf(snap, i), index: i });
-    }
-    facts.sort(comparatorFor(sorting));
-    order = new Uint32Array(facts.length);
-    for (let k = 0; k < facts.length; k++) order[k] = facts[k].index;
+    const indices: number[] = [];
+    for (let i = 0; i < snap.names.length; i++) if (snap.kinds[i] !== KIND_LINK) indices.push(i);
+    indices.sort(indexComparator(sorting, {
+      names: snap.names,
+      isDir: (i) => snap.kinds[i] === KIND_DIR,
+      sizes: snap.sizes,
+      mtimes: snap.mtimes,
+    }));
+    order = Uint32Array.from(indices);
     snap.orders.set(key, order);
   }
   return order;

@@ -65,74 +65,86 @@ export interface SortableItem {
   mtimeMs: number;
 }
 
-/** A name split once into non-digit and digit runs, so each comparison does no parsing. */
-export interface NaturalKey {
-  text: string;
-  /** The runs themselves (compared with ===, cheaper than char loops). */
-  runs: string[];
-  /** Start offset of each run in `text`. */
-  starts: number[];
-  /** For digit runs: the value (null when it does not fit in 64 bits); undefined for other runs. */
-  values: (number | bigint | null | undefined)[];
-}
-
-function naturalKey(text: string): NaturalKey {
-  const starts: number[] = [];
-  const runs: string[] = [];
-  const values: (number | bigint | null | undefined)[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const start = i;
-    const digits = isDigit(text.charCodeAt(i));
-    while (i < text.length && isDigit(text.charCodeAt(i)) === digits) i++;
-    starts.push(start);
-    const run = text.slice(start, i);
-    runs.push(run);
-    values.push(digits ? (run.length <= 15 ? Number(run) : parseU64(run)) : undefined);
+/** Byte-wise (code point) comparison of `a` from `i` and `b` from `j` (-1, 0 or 1). */
+function compareBytesFrom(a: string, i: number, b: string, j: number): number {
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i)!, y = b.codePointAt(j)!;
+    if (x !== y) return x < y ? -1 : 1;
+    const step = x > 0xffff ? 2 : 1;
+    i += step;
+    j += step;
   }
-  return { text, runs, starts, values };
+  return Math.sign((a.length - i) - (b.length - j));
 }
 
-/** The same order as {@link naturalLess}, on precomputed keys (-1, 0 or 1). */
-function compareKeys(a: NaturalKey, b: NaturalKey): number {
-  const n = Math.min(a.starts.length, b.starts.length);
-  for (let t = 0; t < n; t++) {
-    const as = a.starts[t], bs = b.starts[t];
-    const ae = t + 1 < a.starts.length ? a.starts[t + 1] : a.text.length;
-    const be = t + 1 < b.starts.length ? b.starts[t + 1] : b.text.length;
-    const av = a.values[t], bv = b.values[t];
-    if (av === undefined || bv === undefined) {
-      // Non-digit runs (or a digit run against text): equal runs are a common prefix, anything else is
-      // decided byte-wise from here, exactly like stripping the prefix and comparing the remainders.
-      if (av === undefined && bv === undefined && a.runs[t] === b.runs[t]) continue;
-      return Math.sign(compareBytes(a.text.slice(as), b.text.slice(bs)));
-    }
-    if (av !== null && bv !== null) {
-      if (av != bv) return av < bv ? -1 : 1;
-      if (ae < a.text.length && be < b.text.length) continue;
-    }
-    return Math.sign(compareBytes(a.text.slice(as), b.text.slice(bs)));
+const MAX_U64_TEXT = "18446744073709551615";
+
+/** True when the digit run `s[from..to)` fits in an unsigned 64-bit number (leading zeros count). */
+function fitsU64(s: string, from: number, to: number): boolean {
+  const n = to - from;
+  if (n < 20) return true;
+  if (n > 20) return false;
+  for (let k = 0; k < 20; k++) {
+    const c = s.charCodeAt(from + k), m = MAX_U64_TEXT.charCodeAt(k);
+    if (c !== m) return c < m;
   }
-  // Every run matched: the name with runs left is the longer one.
-  return Math.sign(a.starts.length - b.starts.length);
+  return true;
 }
 
-/** Natural comparison (-1, 0, 1) of two lower-cased names; the order of {@link naturalLess}, faster. */
+/** Numeric comparison of two digit runs that fit in 64 bits, without parsing (-1, 0 or 1). */
+function compareRuns(a: string, ai: number, ae: number, b: string, bi: number, be: number): number {
+  while (ai < ae - 1 && a.charCodeAt(ai) === 48) ai++;
+  while (bi < be - 1 && b.charCodeAt(bi) === 48) bi++;
+  if (ae - ai !== be - bi) return ae - ai < be - bi ? -1 : 1;
+  for (; ai < ae; ai++, bi++) {
+    const x = a.charCodeAt(ai), y = b.charCodeAt(bi);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * Natural comparison (-1, 0, 1) of two lower-cased names: -1 when `naturalLess(a, b)`, 1 when
+ * `naturalLess(b, a)`, else 0. Walks both strings in place (no slices, no parsing), which keeps big sorts
+ * cheap.
+ */
 export function compareNatural(a: string, b: string): number {
-  return compareKeys(naturalKey(a), naturalKey(b));
+  let i = 0, j = 0;
+  for (;;) {
+    // Strip the longest common prefix without digits.
+    while (i < a.length && j < b.length) {
+      const c = a.charCodeAt(i);
+      if (c !== b.charCodeAt(j) || isDigit(c)) break;
+      i++;
+      j++;
+    }
+    if (i === a.length) return j === b.length ? 0 : -1;
+    if (j === b.length) return 1;
+    if (!isDigit(a.charCodeAt(i)) || !isDigit(b.charCodeAt(j))) return compareBytesFrom(a, i, b, j);
+    let ae = i, be = j;
+    while (ae < a.length && isDigit(a.charCodeAt(ae))) ae++;
+    while (be < b.length && isDigit(b.charCodeAt(be))) be++;
+    if (!fitsU64(a, i, ae) || !fitsU64(b, j, be)) return compareBytesFrom(a, i, b, j);
+    const c = compareRuns(a, i, ae, b, j, be);
+    if (c !== 0) return c;
+    // Equal numbers: go on only when both names continue after them, else bytes decide.
+    if (ae === a.length || be === b.length) return compareBytesFrom(a, i, b, j);
+    i = ae;
+    j = be;
+  }
 }
 
-/** What the listing order looks at for one item; `key` is filled on first use by the name order. */
+/** What the listing order looks at for one item; `lower` is filled on first use by the name order. */
 export interface SortFacts {
   name: string;
   isDir: boolean;
   size: number;
   mtimeMs: number;
-  key?: NaturalKey;
+  lower?: string;
 }
 
-function keyOf(f: SortFacts): NaturalKey {
-  return f.key ??= naturalKey(f.name.toLowerCase());
+function lowerOf(f: SortFacts): string {
+  return f.lower ??= f.name.toLowerCase();
 }
 
 function sizeKey(f: SortFacts): number {
@@ -158,10 +170,47 @@ export function comparatorFor(sorting: Sorting): (x: SortFacts, y: SortFacts) =>
   }
 }
 
+/** Column access for {@link indexComparator}: the facts of item `i`. */
+export interface SortColumns {
+  names: readonly string[];
+  isDir(i: number): boolean;
+  sizes: ArrayLike<number>;
+  mtimes: ArrayLike<number>;
+}
+
+/**
+ * {@link comparatorFor} over item indices into columns (no per-item objects): the same order, for sorting
+ * big snapshots.
+ */
+export function indexComparator(sorting: Sorting, cols: SortColumns): (x: number, y: number) => number {
+  const { names, sizes, mtimes } = cols;
+  const isDir = (i: number) => cols.isDir(i);
+  const sizeOf = (i: number) => isDir(i) ? sizes[i] - 2 ** 31 : sizes[i];
+  const named = (ascFlag: boolean) => {
+    const lower = names.map((n) => n.toLowerCase());
+    return (x: number, y: number) => {
+      const dx = isDir(x);
+      if (dx !== isDir(y)) return dx ? -1 : 1;
+      const c = compareNatural(lower[x], lower[y]);
+      return ascFlag ? -c : c;
+    };
+  };
+  switch (sorting.by) {
+    case "name":
+      return named(sorting.asc);
+    case "size":
+      return sorting.asc ? (x, y) => sizeOf(x) - sizeOf(y) : (x, y) => sizeOf(y) - sizeOf(x);
+    case "modified":
+      return sorting.asc ? (x, y) => mtimes[x] - mtimes[y] : (x, y) => mtimes[y] - mtimes[x];
+    default:
+      return sorting.asc ? named(true) : (x, y) => compareBytes(names[x], names[y]);
+  }
+}
+
 function byName(ascFlag: boolean): (x: SortFacts, y: SortFacts) => number {
   return (x, y) => {
     if (x.isDir !== y.isDir) return x.isDir ? -1 : 1;
-    const c = compareKeys(keyOf(x), keyOf(y));
+    const c = compareNatural(lowerOf(x), lowerOf(y));
     // Upstream quirk: asc=false means A→Z.
     return ascFlag ? -c : c;
   };

@@ -66,18 +66,26 @@ Deno.test("compareNatural() orders exactly like naturalLess()", () => {
     ".",
     "-",
     "é",
+    "😀",
+    "\uffff",
+    "18446744073709551615",
+    "9999999999999999999",
+    "1234567890123456789",
+    "18446744073709551616",
+    "00000000000000000001",
+    "000000000000000000001",
   ];
   let seed = 7;
   const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const names: string[] = [];
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 600; i++) {
     let n = "";
     const len = 1 + Math.floor(rand() * 5);
     for (let k = 0; k < len; k++) n += parts[Math.floor(rand() * parts.length)];
     names.push(n);
   }
   for (const a of names) {
-    for (const b of names.slice(0, 60)) {
+    for (const b of names.slice(0, 120)) {
       const want = naturalLess(a, b) ? -1 : naturalLess(b, a) ? 1 : 0;
       assert.equal(compareNatural(a, b), want, `${a} vs ${b}`);
     }
