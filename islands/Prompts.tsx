@@ -65,7 +65,9 @@ function PromptsImpl() {
         closePrompt();
       }}
       onClose={() => {
-        // The browser may close the dialog itself (repeated Esc); keep the stack in step.
+        // The browser may close the dialog itself (repeated Esc); keep the stack in step. The close event is
+        // queued, so a prompt shown right after another one closed finds the dialog open again: keep it.
+        if (ref.current?.open) return;
         if (currentPrompt.value && promptRegistry.value.has(currentPrompt.value.name)) closePrompt();
       }}
       onClick={(e) => {
