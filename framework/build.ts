@@ -148,6 +148,8 @@ export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
     const stamp = Number(await Deno.readTextFile(stampPath).catch(() => "0"));
     const newest = await newestMtime(root);
     if (!options.force && stamp >= newest && stamp > 0) return false;
+    // Stamp with the time the build STARTED: a source edited while bundling must make the next check rebuild.
+    const startedAt = Date.now();
     const entriesDir = `${root}/${BUILD_DIR}/entries`;
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.remove(entriesDir, { recursive: true }).catch(() => {});
@@ -194,7 +196,7 @@ export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
     }
     await Deno.mkdir(outDir, { recursive: true });
     await Deno.writeTextFile(`${outDir}/${DEPS_FILE}`, JSON.stringify(await chunkDeps(outDir, names)));
-    await Deno.writeTextFile(stampPath, String(Math.max(newest, Date.now())));
+    await Deno.writeTextFile(stampPath, String(Math.max(newest, startedAt - 1)));
     return true;
   });
 }

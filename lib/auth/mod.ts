@@ -134,7 +134,7 @@ export async function authenticateToken(deps: AppDeps, token: string | null): Pr
   // A deleted user's token is 401, not upstream's 500.
   if (!user) throw new UnauthorizedError("user_deleted");
   if ((user.sessionEpoch ?? 0) !== session.epoch) throw new UnauthorizedError("session_revoked");
-  const renew = claims.exp * 1000 - now < 3600_000 || (user.updatedAt ?? 0) > claims.iat * 1000;
+  const renew = claims.exp * 1000 - now < 3600_000 || Math.floor((user.updatedAt ?? 0) / 1000) > claims.iat;
   return { user, sessionId: claims.sessionId, renew };
 }
 
