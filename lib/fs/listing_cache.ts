@@ -135,6 +135,7 @@ export class ListingCache {
     let live = this.#slots.get(real) ?? null;
     if (live === null) {
       await this.#settle(real, now);
+      if (this.#closed) return await scanDirectory(real, options);
       live = this.#slots.get(real) ?? this.#watch(real, now);
     }
     if (live === null) return await scanDirectory(real, options);
