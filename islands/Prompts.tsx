@@ -15,6 +15,7 @@ function PromptsImpl() {
   const { t } = usePage();
   const ref = useRef<HTMLDialogElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
+  const selfClosed = useRef(false);
   const top = currentPrompt.value;
   const def = top ? promptRegistry.value.get(top.name) : undefined;
   const depth = prompts.value.length;
@@ -27,6 +28,7 @@ function PromptsImpl() {
       if (def.overlay) d.showModal();
       else d.show();
     } else if (!def && d.open) {
+      selfClosed.current = true;
       d.close();
     }
     if (def) {
@@ -65,9 +67,12 @@ function PromptsImpl() {
         closePrompt();
       }}
       onClose={() => {
-        // The browser may close the dialog itself (repeated Esc); keep the stack in step. The close event is
-        // queued, so a prompt shown right after another one closed finds the dialog open again: keep it.
-        if (ref.current?.open) return;
+        // Our own close() (the stack emptied) fires this too, as a queued event: a prompt shown meanwhile stays.
+        if (selfClosed.current) {
+          selfClosed.current = false;
+          return;
+        }
+        // The browser may close the dialog itself (repeated Esc); keep the stack in step.
         if (currentPrompt.value && promptRegistry.value.has(currentPrompt.value.name)) closePrompt();
       }}
       onClick={(e) => {
