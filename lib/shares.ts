@@ -1,0 +1,308 @@
+/**
+ * Share links (API.md §5.3, §6.15, §6.16): the authenticated management API and the public access checks.
+ * Secrets (bcrypt hash, bypass token) stay in KV; authenticated answers carry `hasPassword` only.
+ */
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+} from "./errors.ts";
+import { hashPassword, verifyPassword } from "./auth/passwords.ts";
+import { LoginThrottle } from "./auth/throttle.ts";
+import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
+import { cleanAbsolute } from "./fs/confine.ts";
+import { cleanVpath, vpathBase } from "./fs/path.ts";
+import { getResource } from "./fs/resources.ts";
+import { openRaw, type RawRequest } from "./fs/raw.ts";
+import type { FileDownload } from "./fs/download.ts";
+import { shares, type StoredShare, users } from "./storage/mod.ts";
+import type { Resource, Settings, Share, StoredUser } from "./types.ts";
+
+/** What the share functions need from the app. */
+export interface ShareDeps {
+  kv: Deno.Kv;
+  now: () => number;
+  config: { root: string; followExternalSymlinks: boolean; loginRateLimit: number };
+}
+
+/** The requesting user and the gate context built for them. */
+export interface ShareActor {
+  user: StoredUser;
+  ctx: GateContext;
+}
+
+const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+const CUSTOM_LINK = /^\w[\w.~-]{0,127}$/;
+
+/** The wire form of a stored share: no secrets. */
+export function toWireShare(s: StoredShare): Share {
+  return { hash: s.hash, path: s.path, userID: s.userID, expire: s.expire, hasPassword: !!s.passwordHash };
+}
+
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** A random link hash: 6 random bytes as 8 URL-safe base64 characters. */
+export function newShareHash(): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(6)));
+}
+
+/** A random password-bypass token: 96 random bytes as 128 URL-safe base64 characters. */
+export function newShareToken(): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(96)));
+}
+
+/** Throws 403 unless the user may use the share API (`share` and `download`). */
+export function assertCanShare(user: StoredUser): void {
+  if (!user.perm.share || !user.perm.download) throw new ForbiddenError("permission_denied");
+}
+
+/** GET /api/shares: every live link for admins, the user's own otherwise (userID, then expire). */
+export async function listSharesFor(deps: ShareDeps, user: StoredUser): Promise<Share[]> {
+  assertCanShare(user);
+  const list = await shares.listShares(deps.kv, deps.now(), user.perm.admin ? {} : { userId: user.id });
+  return list.map(toWireShare);
+}
+
+function canonical(vpath: string): string {
+  const c = cleanVpath(vpath);
+  return c.path + (c.trailingSlash ? "/" : "");
+}
+
+function onDisk(root: string, user: StoredUser, vpath: string): string {
+  return cleanAbsolute(`${scopeDirOf({ root, user })}/${cleanVpath(vpath).path}`);
+}
+
+/** GET /api/share<vpath>: own links on exactly this path; for admins, every owner's links on the same file. */
+export async function sharesOfPath(deps: ShareDeps, actor: ShareActor, vpath: string): Promise<Share[]> {
+  assertCanShare(actor.user);
+  const now = deps.now();
+  if (!actor.user.perm.admin) {
+    const path = canonical(vpath);
+    return (await shares.listShares(deps.kv, now, { userId: actor.user.id }))
+      .filter((s) => s.path === path).map(toWireShare);
+  }
+  const target = onDisk(deps.config.root, actor.user, vpath);
+  const owners = new Map<number, StoredUser | null>();
+  const out: Share[] = [];
+  for (const s of await shares.listShares(deps.kv, now)) {
+    if (!owners.has(s.userID)) owners.set(s.userID, await users.findUser(deps.kv, s.userID));
+    const owner = owners.get(s.userID);
+    if (owner && onDisk(deps.config.root, owner, s.path) === target) out.push(toWireShare(s));
+  }
+  return out;
+}
+
+/** The JSON body of POST /api/share. */
+export interface CreateShareBody {
+  password?: string;
+  expires?: string;
+  unit?: string;
+  custom?: boolean;
+  customLink?: string;
+}
+
+function parseBody(body: Record<string, unknown>): CreateShareBody {
+  const out: CreateShareBody = {};
+  for (const k of ["password", "expires", "unit", "customLink"] as const) {
+    const v = body[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string") throw new BadRequestError(`"${k}" must be a string`, { code: "bad_type" });
+    out[k] = v;
+  }
+  if (body.custom !== undefined && body.custom !== null) {
+    if (typeof body.custom !== "boolean") {
+      throw new BadRequestError(`"custom" must be a boolean`, { code: "bad_type" });
+    }
+    out.custom = body.custom;
+  }
+  return out;
+}
+
+/** Unix seconds of a link's expiry: 0 for none; `expires` is a decimal string, unknown units mean hours. */
+export function expiryOf(expires: string | undefined, unit: string | undefined, nowMs: number): number {
+  if (!expires) return 0;
+  if (!/^[+-]?\d{1,15}$/.test(expires.trim())) {
+    throw new BadRequestError(`invalid expires value "${expires}"`, { code: "bad_expires" });
+  }
+  const n = Number(expires.trim());
+  return Math.floor(nowMs / 1000) + n * (UNIT_SECONDS[unit ?? ""] ?? 3600);
+}
+
+/** Whether a custom link name is acceptable: URL-safe, starts with a word character. */
+export function isValidCustomLink(link: string): boolean {
+  return CUSTOM_LINK.test(link);
+}
+
+/** POST /api/share<vpath>: creates a link (random hash, or the custom link; 409 when that is taken). */
+export async function createShareLink(
+  deps: ShareDeps,
+  actor: ShareActor,
+  options: { vpath: string; body: Record<string, unknown> },
+): Promise<Share> {
+  assertCanShare(actor.user);
+  const body = parseBody(options.body);
+  const p = await resolveScoped(actor.ctx, options.vpath, "read");
+  if (p.lstat === null || p.stat === null) throw new NotFoundError();
+  const expire = expiryOf(body.expires, body.unit, deps.now());
+  let passwordHash = "";
+  let token = "";
+  if (body.password) {
+    passwordHash = await hashPassword(body.password);
+    token = newShareToken();
+  }
+  const link: StoredShare = {
+    hash: "",
+    path: canonical(options.vpath),
+    userID: actor.user.id,
+    expire,
+    passwordHash,
+    token,
+  };
+  if (body.custom) {
+    const custom = (body.customLink ?? "").trim();
+    if (!isValidCustomLink(custom)) {
+      throw new BadRequestError("custom links support only letters, digits, '-', '_', '.' and '~'", {
+        code: "bad_custom_link",
+      });
+    }
+    link.hash = custom;
+    if (!await shares.createShare(deps.kv, link)) throw new ConflictError("share_exists");
+    return toWireShare(link);
+  }
+  for (let attempt = 0; attempt < 10; attempt++) {
+    link.hash = newShareHash();
+    if (await shares.createShare(deps.kv, link)) return toWireShare(link);
+  }
+  throw new Error("could not find a free share hash");
+}
+
+/** DELETE /api/share/<hash>: 400 empty, 404 unknown/expired, 403 someone else's link (unless admin). */
+export async function removeShareLink(deps: ShareDeps, user: StoredUser, hash: string): Promise<void> {
+  assertCanShare(user);
+  const h = hash.replace(/^\/+|\/+$/g, "");
+  if (!h) throw new BadRequestError();
+  const link = await shares.findShare(deps.kv, h, deps.now());
+  if (!link) throw new NotFoundError();
+  if (link.userID !== user.id && !user.perm.admin) throw new ForbiddenError("not_owner");
+  await shares.deleteShare(deps.kv, link);
+}
+
+const throttles = new WeakMap<object, LoginThrottle>();
+
+function throttleOf(deps: ShareDeps): LoginThrottle {
+  let t = throttles.get(deps.kv);
+  if (!t) throttles.set(deps.kv, t = new LoginThrottle(deps.config.loginRateLimit));
+  return t;
+}
+
+function constantTimeEqual(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < y.length; i++) diff |= y[i] ^ (x[i % (x.length || 1)] ?? 0);
+  return diff === 0;
+}
+
+/** Credentials of a public request. */
+export interface PublicCredentials {
+  /** `X-SHARE-PASSWORD` header, still percent-encoded. */
+  password?: string | null;
+  /** `?token=` query. */
+  token?: string | null;
+  /** Client address, for brute-force throttling. */
+  client: string;
+}
+
+/** A public request that passed the link, password and owner checks (API.md §6.16 steps 1-5). */
+export interface OpenedShare {
+  link: StoredShare;
+  owner: StoredUser;
+  /** Gate context for `target` (re-rooted at the shared folder for folder shares). */
+  ctx: GateContext;
+  /** Vpath of the target in `ctx`. */
+  target: string;
+  /** The link points at a single file. */
+  isFile: boolean;
+}
+
+function decodePassword(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return "";
+  }
+}
+
+async function checkCredentials(deps: ShareDeps, link: StoredShare, cred: PublicCredentials): Promise<void> {
+  if (!link.passwordHash) return;
+  const throttle = throttleOf(deps);
+  const key = `share:${cred.client}`;
+  if (cred.token && constantTimeEqual(cred.token, link.token)) return;
+  const password = decodePassword(cred.password ?? "");
+  if (!cred.token && !password) throw new UnauthorizedError("share_password_required");
+  throttle.check(key, deps.now());
+  if (password && await verifyPassword(password, link.passwordHash)) {
+    throttle.succeed(key);
+    return;
+  }
+  throttle.fail(key, deps.now());
+  throw new UnauthorizedError("share_password_wrong");
+}
+
+/** Splits `<hash>[/<sub>]` of a public URL: the hash is taken verbatim, `sub` defaults to `/`. */
+export function splitSharePath(rest: string): { hash: string; sub: string } {
+  const slash = rest.indexOf("/");
+  return { hash: slash < 0 ? rest : rest.slice(0, slash), sub: slash < 0 ? "/" : rest.slice(slash) || "/" };
+}
+
+/** Runs the public share checks for `/<hash>/<sub>` and returns where the answer comes from. */
+export async function openShare(
+  deps: ShareDeps,
+  settings: Settings,
+  options: { hash: string; sub: string; credentials: PublicCredentials },
+): Promise<OpenedShare> {
+  const link = await shares.findShare(deps.kv, options.hash, deps.now());
+  if (!link) throw new NotFoundError();
+  await checkCredentials(deps, link, options.credentials);
+  const owner = await users.findUser(deps.kv, link.userID);
+  if (!owner) throw new NotFoundError();
+  if (!owner.perm.share || !owner.perm.download) throw new ForbiddenError("owner_cannot_share");
+  const ownerCtx: GateContext = {
+    root: deps.config.root,
+    user: owner,
+    globalRules: settings.rules,
+    followExternalSymlinks: deps.config.followExternalSymlinks,
+  };
+  const root = await resolveScoped(ownerCtx, link.path, "read");
+  if (root.lstat === null || root.stat === null) throw new NotFoundError();
+  if (!root.stat.isDirectory) return { link, owner, ctx: ownerCtx, target: link.path, isFile: true };
+  return { link, owner, ctx: { ...ownerCtx, base: link.path }, target: options.sub || "/", isFile: false };
+}
+
+/** GET /api/public/share: the target as a Resource (no content; folder listings name-sorted, no sniffing). */
+export async function publicResource(opened: OpenedShare): Promise<Resource & { token?: string }> {
+  // Without `download` in the context, getResource never reads file content.
+  const ctx: GateContext = {
+    ...opened.ctx,
+    user: { ...opened.ctx.user, perm: { ...opened.owner.perm, download: false } },
+  };
+  const { resource } = await getResource(ctx, opened.target, {
+    sorting: { by: "name", asc: false },
+    readHeaders: false,
+  });
+  const out: Resource & { token?: string } = resource!;
+  delete out.content;
+  if (opened.isFile) out.path = "";
+  else if (out.isDir) out.name = vpathBase(cleanVpath(opened.link.path).path);
+  if (opened.link.passwordHash) out.token = opened.link.token;
+  return out;
+}
+
+/** GET /api/public/dl: the target streamed like /api/raw (folders as archives). */
+export function publicDownload(opened: OpenedShare, request: RawRequest): Promise<FileDownload> {
+  return openRaw(opened.ctx, opened.target, request);
+}
