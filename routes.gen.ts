@@ -9,39 +9,51 @@ import * as $r5 from "./routes/api/login.ts";
 import * as $r6 from "./routes/api/logout.ts";
 import * as $r7 from "./routes/api/preview/[size]/[...path].ts";
 import * as $r8 from "./routes/api/preview/_middleware.ts";
-import * as $r9 from "./routes/api/raw/[...path].ts";
-import * as $r10 from "./routes/api/raw/_middleware.ts";
-import * as $r11 from "./routes/api/renew.ts";
-import * as $r12 from "./routes/api/resources/[...path].ts";
-import * as $r13 from "./routes/api/resources/_middleware.ts";
-import * as $r14 from "./routes/api/resources/recursive/[...path].ts";
-import * as $r15 from "./routes/api/search/[...path].ts";
-import * as $r16 from "./routes/api/search/_middleware.ts";
-import * as $r17 from "./routes/api/settings/index.ts";
-import * as $r18 from "./routes/api/signup.ts";
-import * as $r19 from "./routes/api/subtitle/[...path].ts";
-import * as $r20 from "./routes/api/subtitle/_middleware.ts";
-import * as $r21 from "./routes/api/tus/[...path].ts";
-import * as $r22 from "./routes/api/tus/_middleware.ts";
-import * as $r23 from "./routes/api/usage/[...path].ts";
-import * as $r24 from "./routes/api/usage/_middleware.ts";
-import * as $r25 from "./routes/api/users/[id].ts";
-import * as $r26 from "./routes/api/users/index.ts";
-import * as $r27 from "./routes/custom.css.ts";
-import * as $r28 from "./routes/files/[...path].tsx";
-import * as $r29 from "./routes/files/index.tsx";
-import * as $r30 from "./routes/index.tsx";
-import * as $r31 from "./routes/login.tsx";
-import * as $r32 from "./routes/settings/_middleware.ts";
-import * as $r33 from "./routes/settings/global/_middleware.ts";
-import * as $r34 from "./routes/settings/index.tsx";
-import * as $r35 from "./routes/settings/users/_middleware.ts";
+import * as $r9 from "./routes/api/public/dl/[...path].ts";
+import * as $r10 from "./routes/api/public/share/[...path].ts";
+import * as $r11 from "./routes/api/raw/[...path].ts";
+import * as $r12 from "./routes/api/raw/_middleware.ts";
+import * as $r13 from "./routes/api/renew.ts";
+import * as $r14 from "./routes/api/resources/[...path].ts";
+import * as $r15 from "./routes/api/resources/_middleware.ts";
+import * as $r16 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r17 from "./routes/api/search/[...path].ts";
+import * as $r18 from "./routes/api/search/_middleware.ts";
+import * as $r19 from "./routes/api/settings/index.ts";
+import * as $r20 from "./routes/api/share/[...path].ts";
+import * as $r21 from "./routes/api/shares/index.ts";
+import * as $r22 from "./routes/api/signup.ts";
+import * as $r23 from "./routes/api/subtitle/[...path].ts";
+import * as $r24 from "./routes/api/subtitle/_middleware.ts";
+import * as $r25 from "./routes/api/tus/[...path].ts";
+import * as $r26 from "./routes/api/tus/_middleware.ts";
+import * as $r27 from "./routes/api/usage/[...path].ts";
+import * as $r28 from "./routes/api/usage/_middleware.ts";
+import * as $r29 from "./routes/api/users/[id].ts";
+import * as $r30 from "./routes/api/users/index.ts";
+import * as $r31 from "./routes/custom.css.ts";
+import * as $r32 from "./routes/files/[...path].tsx";
+import * as $r33 from "./routes/files/index.tsx";
+import * as $r34 from "./routes/index.tsx";
+import * as $r35 from "./routes/login.tsx";
+import * as $r36 from "./routes/settings/_middleware.ts";
+import * as $r37 from "./routes/settings/global/_middleware.ts";
+import * as $r38 from "./routes/settings/global/index.tsx";
+import * as $r39 from "./routes/settings/index.tsx";
+import * as $r40 from "./routes/settings/profile.tsx";
+import * as $r41 from "./routes/settings/users/[id].tsx";
+import * as $r42 from "./routes/settings/users/_middleware.ts";
+import * as $r43 from "./routes/settings/users/index.tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
 import * as $i3 from "./islands/Prompts.tsx";
-import * as $i4 from "./islands/Sidebar.tsx";
-import * as $i5 from "./islands/Toasts.tsx";
+import * as $i4 from "./islands/SettingsGlobal.tsx";
+import * as $i5 from "./islands/SettingsProfile.tsx";
+import * as $i6 from "./islands/SettingsUser.tsx";
+import * as $i7 from "./islands/SettingsUsers.tsx";
+import * as $i8 from "./islands/Sidebar.tsx";
+import * as $i9 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -55,40 +67,52 @@ export const manifest: Manifest = {
     "routes/api/logout.ts": $r6,
     "routes/api/preview/[size]/[...path].ts": $r7,
     "routes/api/preview/_middleware.ts": $r8,
-    "routes/api/raw/[...path].ts": $r9,
-    "routes/api/raw/_middleware.ts": $r10,
-    "routes/api/renew.ts": $r11,
-    "routes/api/resources/[...path].ts": $r12,
-    "routes/api/resources/_middleware.ts": $r13,
-    "routes/api/resources/recursive/[...path].ts": $r14,
-    "routes/api/search/[...path].ts": $r15,
-    "routes/api/search/_middleware.ts": $r16,
-    "routes/api/settings/index.ts": $r17,
-    "routes/api/signup.ts": $r18,
-    "routes/api/subtitle/[...path].ts": $r19,
-    "routes/api/subtitle/_middleware.ts": $r20,
-    "routes/api/tus/[...path].ts": $r21,
-    "routes/api/tus/_middleware.ts": $r22,
-    "routes/api/usage/[...path].ts": $r23,
-    "routes/api/usage/_middleware.ts": $r24,
-    "routes/api/users/[id].ts": $r25,
-    "routes/api/users/index.ts": $r26,
-    "routes/custom.css.ts": $r27,
-    "routes/files/[...path].tsx": $r28,
-    "routes/files/index.tsx": $r29,
-    "routes/index.tsx": $r30,
-    "routes/login.tsx": $r31,
-    "routes/settings/_middleware.ts": $r32,
-    "routes/settings/global/_middleware.ts": $r33,
-    "routes/settings/index.tsx": $r34,
-    "routes/settings/users/_middleware.ts": $r35,
+    "routes/api/public/dl/[...path].ts": $r9,
+    "routes/api/public/share/[...path].ts": $r10,
+    "routes/api/raw/[...path].ts": $r11,
+    "routes/api/raw/_middleware.ts": $r12,
+    "routes/api/renew.ts": $r13,
+    "routes/api/resources/[...path].ts": $r14,
+    "routes/api/resources/_middleware.ts": $r15,
+    "routes/api/resources/recursive/[...path].ts": $r16,
+    "routes/api/search/[...path].ts": $r17,
+    "routes/api/search/_middleware.ts": $r18,
+    "routes/api/settings/index.ts": $r19,
+    "routes/api/share/[...path].ts": $r20,
+    "routes/api/shares/index.ts": $r21,
+    "routes/api/signup.ts": $r22,
+    "routes/api/subtitle/[...path].ts": $r23,
+    "routes/api/subtitle/_middleware.ts": $r24,
+    "routes/api/tus/[...path].ts": $r25,
+    "routes/api/tus/_middleware.ts": $r26,
+    "routes/api/usage/[...path].ts": $r27,
+    "routes/api/usage/_middleware.ts": $r28,
+    "routes/api/users/[id].ts": $r29,
+    "routes/api/users/index.ts": $r30,
+    "routes/custom.css.ts": $r31,
+    "routes/files/[...path].tsx": $r32,
+    "routes/files/index.tsx": $r33,
+    "routes/index.tsx": $r34,
+    "routes/login.tsx": $r35,
+    "routes/settings/_middleware.ts": $r36,
+    "routes/settings/global/_middleware.ts": $r37,
+    "routes/settings/global/index.tsx": $r38,
+    "routes/settings/index.tsx": $r39,
+    "routes/settings/profile.tsx": $r40,
+    "routes/settings/users/[id].tsx": $r41,
+    "routes/settings/users/_middleware.ts": $r42,
+    "routes/settings/users/index.tsx": $r43,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
     "islands/Header.tsx": $i1,
     "islands/Login.tsx": $i2,
     "islands/Prompts.tsx": $i3,
-    "islands/Sidebar.tsx": $i4,
-    "islands/Toasts.tsx": $i5,
+    "islands/SettingsGlobal.tsx": $i4,
+    "islands/SettingsProfile.tsx": $i5,
+    "islands/SettingsUser.tsx": $i6,
+    "islands/SettingsUsers.tsx": $i7,
+    "islands/Sidebar.tsx": $i8,
+    "islands/Toasts.tsx": $i9,
   },
 };

@@ -1,0 +1,123 @@
+// This module is browser-compatible.
+/** API calls and pure form rules of the settings screens (SPEC points 2, 4, 5; API.md §6.17, §6.18). */
+import type { Permissions, Rule, Settings, User, UserDefaults } from "../lib/types.ts";
+import { PERMISSION_NAMES } from "../lib/types.ts";
+import { apiFetch } from "./api.ts";
+import { renewToken } from "./session.ts";
+import { user as sessionUser } from "./state.ts";
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+/** Reads the global settings (admin). */
+export async function getSettings(): Promise<Settings> {
+  return await (await apiFetch("/settings")).json() as Settings;
+}
+
+/** Saves the whole settings object (admin). */
+export async function putSettings(settings: Settings): Promise<void> {
+  await apiFetch("/settings", { method: "PUT", headers: JSON_HEADERS, body: JSON.stringify(settings) });
+}
+
+/** All users, by id (admin). */
+export async function listUsers(): Promise<User[]> {
+  return await (await apiFetch("/users")).json() as User[];
+}
+
+/** One user (self or admin). */
+export async function getUser(id: number): Promise<User> {
+  return await (await apiFetch(`/users/${id}`)).json() as User;
+}
+
+/** Creates a user (admin); returns the new id read from the Location header. */
+export async function createUser(data: User): Promise<number> {
+  const res = await apiFetch("/users", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ what: "user", which: [], data: { ...data, id: 0 } }),
+  });
+  await res.body?.cancel();
+  const id = Number(res.headers.get("Location")?.split("/").pop());
+  return Number.isInteger(id) ? id : 0;
+}
+
+/** Replaces a whole user record (admin, `which: ["all"]`); a blank password keeps the stored one. */
+export async function saveUser(data: User): Promise<void> {
+  await apiFetch(`/users/${data.id}`, {
+    method: "PUT",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ what: "user", which: ["all"], data }),
+  });
+  if (sessionUser.value?.id === data.id) await refreshSessionUser();
+}
+
+/** Deletes a user (admin, or oneself). */
+export async function deleteUser(id: number): Promise<void> {
+  const res = await apiFetch(`/users/${id}`, { method: "DELETE", headers: JSON_HEADERS, body: "{}" });
+  await res.body?.cancel();
+}
+
+/** After the session user's record changed: a fresh token (new claims) and the stored record as session user. */
+export async function refreshSessionUser(): Promise<void> {
+  const current = sessionUser.value;
+  if (!current) return;
+  await renewToken();
+  sessionUser.value = await getUser(current.id);
+}
+
+/** Global shell text → list: split on spaces, empties dropped. */
+export function splitWords(text: string): string[] {
+  return text.split(" ").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Hook command text → list: split on newlines, empties dropped. */
+export function splitLines(text: string): string[] {
+  return text.split("\n").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Permissions after (un)ticking one: ticking admin ticks all the others (SPEC point 4). */
+export function togglePermission(perm: Permissions, name: keyof Permissions, on: boolean): Permissions {
+  if (name === "admin" && on) {
+    return Object.fromEntries(PERMISSION_NAMES.map((k) => [k, true])) as unknown as Permissions;
+  }
+  return { ...perm, [name]: on };
+}
+
+/** A new user built from the settings defaults: empty name and password, no rules, id 0. */
+export function userFromDefaults(d: UserDefaults): User {
+  return {
+    id: 0,
+    username: "",
+    password: "",
+    scope: d.scope,
+    locale: d.locale,
+    lockPassword: false,
+    viewMode: d.viewMode,
+    singleClick: d.singleClick,
+    redirectAfterCopyMove: d.redirectAfterCopyMove,
+    perm: { ...d.perm },
+    commands: [...d.commands],
+    sorting: { ...d.sorting },
+    rules: [],
+    hideDotfiles: d.hideDotfiles,
+    dateFormat: d.dateFormat,
+    aceEditorTheme: d.aceEditorTheme,
+    theme: "",
+  };
+}
+
+/** A blank rule (deny, path). */
+export function newRule(): Rule {
+  return { allow: false, regex: false, path: "", regexp: { raw: "" } };
+}
+
+/** The text a rule is edited as: the pattern for a regex rule, else the path. */
+export function ruleText(rule: Rule): string {
+  return rule.regex ? rule.regexp?.raw ?? "" : rule.path;
+}
+
+/** A rule with its text set (pattern or path, by kind). */
+export function withRuleText(rule: Rule, text: string): Rule {
+  return rule.regex
+    ? { ...rule, path: "", regexp: { raw: text } }
+    : { ...rule, path: text, regexp: { raw: "" } };
+}

@@ -1,0 +1,232 @@
+import { useEffect, useRef, useState } from "react";
+import type { ComponentChildren } from "preact";
+import { island } from "../framework/island.tsx";
+import { Check } from "../components/settings/Check.tsx";
+import { ListInput } from "../components/settings/ListInput.tsx";
+import { ErrorView } from "../components/ErrorView.tsx";
+import { ApiError } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { getSettings, putSettings, splitLines, splitWords } from "../client/settings.ts";
+import { showError, showSuccess } from "../client/toasts.ts";
+import type { Settings } from "../lib/types.ts";
+import { HOOK_EVENTS } from "../lib/types.ts";
+import { ChunkSizeField } from "./settings/ChunkSizeField.tsx";
+import type { ChunkSizeHandle } from "./settings/ChunkSizeField.tsx";
+import { DefaultsFields } from "./settings/DefaultsFields.tsx";
+import { RulesEditor } from "./settings/RulesEditor.tsx";
+
+const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
+
+function Card(
+  props: { title: string; id: string; children: ComponentChildren; onSave: () => void; label: string },
+) {
+  return (
+    <form
+      class="card settings-card"
+      data-testid={`card-${props.id}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSave();
+      }}
+    >
+      <h2 class="card-title">{props.title}</h2>
+      <div class="card-content settings-fields">{props.children}</div>
+      <div class="card-actions">
+        <button type="submit" class="button">{props.label}</button>
+      </div>
+    </form>
+  );
+}
+
+function GlobalForm(props: { initial: Settings }) {
+  const { config, t } = usePage();
+  const [s, setS] = useState<Settings>(props.initial);
+  const chunk = useRef<ChunkSizeHandle | null>(null);
+  const busy = useRef(false);
+  const exec = config.EnableExec;
+  const set = <K extends keyof Settings>(k: K) => (v: Settings[K]) => setS((cur) => ({ ...cur, [k]: v }));
+  const setBranding = <K extends keyof Settings["branding"]>(k: K) => (v: Settings["branding"][K]) =>
+    setS((cur) => ({ ...cur, branding: { ...cur.branding, [k]: v } }));
+  const save = async () => {
+    if (busy.current) return;
+    busy.current = true;
+    const chunkSize = chunk.current?.flush() ?? s.tus.chunkSize;
+    try {
+      await putSettings({ ...s, tus: { ...s.tus, chunkSize } });
+      showSuccess(t("settings.settingsUpdated"));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        showError(err, t("settings.saveFailed"));
+      } else showError(err);
+    } finally {
+      busy.current = false;
+    }
+  };
+  const common = { onSave: save, label: t("settings.update") };
+  const text = (k: "userHomeBasePath") => (
+    <input
+      class="input"
+      name={k}
+      value={s[k]}
+      onInput={(e) => set(k)((e.currentTarget as HTMLInputElement).value)}
+    />
+  );
+  return (
+    <div class="settings-columns three">
+      <div class="settings-column">
+        <Card title={t("settings.global.title")} id="global" {...common}>
+          <Check
+            name="enableGuest"
+            label={t("settings.enableGuest")}
+            checked={!!s.enableGuest}
+            onChange={set("enableGuest")}
+          />
+          <Check
+            name="signup"
+            label={t("settings.allowSignup")}
+            checked={s.signup}
+            onChange={set("signup")}
+          />
+          <Check
+            name="createUserDir"
+            label={t("settings.createUserDir")}
+            checked={s.createUserDir}
+            onChange={set("createUserDir")}
+          />
+          <label class="field">
+            <span>{t("settings.userHomeBasePath")}</span>
+            {text("userHomeBasePath")}
+          </label>
+          <fieldset class="settings-group">
+            <legend>{t("settings.rules.title")}</legend>
+            <p class="settings-hint">{t("settings.rules.hint")}</p>
+            <RulesEditor rules={s.rules} onChange={set("rules")} t={t} />
+          </fieldset>
+          {exec && (
+            <label class="field">
+              <span>{t("settings.shell")}</span>
+              <ListInput name="shell" value={s.shell} split={splitWords} onChange={set("shell")} />
+            </label>
+          )}
+        </Card>
+        <Card title={t("settings.branding.title")} id="branding" {...common}>
+          <Check
+            label={t("settings.branding.disableExternal")}
+            checked={s.branding.disableExternal}
+            onChange={setBranding("disableExternal")}
+          />
+          <Check
+            label={t("settings.branding.disableUsedPercentage")}
+            checked={s.branding.disableUsedPercentage}
+            onChange={setBranding("disableUsedPercentage")}
+          />
+          <label class="field">
+            <span>{t("settings.theme.label")}</span>
+            <select
+              class="input"
+              name="branding.theme"
+              value={s.branding.theme}
+              onChange={(e) => setBranding("theme")((e.currentTarget as HTMLSelectElement).value)}
+            >
+              <option value="">{t("settings.theme.system")}</option>
+              <option value="light">{t("settings.theme.light")}</option>
+              <option value="dark">{t("settings.theme.dark")}</option>
+            </select>
+          </label>
+          <label class="field">
+            <span>{t("settings.branding.name")}</span>
+            <input
+              class="input"
+              name="branding.name"
+              value={s.branding.name}
+              onInput={(e) => setBranding("name")((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+          <label class="field">
+            <span>{t("settings.branding.files")}</span>
+            <input
+              class="input"
+              name="branding.files"
+              value={s.branding.files}
+              onInput={(e) => setBranding("files")((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+          <label class="field">
+            <span>{t("settings.customCss")}</span>
+            <textarea
+              class="input mono"
+              rows={5}
+              name="customCss"
+              value={s.customCss ?? ""}
+              onInput={(e) => set("customCss")((e.currentTarget as HTMLTextAreaElement).value)}
+            />
+          </label>
+        </Card>
+        <Card title={t("settings.tus.title")} id="tus" {...common}>
+          <ChunkSizeField
+            label={t("settings.tus.chunkSize")}
+            bytes={s.tus.chunkSize}
+            handle={chunk}
+            onChange={(chunkSize) => setS((cur) => ({ ...cur, tus: { ...cur.tus, chunkSize } }))}
+          />
+          <label class="field">
+            <span>{t("settings.tus.retryCount")}</span>
+            <input
+              class="input"
+              type="number"
+              min={0}
+              name="retryCount"
+              value={s.tus.retryCount}
+              onInput={(e) => {
+                const n = Math.max(0, Math.floor(Number((e.currentTarget as HTMLInputElement).value) || 0));
+                setS((cur) => ({ ...cur, tus: { ...cur.tus, retryCount: n } }));
+              }}
+            />
+          </label>
+        </Card>
+      </div>
+      <div class="settings-column">
+        <Card title={t("settings.defaults.title")} id="defaults" {...common}>
+          <p class="settings-hint">{t("settings.defaults.hint")}</p>
+          <DefaultsFields value={s.defaults} onChange={set("defaults")} exec={exec} t={t} />
+        </Card>
+      </div>
+      {exec && (
+        <div class="settings-column">
+          <Card title={t("settings.commandRunner.title")} id="commands" {...common}>
+            <p class="settings-hint">{t("settings.commandRunner.hint")}</p>
+            {HOOK_NAMES.map((name) => (
+              <details key={name} class="settings-hook" open={(s.commands[name]?.length ?? 0) > 0}>
+                <summary>{name}</summary>
+                <ListInput
+                  lines
+                  name={`commands.${name}`}
+                  label={name}
+                  value={s.commands[name] ?? []}
+                  split={splitLines}
+                  onChange={(list) =>
+                    setS((cur) => ({ ...cur, commands: { ...cur.commands, [name]: list } }))}
+                />
+              </details>
+            ))}
+          </Card>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function SettingsGlobalImpl() {
+  const { t } = usePage();
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [error, setError] = useState<number | null>(null);
+  useEffect(() => {
+    getSettings().then(setSettings).catch((err) => setError(err instanceof ApiError ? err.status : 500));
+  }, []);
+  if (error !== null) return <ErrorView status={error} t={t} />;
+  if (!settings) return <p class="settings-loading" data-testid="settings-loading">{t("files.loading")}</p>;
+  return <GlobalForm initial={settings} />;
+}
+
+/** Global settings (admin): general, branding, upload, new-user defaults and, with exec, the command hooks. */
+export const SettingsGlobal = island("SettingsGlobal", SettingsGlobalImpl);

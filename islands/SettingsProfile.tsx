@@ -1,0 +1,158 @@
+import { useState } from "react";
+import { island } from "../framework/island.tsx";
+import { Check } from "../components/settings/Check.tsx";
+import { LocaleSelect } from "../components/settings/LocaleSelect.tsx";
+import { updateUser } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { renewToken } from "../client/session.ts";
+import { user as sessionUser } from "../client/state.ts";
+import { showError, showSuccess } from "../client/toasts.ts";
+import type { User } from "../lib/types.ts";
+
+const PROFILE_FIELDS = ["locale", "hideDotfiles", "singleClick", "dateFormat", "theme"] as const;
+
+function PasswordCard(props: { user: User; t: (k: string) => string }) {
+  const { t } = props;
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [busy, setBusy] = useState(false);
+  const state = password === "" && confirm === "" ? "" : password === confirm ? "ok" : "bad";
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy || password === "" || password !== confirm) return;
+    setBusy(true);
+    try {
+      await updateUser(props.user.id, ["password"], { password });
+      setPassword("");
+      setConfirm("");
+      showSuccess(t("settings.passwordUpdated"));
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cls = state ? `input ${state === "ok" ? "input-ok" : "input-bad"}` : "input";
+  return (
+    <form class="card settings-card" onSubmit={submit} data-testid="password-form">
+      <h2 class="card-title">{t("settings.profile.changePassword")}</h2>
+      <div class="card-content settings-fields">
+        <input
+          class={cls}
+          type="password"
+          name="password"
+          autocomplete="new-password"
+          aria-label={t("settings.profile.newPassword")}
+          placeholder={t("settings.profile.newPassword")}
+          value={password}
+          onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)}
+        />
+        <input
+          class={cls}
+          type="password"
+          name="passwordConfirm"
+          autocomplete="new-password"
+          aria-label={t("settings.profile.newPasswordConfirm")}
+          placeholder={t("settings.profile.newPasswordConfirm")}
+          value={confirm}
+          data-state={state || undefined}
+          onInput={(e) => setConfirm((e.currentTarget as HTMLInputElement).value)}
+        />
+      </div>
+      <div class="card-actions">
+        <button type="submit" class="button" disabled={busy}>{t("settings.update")}</button>
+      </div>
+    </form>
+  );
+}
+
+function SettingsProfileImpl() {
+  const { user, t } = usePage();
+  const [form, setForm] = useState(() => ({
+    locale: user?.locale ?? "",
+    hideDotfiles: !!user?.hideDotfiles,
+    singleClick: !!user?.singleClick,
+    dateFormat: !!user?.dateFormat,
+    theme: user?.theme ?? "",
+  }));
+  const [busy, setBusy] = useState(false);
+  if (!user) return null;
+  const set = <K extends keyof typeof form>(k: K) => (v: typeof form[K]) => setForm({ ...form, [k]: v });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      await updateUser(user.id, [...PROFILE_FIELDS], form);
+      const localeChanged = form.locale !== user.locale;
+      sessionUser.value = { ...user, ...form };
+      if (localeChanged) {
+        // Texts and direction come with the page: load it again in the new language.
+        await renewToken();
+        location.reload();
+        return;
+      }
+      document.documentElement.dataset.theme = form.theme || document.documentElement.dataset.theme || "";
+      showSuccess(t("settings.settingsUpdated"));
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="settings-columns">
+      <form class="card settings-card" onSubmit={submit} data-testid="profile-form">
+        <h2 class="card-title">{t("settings.profile.title")}</h2>
+        <div class="card-content settings-fields">
+          <Check
+            name="hideDotfiles"
+            label={t("settings.hideDotfiles")}
+            checked={form.hideDotfiles}
+            onChange={set("hideDotfiles")}
+          />
+          <Check
+            name="singleClick"
+            label={t("settings.singleClick")}
+            checked={form.singleClick}
+            onChange={set("singleClick")}
+          />
+          <Check
+            name="dateFormat"
+            label={t("settings.dateFormat")}
+            checked={form.dateFormat}
+            onChange={set("dateFormat")}
+          />
+          <label class="field">
+            <span>{t("settings.theme.label")}</span>
+            <select
+              class="input"
+              name="theme"
+              value={form.theme}
+              onChange={(e) => set("theme")((e.currentTarget as HTMLSelectElement).value)}
+            >
+              <option value="">{t("settings.theme.default")}</option>
+              <option value="light">{t("settings.theme.light")}</option>
+              <option value="dark">{t("settings.theme.dark")}</option>
+            </select>
+          </label>
+          <label class="field">
+            <span>{t("settings.language")}</span>
+            <LocaleSelect
+              value={form.locale}
+              onChange={set("locale")}
+              emptyLabel={t("settings.browserLanguage")}
+            />
+          </label>
+        </div>
+        <div class="card-actions">
+          <button type="submit" class="button" disabled={busy}>{t("settings.update")}</button>
+        </div>
+      </form>
+      {!user.lockPassword && <PasswordCard user={user} t={t} />}
+    </div>
+  );
+}
+
+/** Profile settings: preferences (card 1) and the password change (card 2, unless the password is locked). */
+export const SettingsProfile = island("SettingsProfile", SettingsProfileImpl);

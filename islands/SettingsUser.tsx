@@ -1,0 +1,125 @@
+import { useEffect, useState } from "react";
+import { island } from "../framework/island.tsx";
+import { ErrorView } from "../components/ErrorView.tsx";
+import { ApiError } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { baseUrl } from "../client/page.ts";
+import { registerPrompt, showPrompt } from "../client/prompts.ts";
+import {
+  createUser,
+  deleteUser,
+  getSettings,
+  getUser,
+  saveUser,
+  userFromDefaults,
+} from "../client/settings.ts";
+import { showError, showSuccess } from "../client/toasts.ts";
+import type { User } from "../lib/types.ts";
+import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
+import { UserForm } from "./settings/UserForm.tsx";
+
+registerPrompt("settings-delete-user", DeleteUserPrompt, { labelKey: "prompts.delete.title" });
+
+/** Props of SettingsUser. */
+export interface SettingsUserProps {
+  /** The user id, or "new". */
+  id: string;
+}
+
+interface Loaded {
+  user: User;
+  /** Username as loaded (the title does not follow typing). */
+  name: string;
+  createHome: boolean;
+  /** The scope "create home directory" restores when unticked. */
+  scope: string;
+}
+
+async function load(id: string): Promise<Loaded> {
+  if (id === "new") {
+    const s = await getSettings();
+    const user = userFromDefaults(s.defaults);
+    const scope = user.scope;
+    if (s.createUserDir) user.scope = "";
+    return { user, name: "", createHome: s.createUserDir, scope };
+  }
+  const n = Number(id);
+  if (!Number.isInteger(n) || n < 1) throw new ApiError(404, "not found");
+  const user = await getUser(n);
+  return { user: { ...user, password: "" }, name: user.username, createHome: false, scope: user.scope };
+}
+
+function SettingsUserImpl(props: SettingsUserProps) {
+  const { config, t } = usePage();
+  const isNew = props.id === "new";
+  const [data, setData] = useState<Loaded | null>(null);
+  const [error, setError] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    load(props.id).then(setData).catch((err) => setError(err instanceof ApiError ? err.status : 500));
+  }, [props.id]);
+  if (error !== null) return <ErrorView status={error} t={t} homeUrl={`${config.BaseURL}/files/`} />;
+  if (!data) return <p class="settings-loading" data-testid="settings-loading">{t("files.loading")}</p>;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      if (isNew) {
+        const id = await createUser(data.user);
+        showSuccess(t("settings.userCreated"));
+        location.assign(`${baseUrl()}/settings/users/${id}`);
+        return;
+      }
+      await saveUser(data.user);
+      setData({ ...data, name: data.user.username, user: { ...data.user, password: "" } });
+      showSuccess(t("settings.userUpdated"));
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = () =>
+    showPrompt("settings-delete-user", {
+      onConfirm: async () => {
+        try {
+          await deleteUser(data.user.id);
+          showSuccess(t("settings.userDeleted"));
+          location.assign(`${baseUrl()}/settings/users`);
+        } catch (err) {
+          showError(err);
+        }
+      },
+    });
+  return (
+    <form class="card settings-card wide" onSubmit={save} data-testid="user-edit">
+      <h2 class="card-title">
+        {isNew ? t("settings.users.newTitle") : t("settings.users.userTitle", { name: data.name })}
+      </h2>
+      <div class="card-content">
+        <UserForm
+          value={data.user}
+          onChange={(user) => setData((cur) => cur && { ...cur, user })}
+          isNew={isNew}
+          createHome={data.createHome}
+          initialScope={data.scope}
+          onCreateHome={(createHome) => setData((cur) => cur && { ...cur, createHome })}
+          exec={config.EnableExec}
+          t={t}
+        />
+      </div>
+      <div class="card-actions">
+        {!isNew && (
+          <button type="button" class="button danger" onClick={remove} data-testid="delete-user-button">
+            {t("buttons.delete")}
+          </button>
+        )}
+        <button type="submit" class="button" disabled={busy}>{t("settings.save")}</button>
+      </div>
+    </form>
+  );
+}
+
+/** Creates (`id` "new") or edits one user (admin): the user form, Save, Delete with confirmation. */
+export const SettingsUser = island("SettingsUser", SettingsUserImpl);

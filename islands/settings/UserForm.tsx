@@ -1,0 +1,104 @@
+import { useState } from "react";
+import { Check } from "../../components/settings/Check.tsx";
+import { ListInput } from "../../components/settings/ListInput.tsx";
+import { LocaleSelect } from "../../components/settings/LocaleSelect.tsx";
+import { splitWords } from "../../client/settings.ts";
+import type { User } from "../../lib/types.ts";
+import { PermissionsFields } from "./PermissionsFields.tsx";
+import { RulesEditor } from "./RulesEditor.tsx";
+
+/** Props of UserForm. */
+export interface UserFormProps {
+  value: User;
+  onChange: (u: User) => void;
+  isNew: boolean;
+  /** New users: "create home directory" starts ticked (settings.createUserDir). */
+  createHome: boolean;
+  onCreateHome: (on: boolean) => void;
+  /** The scope restored when "create home directory" is unticked. */
+  initialScope: string;
+  exec: boolean;
+  t: (k: string) => string;
+}
+
+/**
+ * The user fields (SPEC point 4): ticking admin ticks and locks the other permissions and clears and locks
+ * lockPassword; ticking "create home directory" on a new user clears and locks the scope, unticking restores it.
+ */
+export function UserForm(props: UserFormProps) {
+  const { value: u, t } = props;
+  const [savedScope, setSavedScope] = useState(props.initialScope);
+  const set = <K extends keyof User>(k: K) => (v: User[K]) => props.onChange({ ...u, [k]: v });
+  const input = (k: "username" | "password" | "scope", extra: Record<string, unknown> = {}) => (
+    <input
+      class="input"
+      name={k}
+      value={u[k]}
+      onInput={(e) => set(k)((e.currentTarget as HTMLInputElement).value)}
+      {...extra}
+    />
+  );
+  const homeLocked = props.isNew && props.createHome;
+  return (
+    <div class="settings-fields" data-testid="user-form">
+      <label class="field">
+        <span>{t("settings.username")}</span>
+        {input("username", { autocomplete: "off", required: true })}
+      </label>
+      <label class="field">
+        <span>{t("settings.password")}</span>
+        {input("password", {
+          type: "password",
+          autocomplete: "new-password",
+          placeholder: props.isNew ? "" : t("settings.passwordKeep"),
+        })}
+      </label>
+      <label class="field">
+        <span>{t("settings.scope")}</span>
+        {input("scope", { disabled: homeLocked, placeholder: homeLocked ? t("settings.scopeAuto") : "" })}
+      </label>
+      {props.isNew && (
+        <Check
+          name="createHome"
+          label={t("settings.createUserHomeDir")}
+          checked={props.createHome}
+          onChange={(on) => {
+            if (on) {
+              setSavedScope(u.scope);
+              props.onChange({ ...u, scope: "" });
+            } else props.onChange({ ...u, scope: savedScope });
+            props.onCreateHome(on);
+          }}
+        />
+      )}
+      <label class="field">
+        <span>{t("settings.language")}</span>
+        <LocaleSelect value={u.locale} onChange={set("locale")} emptyLabel={t("settings.browserLanguage")} />
+      </label>
+      <Check
+        name="lockPassword"
+        label={t("settings.lockPassword")}
+        checked={u.lockPassword}
+        disabled={u.perm.admin}
+        onChange={set("lockPassword")}
+      />
+      <PermissionsFields
+        perm={u.perm}
+        exec={props.exec}
+        t={t}
+        onChange={(perm) => props.onChange({ ...u, perm, lockPassword: perm.admin ? false : u.lockPassword })}
+      />
+      {props.exec && (
+        <label class="field">
+          <span>{t("settings.commands")}</span>
+          <ListInput name="commands" value={u.commands} split={splitWords} onChange={set("commands")} />
+        </label>
+      )}
+      <fieldset class="settings-group">
+        <legend>{t("settings.rules.title")}</legend>
+        <p class="settings-hint">{t("settings.rules.userHint")}</p>
+        <RulesEditor rules={u.rules} onChange={set("rules")} t={t} />
+      </fieldset>
+    </div>
+  );
+}
