@@ -38,6 +38,9 @@ Deno.test("openDirStat() gives exactly Deno.lstatSync()'s facts, through libc or
       assert.deepEqual([...types].sort(), [S_IFIFO, S_IFDIR, S_IFREG, S_IFLNK].sort());
       assert.equal(fast.lstat("missing"), null);
       assert.equal(portable.lstat("missing"), null);
+      for (const name of ["missing", "dir", "link", `f3 é "q"`, `f0 é "q"`]) {
+        assert.deepEqual([...fast.readHead(name)], [...portable.readHead(name)], name);
+      }
     } finally {
       fast.close();
       portable.close();
@@ -50,4 +53,27 @@ Deno.test("denoMs() floors timespecs to milliseconds, before 1970 too", () => {
   assert.equal(denoMs(-1, 999_500_000), -1);
   assert.equal(denoMs(-2, 500_000_000), -1500);
   assert.equal(denoMs(0, 0), 0);
+});
+
+Deno.test("DirStat.readHead() reads the first bytes like readHeadSync(), never blocks on a FIFO", async () => {
+  await withTempRoot(async ({ root }) => {
+    const big = new Uint8Array(5000).map((_, i) => i % 251);
+    await Deno.writeFile(`${root}/big`, big);
+    await Deno.writeTextFile(`${root}/small`, "hello");
+    await Deno.writeFile(`${root}/empty`, new Uint8Array(0));
+    await Deno.writeTextFile(`${root}/secret`, "s");
+    await Deno.chmod(`${root}/secret`, 0);
+    assert.equal(new Deno.Command("mkfifo", { args: [`${root}/pipe`] }).outputSync().code, 0);
+    const fast = openDirStat(root);
+    try {
+      assert.deepEqual([...fast.readHead("big")], [...big.subarray(0, 512)]);
+      assert.equal(new TextDecoder().decode(fast.readHead("small")), "hello");
+      assert.equal(fast.readHead("empty").length, 0);
+      // Root reads it anyway; anyone else gets an empty buffer, like readHeadSync().
+      assert.ok([0, 1].includes(fast.readHead("secret").length));
+      assert.equal(fast.readHead("pipe").length, 0, "a FIFO with no writer reads as empty at once");
+    } finally {
+      fast.close();
+    }
+  });
 });

@@ -8,7 +8,6 @@ import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
 import { fileType, openDirStat, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG } from "./dir_stat.ts";
 import { detectType, formatModifiedMs, goFileMode } from "./file_info.ts";
-import { readHeadSync } from "./listing.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { extensionOf } from "./path.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
@@ -139,7 +138,6 @@ export async function scanDirectory(
   const sink = new ByteSink(n * 200);
   const dirs: number[] = [];
   let linkCount = 0;
-  const base = real === "/" ? "/" : real + "/";
   const stat = openDirStat(real);
   try {
     for (let start = 0; start < n; start += CHUNK) {
@@ -168,7 +166,7 @@ export async function scanDirectory(
           dirs.push(i);
         } else {
           const head = options.readHeaders && type === S_IFREG && size > 0 && !hasKnownExtension(name)
-            ? readHeadSync(base + name)
+            ? stat.readHead(name)
             : undefined;
           itemType = detectType(name, { size, isFifo: type === S_IFIFO, head, canModify: true });
         }
