@@ -7,6 +7,7 @@
 import { isSupported as tusSupported } from "tus-js-client";
 import { createFolder } from "../api.ts";
 import { baseUrl, browserPage, IS_BROWSER } from "../page.ts";
+import { t } from "../hooks.ts";
 import { getToken } from "../session.ts";
 import { requestReload } from "../state.ts";
 import { showError } from "../toasts.ts";
@@ -61,7 +62,7 @@ function createPageQueue(): UploadQueue {
     uploader,
     createDir: (path) => createFolder(path),
     onFinished: requestReload,
-    onError: (err, item) => showError(err, `"${item.name}"`),
+    onError: (err, item) => showError(err, t("upload.errors.failed", { name: item.name })),
   });
 }
 

@@ -1,0 +1,96 @@
+// This module is browser-compatible.
+/**
+ * The upload flows of the files page (SPEC.md point 4): what was picked in the upload prompt or dropped on the
+ * page is checked for name conflicts (the replace prompt asks: replace overwrites, continue skips what exists),
+ * then handed to the page's upload queue.
+ */
+import { apiFetch, encodePath, getResource } from "../api.ts";
+import { t } from "../hooks.ts";
+import { showPrompt } from "../prompts.ts";
+import { listing } from "../state.ts";
+import { showError } from "../toasts.ts";
+import type { User } from "../../lib/types.ts";
+import { planUploads, sourcesFromEntries, sourcesFromFiles, uploadQueue } from "./mod.ts";
+import type { EntryLike, UploadSource } from "./mod.ts";
+import { findConflicts, withoutConflicts } from "./ui_conflicts.ts";
+import type { ConflictReaders, ExistingEntry } from "./ui_conflicts.ts";
+
+/** Uploading (prompt, drop) needs the create permission. */
+export function canUpload(user: User | null): boolean {
+  return !!user?.perm.create;
+}
+
+/** True when a drag carries files from outside the page (not rows of the listing). */
+export function isFileDrag(data: DataTransfer | null | undefined): boolean {
+  return !!data && [...data.types].includes("Files");
+}
+
+function folderOf(path: string): string {
+  return path.replace(/\/*$/, "/");
+}
+
+const readers: ConflictReaders = {
+  async list(dir) {
+    // The folder on screen is already known; any other one (a drop onto a folder row) is fetched.
+    const current = listing.value;
+    const items = current?.isDir && folderOf(current.path) === dir
+      ? current.items ?? []
+      : (await getResource(dir)).items ?? [];
+    return items;
+  },
+  async listRecursive(dir) {
+    const res = await apiFetch(`/resources/recursive${encodePath(dir)}`);
+    return await res.json() as ExistingEntry[];
+  },
+};
+
+function folderName(dir: string): string {
+  return dir.split("/").filter(Boolean).pop() ?? t("sidebar.myFiles");
+}
+
+/** Uploads sources into the folder `dest`, asking with the replace prompt when some of them already exist. */
+export async function uploadSources(sources: UploadSource[], dest: string): Promise<void> {
+  if (sources.length === 0) return;
+  const dir = folderOf(dest);
+  let conflicts: Set<string>;
+  try {
+    conflicts = await findConflicts(sources, dir, readers);
+  } catch (err) {
+    showError(err, t("upload.errors.failed", { name: folderName(dir) }));
+    return;
+  }
+  const send = (list: UploadSource[], overwrite: boolean) => {
+    uploadQueue.enqueue(planUploads(list, dir, { overwrite }));
+  };
+  if (conflicts.size === 0) {
+    send(sources, false);
+    return;
+  }
+  showPrompt("replace", {
+    onContinue: () => send(withoutConflicts(sources, conflicts), false),
+    onReplace: () => send(sources, true),
+  });
+}
+
+/** Uploads the files of an `<input type=file>` (a folder pick carries relative paths) into `dest`. */
+export function uploadPicked(files: FileList | File[], dest: string): Promise<void> {
+  return uploadSources(sourcesFromFiles([...files]), dest);
+}
+
+/**
+ * Uploads what was dropped into `dest`. The entries are taken at once, because the DataTransfer is emptied when
+ * the drop event ends; folders are then walked. A drop without entries (synthetic, or an old browser) uses the
+ * plain file list.
+ */
+export function uploadDropped(data: DataTransfer, dest: string): Promise<void> {
+  const items = [...data.items].filter((i) => i.kind === "file");
+  const entries = items.map((i) => i.webkitGetAsEntry?.() ?? null);
+  const files = [...data.files];
+  const sources = entries.length > 0 && entries.every((e) => e !== null)
+    ? sourcesFromEntries(entries as unknown as EntryLike[])
+    : Promise.resolve(sourcesFromFiles(files));
+  return sources.then(
+    (list) => uploadSources(list, dest),
+    (err) => showError(err, t("upload.errors.failed", { name: folderName(dest) })),
+  );
+}
