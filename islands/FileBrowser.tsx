@@ -25,6 +25,10 @@ import { Listing } from "./files/Listing.tsx";
 import { Skeleton } from "../components/Skeleton.tsx";
 // Preview, text editor and search register their views, prompt and buttons (issue #5).
 import "./preview/mod.ts";
+// Share dialog and the share button (share links).
+import "./share/mod.ts";
+// Upload prompt, drop zone and upload panel (issue #6).
+import { UploadLayer } from "./upload/UploadLayer.tsx";
 
 /** Props of FileBrowser. */
 export interface FileBrowserProps {
@@ -129,6 +133,7 @@ function FileBrowserImpl(props: FileBrowserProps) {
         : view
         ? <view.component resource={res} />
         : <FileCard file={res} page={page} />}
+      <UploadLayer />
     </div>
   );
 }
