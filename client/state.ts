@@ -80,26 +80,3 @@ export interface Clipboard {
 
 /** The clipboard, or null when empty. */
 export const clipboard = signal<Clipboard | null>(null);
-
-/** One upload in progress (SPEC point 3, "Upload state"); filled by the upload queue (issue #6). */
-export interface UploadEntry {
-  id: number;
-  type?: string;
-  file: { name: string; isDir: boolean };
-  path: string;
-}
-
-/** Upload state read by the upload panel; the queue lives in the upload client code. */
-export interface UploadState {
-  uploads: Record<number, UploadEntry>;
-  /** Bytes sent per upload id. */
-  progress: Record<number, number>;
-  /** Total bytes per upload id. */
-  sizes: Record<number, number>;
-  speedMbyte: number;
-  /** Seconds left, or null when unknown. */
-  eta: number | null;
-}
-
-/** The upload state (empty when nothing uploads). */
-export const upload = signal<UploadState>({ uploads: {}, progress: {}, sizes: {}, speedMbyte: 0, eta: null });
