@@ -11,6 +11,14 @@ import type { User } from "../lib/types.ts";
 
 const PROFILE_FIELDS = ["locale", "hideDotfiles", "singleClick", "dateFormat", "theme"] as const;
 
+/** Switches the page's theme at once (as the server renders it: `data-theme` and the color-scheme meta). */
+function applyTheme(theme: string): void {
+  const root = document.documentElement;
+  if (theme) root.dataset.theme = theme;
+  else delete root.dataset.theme;
+  document.querySelector('meta[name="color-scheme"]')?.setAttribute("content", theme || "light dark");
+}
+
 function PasswordCard(props: { user: User; t: (k: string) => string }) {
   const { t } = props;
   const [password, setPassword] = useState("");
@@ -67,7 +75,7 @@ function PasswordCard(props: { user: User; t: (k: string) => string }) {
 }
 
 function SettingsProfileImpl() {
-  const { user, t } = usePage();
+  const { config, user, t } = usePage();
   const [form, setForm] = useState(() => ({
     locale: user?.locale ?? "",
     hideDotfiles: !!user?.hideDotfiles,
@@ -92,7 +100,7 @@ function SettingsProfileImpl() {
         location.reload();
         return;
       }
-      document.documentElement.dataset.theme = form.theme || document.documentElement.dataset.theme || "";
+      applyTheme(form.theme || config.Theme);
       showSuccess(t("settings.settingsUpdated"));
     } catch (err) {
       showError(err);

@@ -64,6 +64,22 @@ Deno.test({
         assert.ok(await page.getByTestId("profile-form").getByLabel("Hide dotfiles").isChecked());
       });
 
+      await t.step("the theme applies at once and persists", async () => {
+        const form = page.getByTestId("profile-form");
+        await form.locator('select[name="theme"]').selectOption("dark");
+        await form.getByRole("button", { name: "Update" }).click();
+        await successToast(page, "Settings updated!");
+        assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+        assert.equal((await userByName(server, "alice"))?.theme, "dark");
+        await page.reload();
+        await hydrated(page, "SettingsProfile");
+        assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+        await page.getByTestId("profile-form").locator('select[name="theme"]').selectOption("");
+        await page.getByTestId("profile-form").getByRole("button", { name: "Update" }).click();
+        await successToast(page, "Settings updated!");
+        assert.equal(await page.locator("html").getAttribute("data-theme"), null);
+      });
+
       await t.step("a different password confirmation shows red and saves nothing", async () => {
         const form = page.getByTestId("password-form");
         await form.getByLabel("Your new password", { exact: true }).fill("Correct-Horse-42-battery");
