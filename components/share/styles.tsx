@@ -1,0 +1,32 @@
+/** Styles of the share dialog, the share management table and the public share page (theme variables only). */
+const CSS = `
+.share-links { list-style: none; margin: 0; padding: 0; }
+.share-links li { display: flex; align-items: center; gap: 8px; padding: 6px 0; border-block-end: 1px solid var(--border); }
+.share-links .share-url { flex: 1; min-width: 0; overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.85rem; }
+.share-form { display: flex; flex-direction: column; gap: 12px; }
+.share-duration { display: grid; grid-template-columns: 1fr 140px; gap: 8px; }
+.share-check { display: flex; align-items: center; gap: 8px; }
+.share-error { color: var(--danger); margin: 0; }
+.share-page { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; align-items: flex-start; }
+.share-info { flex: 0 1 340px; display: flex; flex-direction: column; gap: 12px; padding: 20px; text-align: center; align-items: center; }
+.share-info h2 { margin: 0; overflow-wrap: anywhere; font-size: 1.15rem; }
+.share-info .share-meta { margin: 0; color: var(--text-muted); }
+.share-info .share-buttons { display: flex; flex-wrap: wrap; gap: 8px; justify-content: center; }
+.share-qr { background: #fff; padding: 0; border-radius: 4px; }
+.share-items { flex: 1 1 420px; min-width: 0; padding: 8px 0; }
+.share-items table { width: 100%; border-collapse: collapse; }
+.share-items th, .share-items td { padding: 8px 12px; text-align: start; border-block-end: 1px solid var(--border); }
+.share-items tr[aria-selected="true"] td { background: var(--accent-soft); }
+.share-items th:first-child, .share-items td:first-child { width: 44px; }
+.share-items td a { display: inline-flex; align-items: center; gap: 6px; }
+.share-items .share-bar { display: flex; gap: 8px; padding: 0 12px 8px; align-items: center; flex-wrap: wrap; }
+.share-password { max-width: 380px; margin: 48px auto; }
+.share-table { width: 100%; border-collapse: collapse; }
+.share-table th, .share-table td { padding: 8px; text-align: start; border-bottom: 1px solid var(--border); }
+.share-table td.share-buttons { white-space: nowrap; text-align: end; }
+`;
+
+/** The share styles as a style element (inline styles are allowed by our CSP). */
+export function ShareStyles() {
+  return <style>{CSS}</style>;
+}

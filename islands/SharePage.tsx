@@ -1,0 +1,144 @@
+import { useEffect, useState } from "react";
+import { island } from "../framework/island.tsx";
+import { ErrorView } from "../components/ErrorView.tsx";
+import { ShareStyles } from "../components/share/styles.tsx";
+import { ApiError, encodePath } from "../client/api.ts";
+import { usePage } from "../client/hooks.ts";
+import { baseUrl } from "../client/page.ts";
+import {
+  copyText,
+  fetchPublicShare,
+  publicArchiveUrl,
+  publicDownloadUrl,
+  type PublicResource,
+} from "../client/share.ts";
+import { showError, showSuccess } from "../client/toasts.ts";
+import type { Resource } from "../lib/types.ts";
+import { PasswordCard } from "./share/PasswordCard.tsx";
+import { ShareInfo } from "./share/ShareInfo.tsx";
+import { ShareItems } from "./share/ShareItems.tsx";
+
+/** Props of SharePage. */
+export interface SharePageProps {
+  hash: string;
+  /** Path inside the share, decoded ("/" for the root). */
+  sub: string;
+}
+
+function pageUrl(hash: string, sub: string): string {
+  return `${baseUrl()}/share/${encodeURIComponent(hash)}${sub === "/" ? "" : encodePath(sub)}`;
+}
+
+function subOfLocation(hash: string): string {
+  const prefix = `${baseUrl()}/share/${encodeURIComponent(hash)}`;
+  const rest = location.pathname.startsWith(prefix) ? location.pathname.slice(prefix.length) : "/";
+  try {
+    return decodeURIComponent(rest) || "/";
+  } catch {
+    return rest || "/";
+  }
+}
+
+function SharePageImpl(props: SharePageProps) {
+  const { t, locale } = usePage();
+  const { hash } = props;
+  const [sub, setSub] = useState(props.sub);
+  const [password, setPassword] = useState("");
+  const [res, setRes] = useState<PublicResource | null>(null);
+  const [status, setStatus] = useState<number | null>(null);
+  const [needPassword, setNeedPassword] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const load = async (path: string, pw: string, options: { attempt?: boolean } = {}) => {
+    setBusy(true);
+    try {
+      const r = await fetchPublicShare(hash, path, pw);
+      setRes(r);
+      setStatus(null);
+      setNeedPassword(false);
+      setFailed(false);
+      setPassword(pw);
+    } catch (err) {
+      const code = err instanceof ApiError ? err.status : 500;
+      if (code === 401) {
+        setNeedPassword(true);
+        setFailed(!!options.attempt);
+      } else {
+        setStatus(code);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    void load(sub, password);
+    const onPop = () => {
+      const next = subOfLocation(hash);
+      setSub(next);
+      void load(next, password);
+    };
+    addEventListener("popstate", onPop);
+    return () => removeEventListener("popstate", onPop);
+  }, []);
+
+  const go = (path: string) => {
+    history.pushState(null, "", pageUrl(hash, path));
+    setSub(path);
+    void load(path, password);
+  };
+
+  if (needPassword) {
+    return (
+      <>
+        <ShareStyles />
+        <PasswordCard failed={failed} busy={busy} t={t} onSubmit={(pw) => load(sub, pw, { attempt: true })} />
+      </>
+    );
+  }
+  if (status !== null) return <ErrorView status={status} t={t} />;
+  if (!res) return <ShareStyles />;
+  const token = res.token;
+  const target = res.isDir ? res.path.replace(/\/*$/, "/") : res.path;
+  const downloadUrl = publicDownloadUrl(hash, target, { token });
+  const itemUrl = (item: Resource) => publicDownloadUrl(hash, item.path, { token, absolute: true });
+  return (
+    <div class="share-page" data-testid="share-page">
+      <ShareStyles />
+      <ShareInfo
+        res={res}
+        downloadUrl={downloadUrl}
+        openUrl={res.isDir ? null : publicDownloadUrl(hash, target, { token, inline: true })}
+        qrUrl={publicDownloadUrl(hash, target, { token, absolute: true })}
+        locale={locale}
+        t={t}
+      />
+      {res.isDir && (
+        <ShareItems
+          key={res.path}
+          items={res.items ?? []}
+          pageUrl={(item) => pageUrl(hash, item.isDir ? item.path + "/" : item.path)}
+          onOpen={(item) => go(item.isDir ? item.path + "/" : item.path)}
+          onDownload={(items) => {
+            location.href = items.length === 1 && !items[0].isDir
+              ? publicDownloadUrl(hash, items[0].path, { token })
+              : publicArchiveUrl(hash, items.map((i) => i.path), { token });
+          }}
+          onCopy={async (item) => {
+            try {
+              await copyText(itemUrl(item));
+              showSuccess(t("share.linkCopied"));
+            } catch (err) {
+              showError(err);
+            }
+          }}
+          locale={locale}
+          t={t}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The public share page: password card, info box with QR code, and the read-only folder listing. */
+export const SharePage = island("SharePage", SharePageImpl);

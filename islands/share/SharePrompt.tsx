@@ -1,0 +1,222 @@
+import { useEffect, useState } from "react";
+import { PromptCard } from "../../components/PromptCard.tsx";
+import { Icon } from "../../components/Icon.tsx";
+import { Copy, Trash2 } from "../../components/icons.ts";
+import { ShareStyles } from "../../components/share/styles.tsx";
+import { usePage } from "../../client/hooks.ts";
+import { showPrompt } from "../../client/prompts.ts";
+import type { PromptProps } from "../../client/prompts.ts";
+import {
+  copyText,
+  createShare,
+  defaultCustomLink,
+  expiryIso,
+  isValidCustomLink,
+  listSharesOf,
+  MAX_SHARE_DURATION,
+  type NewShare,
+  SHARE_UNITS,
+  type ShareUnit,
+  shareUrl,
+} from "../../client/share.ts";
+import { showError, showSuccess } from "../../client/toasts.ts";
+import { formatDate, formatRelative } from "../../lib/format.ts";
+import type { Share } from "../../lib/types.ts";
+
+function emptyForm(name: string): NewShare {
+  return { expires: "", unit: "hours", password: "", custom: false, customLink: defaultCustomLink(name) };
+}
+
+/** The share dialog: existing links (copy, delete) and the creation form (duration, password, custom link). */
+export function SharePrompt(props: PromptProps<{ path: string; name: string }>) {
+  const { t, locale } = usePage();
+  const { path, name } = props.props;
+  const [links, setLinks] = useState<Share[] | null>(null);
+  const [mode, setMode] = useState<"list" | "create">("list");
+  const [form, setForm] = useState<NewShare>(() => emptyForm(name));
+  const [invalid, setInvalid] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const load = async (options: { startCreating?: boolean } = {}) => {
+    try {
+      const list = await listSharesOf(path);
+      setLinks(list);
+      if (options.startCreating && list.length === 0) setMode("create");
+    } catch (err) {
+      showError(err);
+      props.close();
+    }
+  };
+  useEffect(() => void load({ startCreating: true }), [path]);
+
+  const set = (patch: Partial<NewShare>) => setForm((f) => ({ ...f, ...patch }));
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (busy) return;
+    if (form.custom && !isValidCustomLink(form.customLink)) {
+      setInvalid(true);
+      return;
+    }
+    setBusy(true);
+    try {
+      await createShare(path, form);
+      setForm(emptyForm(name));
+      setInvalid(false);
+      await load();
+      setMode("list");
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancel = () => {
+    if (links && links.length) setMode("list");
+    else props.close();
+  };
+  const copy = async (hash: string) => {
+    try {
+      await copyText(shareUrl(hash));
+      showSuccess(t("share.linkCopied"));
+    } catch (err) {
+      showError(err);
+    }
+  };
+
+  if (mode === "create") {
+    return (
+      <PromptCard title={t("share.title")} testId="share">
+        <ShareStyles />
+        <form id="share-form" class="share-form" onSubmit={submit} data-testid="share-form">
+          <div class="field">
+            <label for="share-expires">{t("share.duration")}</label>
+            <div class="share-duration">
+              <input
+                id="share-expires"
+                class="input"
+                type="number"
+                min={1}
+                max={MAX_SHARE_DURATION}
+                step={1}
+                value={form.expires}
+                placeholder={t("share.permanent")}
+                onInput={(e) => set({ expires: (e.target as HTMLInputElement).value })}
+                data-testid="share-expires"
+                autoFocus
+              />
+              <select
+                class="input"
+                aria-label={t("share.unitLabel")}
+                value={form.unit}
+                onChange={(e) => set({ unit: (e.target as HTMLSelectElement).value as ShareUnit })}
+                data-testid="share-unit"
+              >
+                {SHARE_UNITS.map((u) => <option key={u} value={u}>{t(`share.unit.${u}`)}</option>)}
+              </select>
+            </div>
+          </div>
+          <div class="field">
+            <label for="share-password">{t("share.password")}</label>
+            <input
+              id="share-password"
+              class="input"
+              type="password"
+              autoComplete="new-password"
+              value={form.password}
+              onInput={(e) => set({ password: (e.target as HTMLInputElement).value })}
+              data-testid="share-password"
+            />
+          </div>
+          <label class="share-check">
+            <input
+              type="checkbox"
+              checked={form.custom}
+              onChange={(e) => set({ custom: (e.target as HTMLInputElement).checked })}
+              data-testid="share-custom"
+            />
+            {t("share.custom")}
+          </label>
+          {form.custom && (
+            <div class="field">
+              <label for="share-custom-link">{t("share.customLink")}</label>
+              <input
+                id="share-custom-link"
+                class="input"
+                value={form.customLink}
+                onInput={(e) => {
+                  set({ customLink: (e.target as HTMLInputElement).value });
+                  setInvalid(false);
+                }}
+                aria-invalid={invalid}
+                data-testid="share-custom-link"
+              />
+            </div>
+          )}
+          {invalid && <p class="share-error" role="alert">{t("share.customInvalid")}</p>}
+        </form>
+        <div class="card-actions">
+          <button type="button" class="button flat" onClick={cancel}>{t("buttons.cancel")}</button>
+          <button type="submit" form="share-form" class="button" disabled={busy} data-testid="share-create">
+            {t("share.create")}
+          </button>
+        </div>
+      </PromptCard>
+    );
+  }
+
+  return (
+    <PromptCard
+      title={t("share.title")}
+      testId="share"
+      actions={
+        <>
+          <button type="button" class="button flat" onClick={props.close}>{t("buttons.close")}</button>
+          <button type="button" class="button" onClick={() => setMode("create")} data-testid="share-new">
+            {t("share.new")}
+          </button>
+        </>
+      }
+    >
+      <ShareStyles />
+      {links === null
+        ? <p class="muted">{t("files.loading")}</p>
+        : (
+          <ul class="share-links" data-testid="share-links">
+            {links.map((l) => {
+              const iso = expiryIso(l.expire);
+              return (
+                <li key={l.hash} data-hash={l.hash}>
+                  <a class="share-url" href={shareUrl(l.hash)} target="_blank" rel="noopener">
+                    {shareUrl(l.hash)}
+                  </a>
+                  <span class="muted" title={iso ? formatDate(iso, locale) : undefined}>
+                    {iso ? formatRelative(iso, { locale }) : t("share.permanent")}
+                  </span>
+                  <button
+                    type="button"
+                    class="action"
+                    title={t("share.copyLink")}
+                    aria-label={t("share.copyLink")}
+                    onClick={() => copy(l.hash)}
+                    data-testid="share-copy"
+                  >
+                    <Icon node={Copy} />
+                  </button>
+                  <button
+                    type="button"
+                    class="action"
+                    title={t("share.deleteLink")}
+                    aria-label={t("share.deleteLink")}
+                    onClick={() => showPrompt("share-delete", { hash: l.hash, onDone: () => load() })}
+                    data-testid="share-delete-link"
+                  >
+                    <Icon node={Trash2} />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+    </PromptCard>
+  );
+}

@@ -1,0 +1,44 @@
+import { define, page } from "../../define.ts";
+import { Layout } from "../../components/Layout.tsx";
+import { Header } from "../../islands/Header.tsx";
+import { Prompts } from "../../islands/Prompts.tsx";
+import { SharePage } from "../../islands/SharePage.tsx";
+import { Sidebar } from "../../islands/Sidebar.tsx";
+import { Toasts } from "../../islands/Toasts.tsx";
+import { requirePageUser } from "../../middleware/require_page_user.ts";
+
+// Public: no login needed; a signed-in visitor still gets their sidebar.
+export const middleware = requirePageUser({ optional: true });
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export const handler = define.handlers({
+  GET(c) {
+    const rest = (c.req.param("path") ?? "").split("/").map(decodeSegment);
+    const hash = rest[0] ?? "";
+    const sub = "/" + rest.slice(1).join("/");
+    return page({ hash, sub, signedIn: !!c.var.user }, { title: "share.title" });
+  },
+});
+
+export default define.page<typeof handler>(({ data }) => (
+  <Layout
+    header={<Header />}
+    // Anonymous pages serialise their user as {} (framework serializeProps), which the Sidebar takes for a user.
+    sidebar={data.signedIn ? <Sidebar /> : null}
+    overlays={
+      <>
+        <Prompts />
+        <Toasts />
+      </>
+    }
+  >
+    <SharePage hash={data.hash} sub={data.sub} />
+  </Layout>
+));
