@@ -1,5 +1,5 @@
 import { define, page } from "../../define.ts";
-import { SettingsPage } from "../../components/settings/SettingsPage.tsx";
+import { SettingsPage } from "../../islands/settings/SettingsPage.tsx";
 import { SettingsProfile } from "../../islands/SettingsProfile.tsx";
 
 export const handler = define.handlers({

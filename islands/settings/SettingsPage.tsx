@@ -1,12 +1,13 @@
+/** A server-rendered frame (not an island): it places the layout islands around a settings screen. */
 import type { ComponentChildren } from "preact";
-import { Layout } from "../Layout.tsx";
-import { Header } from "../../islands/Header.tsx";
-import { Prompts } from "../../islands/Prompts.tsx";
-import { Sidebar } from "../../islands/Sidebar.tsx";
-import { Toasts } from "../../islands/Toasts.tsx";
+import { Layout } from "../../components/Layout.tsx";
+import { Header } from "../Header.tsx";
+import { Prompts } from "../Prompts.tsx";
+import { Sidebar } from "../Sidebar.tsx";
+import { Toasts } from "../Toasts.tsx";
 import { usePage } from "../../client/hooks.ts";
-import { SettingsNav } from "./SettingsNav.tsx";
-import type { SettingsSection } from "./SettingsNav.tsx";
+import { SettingsNav } from "../../components/settings/SettingsNav.tsx";
+import type { SettingsSection } from "../../components/settings/SettingsNav.tsx";
 
 /** The frame of every settings screen: the main layout, the settings stylesheet, the settings nav and the screen. */
 export function SettingsPage(props: { section: SettingsSection; children: ComponentChildren }) {
