@@ -40,9 +40,9 @@ export function DefaultsFields(
           value={d.viewMode}
           onChange={(e) => set("viewMode")((e.currentTarget as HTMLSelectElement).value)}
         >
-          <option value="list">{t("buttons.view.list")}</option>
-          <option value="mosaic">{t("buttons.view.mosaic")}</option>
-          <option value="mosaic gallery">{t("buttons.view.mosaic-gallery")}</option>
+          <option value="list">{t("settings.views.list")}</option>
+          <option value="mosaic">{t("settings.views.mosaic")}</option>
+          <option value="mosaic gallery">{t("settings.views.gallery")}</option>
         </select>
       </label>
       <Check label={t("settings.singleClick")} checked={d.singleClick} onChange={set("singleClick")} />
