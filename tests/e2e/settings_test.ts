@@ -362,3 +362,54 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "settings: with command execution on, shell, hooks and the execute permission are editable",
+  ignore: !run,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const server = await startServer({ config: { enableExec: true } });
+    const browser: Browser = await launchBrowser();
+    try {
+      const { context, page } = await newSession(browser, server, { as: "admin" });
+      await page.goto(`${server.url}/settings/global`);
+      await hydrated(page, "SettingsGlobal");
+      await page.getByTestId("card-commands").waitFor();
+
+      await t.step("shell words and hook lines are split and saved", async () => {
+        await page.locator('input[name="shell"]').fill("bash  -c ");
+        const hook = page.getByTestId("card-commands").locator("details", { hasText: "before_save" });
+        await hook.locator("summary").click();
+        await hook.locator("textarea").fill("echo one\n\necho two\n");
+        assert.ok(await page.getByTestId("defaults").getByLabel("Execute commands").isVisible());
+        await page.getByTestId("card-commands").getByRole("button", { name: "Update" }).click();
+        await successToast(page, "Settings updated!");
+        const s = await apiJson<{ shell: string[]; commands: Record<string, string[]> }>(
+          server,
+          "/api/settings",
+        );
+        assert.deepEqual(s.shell, ["bash", "-c"]);
+        assert.deepEqual(s.commands.before_save, ["echo one", "echo two"]);
+        await screenshot(page, "settings-global-exec");
+      });
+
+      await t.step("an admin saving their own record keeps a working session", async () => {
+        await page.goto(`${server.url}/settings/users/1`);
+        await hydrated(page, "SettingsUser");
+        await page.getByTestId("user-form").locator('input[name="commands"]').fill("ls  echo");
+        const before = await page.evaluate(() => localStorage.getItem("jwt"));
+        await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
+        await successToast(page, "User updated!");
+        assert.deepEqual((await userByName(server, "admin"))?.commands, ["ls", "echo"]);
+        await page.waitForFunction((old) => localStorage.getItem("jwt") !== old, before);
+        await page.goto(`${server.url}/settings/global`);
+        assert.equal(new URL(page.url()).pathname, "/settings/global");
+      });
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
