@@ -34,6 +34,7 @@ export interface ShareActor {
 }
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
+const MAX_DURATION = 2147483647;
 const CUSTOM_LINK = /^\w[\w.~-]{0,127}$/;
 
 /** The wire form of a stored share: no secrets. */
@@ -125,10 +126,11 @@ function parseBody(body: Record<string, unknown>): CreateShareBody {
 /** Unix seconds of a link's expiry: 0 for none; `expires` is a decimal string, unknown units mean hours. */
 export function expiryOf(expires: string | undefined, unit: string | undefined, nowMs: number): number {
   if (!expires) return 0;
-  if (!/^[+-]?\d{1,15}$/.test(expires.trim())) {
+  const n = /^[+-]?\d{1,10}$/.test(expires.trim()) ? Number(expires.trim()) : NaN;
+  // The dialog allows 1..2147483647; bigger values would overflow int64 Unix times in other clients.
+  if (!(Math.abs(n) <= MAX_DURATION)) {
     throw new BadRequestError(`invalid expires value "${expires}"`, { code: "bad_expires" });
   }
-  const n = Number(expires.trim());
   return Math.floor(nowMs / 1000) + n * (UNIT_SECONDS[unit ?? ""] ?? 3600);
 }
 

@@ -29,6 +29,9 @@ Deno.test("expiryOf: empty is permanent, units, unknown unit is hours, junk is r
   assert.equal(expiryOf("1", "fortnights", now), 1_000_003_600);
   assert.throws(() => expiryOf("1.5", "hours", now), /invalid expires/);
   assert.throws(() => expiryOf("abc", "hours", now), /invalid expires/);
+  assert.throws(() => expiryOf("2147483648", "days", now), /invalid expires/);
+  assert.equal(expiryOf("2147483647", "seconds", now), 1_000_000_000 + 2147483647);
+  assert.equal(expiryOf("-5", "seconds", now), 999_999_995, "negative: an already expired link");
 });
 
 Deno.test("isValidCustomLink: a word character first, URL-safe characters only", () => {

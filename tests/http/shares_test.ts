@@ -385,3 +385,23 @@ Deno.test("share API: no secrets in responses (§10.25)", async () => {
     await f.close();
   }
 });
+
+Deno.test("share pages: /share/<hash> is public, /settings/shares needs a session", async () => {
+  const f = await testApp({ users: [{ username: "u", perm: SHARER }] });
+  try {
+    let r = await f.request("/share/abcdefgh/sub/x.txt");
+    assert.equal(r.status, 200);
+    const html = await r.text();
+    assert.match(html, /data-island-root="SharePage"/);
+    assert.match(html, /"hash":"abcdefgh"/);
+    r = await f.request("/settings/shares", { redirect: "manual" });
+    assert.equal(r.status, 302);
+    assert.match(r.headers.get("Location")!, /\/login\?redirect=/);
+    await r.body?.cancel();
+    r = await f.request("/settings/shares", { headers: { Cookie: `auth=${f.tokens.u}` } });
+    assert.equal(r.status, 200);
+    assert.match(await r.text(), /data-island-root="ShareManager"/);
+  } finally {
+    await f.close();
+  }
+});

@@ -1,0 +1,15 @@
+import { define, page } from "../../define.ts";
+import { SettingsPage } from "../../islands/settings/SettingsPage.tsx";
+import { ShareManager } from "../../islands/ShareManager.tsx";
+
+export const handler = define.handlers({
+  GET() {
+    return page({}, { title: "settings.nav.shares" });
+  },
+});
+
+export default define.page<typeof handler>(() => (
+  <SettingsPage section="shares">
+    <ShareManager />
+  </SettingsPage>
+));
