@@ -25,7 +25,8 @@ export {
 } from "./path.ts";
 export { hasHiddenSegment, isAllowedByRules, matchesRule } from "./rules.ts";
 export { type FsRequest, fsRequestOf, previewServiceFor } from "./request.ts";
-export { describe, getResource, type GetResourceOptions } from "./resources.ts";
+export { describe, getResource, getResourceJson, type GetResourceOptions } from "./resources.ts";
+export { ListingCache, type ListingCacheOptions, type ListingCacheStats } from "./listing_cache.ts";
 export { listRecursive, type RecursiveEntry } from "./recursive.ts";
 export { createDirectory, saveResource, uploadResource, type WriteResult } from "./write.ts";
 export { DIR_MODE, FILE_MODE, uploadEtag, writeFileAtomic } from "./atomic.ts";
