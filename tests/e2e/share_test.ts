@@ -107,21 +107,81 @@ Deno.test({
         await visitor.context.close();
       });
 
+      await t.step("custom links: refused without a word character, created with one", async () => {
+        const page = alice.page;
+        await openFiles(page, server, "/");
+        await page.locator('[data-testid="listing"] [data-name="docs"]').click();
+        await page.locator('[data-action="share"]').click();
+        // The folder has a link already (previous step): listing mode first, with that link.
+        await page.locator('[data-testid="share-links"] li').first().waitFor();
+        await page.getByTestId("share-new").click();
+        await page.getByTestId("share-custom").check();
+        assert.equal(
+          await page.getByTestId("share-custom-link").inputValue(),
+          "docs",
+          "defaults to the name",
+        );
+        await page.getByTestId("share-custom-link").fill("---");
+        await page.getByTestId("share-create").click();
+        await page.locator('[data-testid="share"] [role="alert"]').waitFor();
+        await page.getByTestId("share-custom-link").fill("team-docs");
+        await page.getByTestId("share-create").click();
+        await page.locator('[data-testid="share-links"] li[data-hash="team-docs"]').waitFor();
+        await page.keyboard.press("Escape");
+      });
+
+      await t.step(
+        "a big shared folder shows 100 items, +N for more, and downloads a selection",
+        async () => {
+          for (let i = 0; i < 105; i++) {
+            await writeFile(server, `/big/f${String(i).padStart(3, "0")}.txt`, `n${i}`);
+          }
+          const res = await server.t.request("/api/share/big/", { as: "alice", method: "POST", body: "{}" });
+          const big = await res.json();
+          const visitor = await newSession(browser, server);
+          const page = visitor.page;
+          await page.goto(`${server.url}/share/${big.hash}`);
+          await hydrated(page, "SharePage");
+          const rows = page.locator('[data-testid="share-items"] tbody tr');
+          await rows.first().waitFor();
+          assert.equal(await rows.count(), 100);
+          assert.equal(await page.getByTestId("share-more").textContent(), "+5");
+          await page.getByTestId("share-more").click();
+          assert.equal(await rows.count(), 105);
+          await rows.nth(0).locator("input").check();
+          await rows.nth(1).locator("input").check();
+          const [download] = await Promise.all([
+            page.waitForEvent("download"),
+            page.getByTestId("share-dl-selected").click(),
+          ]);
+          assert.match(download.suggestedFilename(), /\.zip$/);
+          const zip = await download.path();
+          const list = new Deno.Command("zipinfo", { args: ["-1", zip!], stdout: "piped" }).outputSync();
+          assert.deepEqual(new TextDecoder().decode(list.stdout).trim().split("\n"), [
+            "f000.txt",
+            "f001.txt",
+          ]);
+          await visitor.context.close();
+        },
+      );
+
       await t.step("the share management page deletes a link after confirmation", async () => {
         const page = alice.page;
         await page.goto(`${server.url}/settings/shares`);
         await hydrated(page, "ShareManager");
         const row = page.locator(`[data-testid="share-manager"] tr[data-hash="${hash}"]`);
         await row.waitFor();
-        assert.equal(await page.locator('[data-testid="share-manager"] tbody tr').count(), 2);
+        assert.equal(await page.locator('[data-testid="share-manager"] tbody tr').count(), 4);
         await screenshot(page, "share-settings");
         await row.getByTestId("share-delete-link").click();
         await page.getByTestId("share-delete").getByRole("button", { name: "Delete" }).click();
         await row.waitFor({ state: "detached" });
         const res = await server.t.request("/api/shares", { as: "alice" });
         const left = await res.json();
-        assert.equal(left.length, 1);
-        assert.notEqual(left[0].hash, hash);
+        assert.equal(left.length, 3);
+        assert.ok(
+          !left.some((l: { hash: string }) => l.hash === hash),
+        );
       });
       await alice.context.close();
     } finally {
