@@ -102,9 +102,36 @@ function SharePageImpl(props: SharePageProps) {
   const target = res.isDir ? res.path.replace(/\/*$/, "/") : res.path;
   const downloadUrl = publicDownloadUrl(hash, target, { token });
   const itemUrl = (item: Resource) => publicDownloadUrl(hash, item.path, { token, absolute: true });
+  const segments = sub.split("/").filter(Boolean);
+  const crumbs = segments.length > 0 && !(res.path === "" && !res.isDir) && (
+    <nav class="share-crumbs" aria-label={t("share.path")} data-testid="share-crumbs">
+      {[res.isDir ? res.name : "/", ...segments].map((name, i) => {
+        const path = "/" + segments.slice(0, i).join("/") + (i ? "/" : "");
+        const last = i === segments.length;
+        return (
+          <span key={path}>
+            {i > 0 && " / "}
+            {last ? <span aria-current="page">{name}</span> : (
+              <a
+                href={pageUrl(hash, path)}
+                onClick={(e) => {
+                  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+                  e.preventDefault();
+                  go(path);
+                }}
+              >
+                {name || "/"}
+              </a>
+            )}
+          </span>
+        );
+      })}
+    </nav>
+  );
   return (
     <div class="share-page" data-testid="share-page">
       <ShareStyles />
+      {crumbs}
       <ShareInfo
         res={res}
         downloadUrl={downloadUrl}

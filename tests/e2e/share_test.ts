@@ -15,7 +15,7 @@ const run = await hasChromium();
 
 Deno.test({
   name:
-    "share: create a password link in the dialog, open it logged out, download; folder share; delete in settings",
+    "share: dialog (password, custom link), public page (password, download, folders, +N, zip), management",
   ignore: !run,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -26,7 +26,7 @@ Deno.test({
     const browser = await launchBrowser();
     try {
       await writeFile(server, "/report.txt", "quarterly numbers");
-      for (const n of ["a.txt", "b.txt", "c.txt"]) await writeFile(server, `/docs/${n}`, n);
+      for (const n of ["a.txt", "b.txt", "c.txt", "sub/d.txt"]) await writeFile(server, `/docs/${n}`, n);
       const alice = await newSession(browser, server, { as: "alice" });
       let hash = "";
 
@@ -100,10 +100,16 @@ Deno.test({
           '[data-testid="share-items"] tbody tr',
           (rows) => rows.map((r) => r.getAttribute("data-name")),
         );
-        assert.deepEqual(names, ["a.txt", "b.txt", "c.txt"]);
+        assert.deepEqual(names, ["sub", "a.txt", "b.txt", "c.txt"]);
         await screenshot(page, "share-folder");
         assert.equal(await page.getByTestId("share-name").textContent(), "docs");
-        assert.match((await page.getByTestId("share-size").textContent())!, /3 items/);
+        assert.match((await page.getByTestId("share-size").textContent())!, /4 items/);
+        // Into the sub-folder and back through the breadcrumbs.
+        await page.locator('[data-testid="share-items"] tr[data-name="sub"] a').click();
+        await page.locator('[data-testid="share-items"] tr[data-name="d.txt"]').waitFor();
+        assert.match(page.url(), new RegExp(`/share/${folder.hash}/sub/$`));
+        await page.getByTestId("share-crumbs").getByRole("link", { name: "docs" }).click();
+        await page.locator('[data-testid="share-items"] tr[data-name="a.txt"]').waitFor();
         await visitor.context.close();
       });
 
