@@ -298,8 +298,11 @@ export async function publicResource(opened: OpenedShare): Promise<Resource & { 
   });
   const out: Resource & { token?: string } = resource!;
   delete out.content;
-  if (opened.isFile) out.path = "";
-  else if (out.isDir) out.name = vpathBase(cleanVpath(opened.link.path).path);
+  if (opened.isFile) {
+    out.path = "";
+    // Subtitles are found next to the file, i.e. outside a single-file share: their paths are not shared.
+    delete out.subtitles;
+  } else if (out.isDir) out.name = vpathBase(cleanVpath(opened.link.path).path);
   if (opened.link.passwordHash) out.token = opened.link.token;
   return out;
 }

@@ -184,6 +184,14 @@ Deno.test({
         await row.waitFor({ state: "detached" });
         const res = await server.t.request("/api/shares", { as: "alice" });
         const left = await res.json();
+        // An admin sees every owner's links with the owner's name.
+        const admin = await newSession(browser, server, { as: "admin" });
+        await admin.page.goto(`${server.url}/settings/shares`);
+        await hydrated(admin.page, "ShareManager");
+        const adminRow = admin.page.locator(`[data-testid="share-manager"] tr[data-hash="team-docs"]`);
+        await adminRow.waitFor();
+        assert.match((await adminRow.textContent())!, /alice/);
+        await admin.context.close();
         assert.equal(left.length, 3);
         assert.ok(
           !left.some((l: { hash: string }) => l.hash === hash),

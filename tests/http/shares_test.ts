@@ -129,6 +129,16 @@ Deno.test("public share: metadata shapes (folder listing, sub-folder name quirk,
     assert.equal(body.path, "");
     assert.equal(body.name, "note.txt");
     assert.equal(body.content, undefined);
+    await put(`${f.root}/movie.mp4`, "");
+    await put(`${f.root}/movie.en.vtt`, "WEBVTT");
+    await link(f, { hash: "film0001", path: "/movie.mp4", user: "owner" });
+    r = await f.request("/api/public/share/film0001");
+    body = await r.json();
+    assert.equal(body.type, "video");
+    assert.equal(body.subtitles, undefined, "no paths outside a single-file share");
+    await link(f, { hash: "root0001", path: "/", user: "owner" });
+    r = await f.request("/api/public/share/root0001/movie.mp4");
+    assert.deepEqual((await r.json()).subtitles, ["/movie.en.vtt"], "inside a folder share they are listed");
     r = await f.request("/api/public/dl/file0001");
     assert.equal(await r.text(), "note");
     r = await f.request("/api/public/dl/dir00001/sub/c.txt?inline=true");
