@@ -41,9 +41,11 @@ import * as $r37 from "./routes/settings/global/_middleware.ts";
 import * as $r38 from "./routes/settings/global/index.tsx";
 import * as $r39 from "./routes/settings/index.tsx";
 import * as $r40 from "./routes/settings/profile.tsx";
-import * as $r41 from "./routes/settings/users/[id].tsx";
-import * as $r42 from "./routes/settings/users/_middleware.ts";
-import * as $r43 from "./routes/settings/users/index.tsx";
+import * as $r41 from "./routes/settings/shares.tsx";
+import * as $r42 from "./routes/settings/users/[id].tsx";
+import * as $r43 from "./routes/settings/users/_middleware.ts";
+import * as $r44 from "./routes/settings/users/index.tsx";
+import * as $r45 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -52,8 +54,10 @@ import * as $i4 from "./islands/SettingsGlobal.tsx";
 import * as $i5 from "./islands/SettingsProfile.tsx";
 import * as $i6 from "./islands/SettingsUser.tsx";
 import * as $i7 from "./islands/SettingsUsers.tsx";
-import * as $i8 from "./islands/Sidebar.tsx";
-import * as $i9 from "./islands/Toasts.tsx";
+import * as $i8 from "./islands/ShareManager.tsx";
+import * as $i9 from "./islands/SharePage.tsx";
+import * as $i10 from "./islands/Sidebar.tsx";
+import * as $i11 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -99,9 +103,11 @@ export const manifest: Manifest = {
     "routes/settings/global/index.tsx": $r38,
     "routes/settings/index.tsx": $r39,
     "routes/settings/profile.tsx": $r40,
-    "routes/settings/users/[id].tsx": $r41,
-    "routes/settings/users/_middleware.ts": $r42,
-    "routes/settings/users/index.tsx": $r43,
+    "routes/settings/shares.tsx": $r41,
+    "routes/settings/users/[id].tsx": $r42,
+    "routes/settings/users/_middleware.ts": $r43,
+    "routes/settings/users/index.tsx": $r44,
+    "routes/share/[...path].tsx": $r45,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
@@ -112,7 +118,9 @@ export const manifest: Manifest = {
     "islands/SettingsProfile.tsx": $i5,
     "islands/SettingsUser.tsx": $i6,
     "islands/SettingsUsers.tsx": $i7,
-    "islands/Sidebar.tsx": $i8,
-    "islands/Toasts.tsx": $i9,
+    "islands/ShareManager.tsx": $i8,
+    "islands/SharePage.tsx": $i9,
+    "islands/Sidebar.tsx": $i10,
+    "islands/Toasts.tsx": $i11,
   },
 };
