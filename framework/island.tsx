@@ -22,7 +22,8 @@ export function endIslandCollection(): string[] {
 
 /** Serialises props for a `<script type="application/json">` block, safe against `</script>` and U+2028/9. */
 export function serializeProps(props: unknown): string {
-  return JSON.stringify(props ?? {})
+  // null stays null (e.g. "no user"); only a missing value becomes {}.
+  return JSON.stringify(props === undefined ? {} : props)
     .replace(/</g, "\\u003c")
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");

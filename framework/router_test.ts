@@ -83,3 +83,8 @@ Deno.test("writeManifest() lists routes and only top-level islands", async () =>
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("serializeProps() keeps null as null and turns undefined into {}", () => {
+  assert.equal(serializeProps(null), "null");
+  assert.equal(serializeProps(undefined), "{}");
+});
