@@ -16,6 +16,8 @@ export interface UploadRowItem {
 /** Props of UploadRow. */
 export interface UploadRowProps {
   item: UploadRowItem;
+  /** The percentage written the locale's way ("25%"). */
+  percentText: string;
   /** Accessible name of the type icon (already translated). */
   typeLabel: string;
   /** Accessible name of the cancel button (already translated). */
@@ -55,7 +57,7 @@ export function UploadRow(props: UploadRowProps) {
     >
       <Icon node={uploadTypeIcon(item)} size={20} label={props.typeLabel} />
       <span class="name" title={item.name}>{item.name}</span>
-      <bdi class="pct">{item.progress}%</bdi>
+      <bdi class="pct" dir="ltr">{props.percentText}</bdi>
       {item.done ? <span /> : (
         <button
           type="button"

@@ -5,7 +5,7 @@ import { UploadRow } from "../../components/upload/UploadRow.tsx";
 import type { PageView } from "../../client/hooks.ts";
 import { showPrompt } from "../../client/prompts.ts";
 import { uploadQueue } from "../../client/upload/mod.ts";
-import { intlTag } from "../../lib/i18n.ts";
+import { formatPercent, formatSpeed } from "../../client/upload/ui_format.ts";
 
 /** Rows drawn at most; the rest is summed up in a "+N more" line (a folder may hold thousands of files). */
 export const MAX_PANEL_ROWS = 50;
@@ -43,8 +43,7 @@ export function UploadPanel(props: UploadPanelProps) {
   const count = q.count.value;
   const percent = q.percent.value;
   const list = q.list.value;
-  const speed = new Intl.NumberFormat(intlTag(locale), { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-    .format(q.speedMbyte.value);
+  const speed = formatSpeed(q.speedMbyte.value, locale);
   const cancelOne = (id: number) => void q.abort(id);
   return (
     <section
@@ -66,11 +65,11 @@ export function UploadPanel(props: UploadPanelProps) {
           <span class="upload-summary">
             <span class="upload-title">{t("upload.panel.title", { count })}</span>
             <span class="upload-stats" aria-live="off">
-              <bdi class="pct" data-testid="upload-percent">{percent}%</bdi>
+              <bdi class="pct" dir="ltr" data-testid="upload-percent">{formatPercent(percent, locale)}</bdi>
               <bdi data-testid="upload-speed">{t("upload.panel.speed", { speed })}</bdi>
               <span title={t("upload.panel.eta")}>
                 <span class="sr-only">{t("upload.panel.eta")}</span>
-                <bdi data-testid="upload-eta">{q.etaText.value}</bdi>
+                <bdi dir="ltr" data-testid="upload-eta">{q.etaText.value}</bdi>
               </span>
             </span>
           </span>
@@ -94,6 +93,7 @@ export function UploadPanel(props: UploadPanelProps) {
             <UploadRow
               key={item.id}
               item={item}
+              percentText={formatPercent(item.progress, locale)}
               typeLabel={t(item.isDir ? "upload.type.folder" : `upload.type.${item.type ?? "blob"}`)}
               cancelLabel={t("upload.panel.cancel", { name: item.name })}
               onCancel={cancelOne}

@@ -238,7 +238,7 @@ Deno.test({
             })));
           assert.deepEqual(rows.map((r) => r.name).sort(), ["one.bin", "three.txt", "two.bin"]);
           for (let i = 1; i < rows.length; i++) {
-            assert.ok(rows[i - 1].progress <= rows[i].progress, "ascending");
+            assert.ok(rows[i - 1].progress <= rows[i].progress, `ascending: ${JSON.stringify(rows)}`);
           }
           for (const r of rows) {
             assert.ok(r.text!.includes(`${r.progress}%`), r.text!);
