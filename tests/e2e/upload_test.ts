@@ -229,13 +229,15 @@ Deno.test({
             );
             return pct > 0 && pct < 100;
           });
-          const rows = await page.$$eval('[data-testid="upload-item"]', (els) =>
-            els.map((e) => ({
+          // One synchronous read of the DOM, in document order.
+          const rows = await page.evaluate(() =>
+            [...document.querySelectorAll('[data-testid="upload-item"]')].map((e) => ({
               name: e.getAttribute("data-name"),
               progress: Number(e.getAttribute("data-progress")),
               text: e.textContent,
               icon: e.querySelector("svg")?.getAttribute("aria-label"),
-            })));
+            }))
+          );
           assert.deepEqual(rows.map((r) => r.name).sort(), ["one.bin", "three.txt", "two.bin"]);
           for (let i = 1; i < rows.length; i++) {
             assert.ok(rows[i - 1].progress <= rows[i].progress, `ascending: ${JSON.stringify(rows)}`);
@@ -400,6 +402,35 @@ Deno.test({
           assert.equal(await page.getByTestId("upload-panel").count(), 0);
           assert.ok(!(await exists(server, "/album/refused.txt")) && !(await exists(server, "/refused.txt")));
           await page.keyboard.press("Escape");
+        },
+      );
+
+      await t.step(
+        "a folder dragged in from the desktop (a native drag) uploads its tree, empty folders too",
+        async () => {
+          await Deno.mkdir(`${local}/desk/sub`, { recursive: true });
+          await Deno.mkdir(`${local}/desk/empty`);
+          await Deno.writeTextFile(`${local}/desk/a.txt`, "desk a");
+          await Deno.writeTextFile(`${local}/desk/sub/b.txt`, "desk b");
+          await Deno.writeTextFile(`${local}/loose.txt`, "loose");
+          const box = (await page.getByTestId("listing").boundingBox())!;
+          const at = { x: box.x + box.width / 2, y: box.y + box.height - 5 };
+          const cdp = await page.context().newCDPSession(page);
+          const data = { items: [], files: [`${local}/desk`, `${local}/loose.txt`], dragOperationsMask: 1 };
+          await cdp.send("Input.dispatchDragEvent", { type: "dragEnter", ...at, data });
+          await cdp.send("Input.dispatchDragEvent", { type: "dragOver", ...at, data });
+          await page.getByTestId("upload-dropzone").waitFor();
+          await throughPanel(
+            page,
+            gate,
+            () => cdp.send("Input.dispatchDragEvent", { type: "drop", ...at, data }),
+          );
+          await cdp.detach();
+          assert.equal(await Deno.readTextFile(`${server.t.root}/desk/a.txt`), "desk a");
+          assert.equal(await Deno.readTextFile(`${server.t.root}/desk/sub/b.txt`), "desk b");
+          assert.ok((await Deno.stat(`${server.t.root}/desk/empty`)).isDirectory);
+          assert.equal(await Deno.readTextFile(`${server.t.root}/loose.txt`), "loose");
+          await page.locator('[data-testid="listing"] [data-name="desk"]').waitFor();
         },
       );
 
