@@ -78,10 +78,14 @@ export function formatModifiedMs(ms: number): string {
     if (secondCache.size >= 4096) secondCache.clear();
     secondCache.set(second, parts);
   }
-  const frac = ms - second * 1000;
-  if (frac === 0) return parts.head + parts.zone;
-  return parts.head + "." + String(frac).padStart(3, "0").replace(/0+$/, "") + parts.zone;
+  return parts.head + FRACTIONS[ms - second * 1000] + parts.zone;
 }
+
+/** `.xyz` with trailing zeros trimmed ("" for 0), per millisecond. */
+const FRACTIONS = Array.from(
+  { length: 1000 },
+  (_, ms) => ms === 0 ? "" : "." + String(ms).padStart(3, "0").replace(/0+$/, ""),
+);
 
 /** Inputs of {@link detectType}. */
 export interface DetectTypeOptions {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { detectType, formatModified, goFileMode, TEXT_SIZE_LIMIT } from "./file_info.ts";
+import { detectType, formatModified, formatModifiedMs, goFileMode, TEXT_SIZE_LIMIT } from "./file_info.ts";
 import { isBinary, mimeByExtension, sniffMime } from "./mime.ts";
 
 Deno.test("goFileMode() uses Go's FileMode bits (API.md §5.4)", () => {
@@ -62,4 +62,27 @@ Deno.test("isBinary() tolerates a character cut at the end but not control bytes
   assert.equal(isBinary(new Uint8Array([0x61, 0xff, 0x61, 0x61, 0x61, 0x61, 0x61])), true);
   assert.equal(sniffMime(enc.encode("plain words")), "text/plain; charset=utf-8");
   assert.equal(sniffMime(enc.encode("%PDF-1.7")), "application/pdf");
+});
+
+Deno.test("formatModifiedMs() equals formatModified() for any millisecond", () => {
+  const samples = [
+    0,
+    1,
+    10,
+    100,
+    999,
+    1000,
+    -1,
+    -999,
+    -1001,
+    1_700_000_000_000,
+    1_700_000_000_120,
+    1_700_000_000_007,
+  ];
+  let seed = 3;
+  for (let i = 0; i < 2000; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    samples.push(Math.floor((seed / 2 ** 31) * 4e12) - 1e12);
+  }
+  for (const ms of samples) assert.equal(formatModifiedMs(ms), formatModified(new Date(ms)), String(ms));
 });

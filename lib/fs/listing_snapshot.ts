@@ -6,8 +6,8 @@
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { fileType, openDirStat, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG } from "./dir_stat.ts";
-import { detectType, formatModifiedMs, goFileMode } from "./file_info.ts";
+import { type DirStat, fileType, openDirStat, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG } from "./dir_stat.ts";
+import { detectType, formatModifiedMs, goFileMode, TEXT_SIZE_LIMIT } from "./file_info.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { extensionOf } from "./path.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
@@ -94,24 +94,70 @@ function fragmentOf(name: string, size: number, mtimeMs: number, mode: number, t
     `,"type":"${type}"}`;
 }
 
-/** Appends strings as UTF-8 to one growing buffer. */
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * Appends strings as UTF-8 to one growing buffer, encoding them in batches (one join + encode per
+ * {@link ByteSink.flush}: much cheaper than encoding each small string). `length` counts pending ones too.
+ */
 class ByteSink {
   buf: Uint8Array;
   length = 0;
+  #written = 0;
+  #pending: string[] = [];
+
   constructor(capacity: number) {
     this.buf = new Uint8Array(Math.max(capacity, 64));
   }
-  append(s: string): void {
-    for (;;) {
-      const r = encoder.encodeInto(s, this.buf.subarray(this.length));
-      if (r.read === s.length) {
-        this.length += r.written;
-        return;
-      }
-      const bigger = new Uint8Array(this.buf.length * 2 + s.length * 3);
-      bigger.set(this.buf.subarray(0, this.length));
+
+  /** Queues `s`; `ascii` says that it has no characters above U+007F. */
+  append(s: string, options: { ascii: boolean }): void {
+    this.#pending.push(s);
+    this.length += options.ascii ? s.length : encoder.encode(s).length;
+  }
+
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    const text = this.#pending.join("");
+    this.#pending = [];
+    if (this.length > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.length, this.buf.length * 2));
+      bigger.set(this.buf.subarray(0, this.#written));
       this.buf = bigger;
     }
+    this.#written += encoder.encodeInto(text, this.buf.subarray(this.#written)).written;
+    // Names come from the OS as valid Unicode, so the counted lengths are exact.
+    if (this.#written !== this.length) throw new Error("listing fragment lengths out of step");
+  }
+}
+
+/**
+ * `detectType()` of listing entries, memoised per extension where the content is not looked at (the
+ * answer then depends only on the extension, the size limit and FIFO-ness).
+ */
+class TypeMemo {
+  #byKey = new Map<string, string>();
+
+  of(name: string, entry: { size: number; type: number; readHeaders: boolean; stat: DirStat }): string {
+    const { size, type } = entry;
+    const ext = extensionOf(name);
+    const known = this.#byKey.get("k" + ext) ?? String(hasKnownExtension(name));
+    this.#byKey.set("k" + ext, known);
+    if (entry.readHeaders && type === S_IFREG && size > 0 && known === "false") {
+      const head = entry.stat.readHead(name);
+      return detectType(name, { size, isFifo: false, head, canModify: true });
+    }
+    const isFifo = type === S_IFIFO;
+    const key = (isFifo ? "f" : size <= TEXT_SIZE_LIMIT ? "s" : "l") + ext;
+    let result = this.#byKey.get(key);
+    if (result === undefined) {
+      result = detectType(name, { size, isFifo, canModify: true });
+      this.#byKey.set(key, result);
+    }
+    return result;
   }
 }
 
@@ -139,6 +185,7 @@ export async function scanDirectory(
   const dirs: number[] = [];
   let linkCount = 0;
   const stat = openDirStat(real);
+  const types = new TypeMemo();
   try {
     for (let start = 0; start < n; start += CHUNK) {
       if (start > 0) {
@@ -165,16 +212,15 @@ export async function scanDirectory(
           kinds[i] = KIND_DIR;
           dirs.push(i);
         } else {
-          const head = options.readHeaders && type === S_IFREG && size > 0 && !hasKnownExtension(name)
-            ? stat.readHead(name)
-            : undefined;
-          itemType = detectType(name, { size, isFifo: type === S_IFIFO, head, canModify: true });
+          itemType = types.of(name, { size, type, readHeaders: options.readHeaders, stat });
         }
         sizes[i] = size;
         mtimes[i] = mtimeMs;
         modes[i] = mode;
-        sink.append(fragmentOf(name, size, mtimeMs, mode, itemType));
+        // The fragment's only non-ASCII characters can come from the name.
+        sink.append(fragmentOf(name, size, mtimeMs, mode, itemType), { ascii: isAscii(name) });
       }
+      sink.flush();
     }
   } finally {
     stat.close();
