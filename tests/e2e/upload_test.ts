@@ -30,6 +30,8 @@ class Gate {
   #open = true;
   #allowance = 0;
   #waiting: (() => void)[] = [];
+  /** The next this many PATCHes fail as if the connection dropped. */
+  failures = 0;
   #acked = 0;
   #ackWaiters: { n: number; resolve: () => void }[] = [];
   /** Counts a PATCH the server answered. */
@@ -73,7 +75,14 @@ class Gate {
 async function gated(page: Page): Promise<Gate> {
   const gate = new Gate();
   await page.route((url) => url.pathname.startsWith("/api/tus/"), async (route) => {
-    if (route.request().method() === "PATCH") await gate.pass();
+    if (route.request().method() === "PATCH") {
+      await gate.pass();
+      if (gate.failures > 0) {
+        gate.failures--;
+        await route.abort("connectionreset");
+        return;
+      }
+    }
     // The page may have dropped the request meanwhile (a cancel, a reload).
     await route.continue().catch(() => {});
   });
@@ -478,6 +487,24 @@ Deno.test({
           [],
           "the record is gone after success",
         );
+      });
+
+      await t.step("a dropped connection shows an error toast and leaves no resumable record", async () => {
+        await Deno.writeFile(`${local}/net.bin`, bytes(64 * 1024, 9));
+        // retryCount 1: the first attempt and one retry both fail.
+        gate.failures = 2;
+        await pick(page, "files", `${local}/net.bin`);
+        const toast = page.locator(".toast.error", { hasText: "net.bin" });
+        await toast.waitFor();
+        assert.match(await toast.innerText(), /Cannot upload "net\.bin": The server can't be reached\./);
+        await panelGone(page);
+        assert.equal(gate.failures, 0);
+        assert.deepEqual(
+          await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("tus::"))),
+          [],
+        );
+        await toast.getByRole("button").click();
+        await toast.waitFor({ state: "detached" });
       });
 
       await t.step(
