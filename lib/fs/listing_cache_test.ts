@@ -127,23 +127,67 @@ Deno.test("ListingCache sees a new file at once through the folder's mtime, befo
 
 Deno.test("ListingCache refreshes sub-folders, whose mtime moves without an event in the parent", async () => {
   await withTempRoot(async ({ root }) => {
-    await fill(`${root}/d/sub`, 1);
+    await fill(`${root}/d/old`, 1);
+    await fill(`${root}/d/new`, 1);
+    await fill(`${root}/d`, 2);
+    await Deno.utime(`${root}/d/old`, 1000, 1000);
+    await Deno.utime(`${root}/d/new`, 2000, 2000);
     const ctx = ctxFor(root);
     const cache = new ListingCache({ minEntries: 0 });
+    const sortings = [{ by: "modified", asc: false }, { by: "name", asc: false }, { by: "size", asc: true }];
+    const json = async (sorting: { by: string; asc: boolean }, listings?: ListingCache) =>
+      new TextDecoder().decode((await getResourceJson(ctx, "/d", { ...OPTS, sorting, listings })).json);
     try {
       await warm(ctx, "/d", cache);
-      const before = (await list(ctx, "/d", cache)).items![0].modified;
-      await settle();
-      Deno.writeTextFileSync(`${root}/d/sub/inner.txt`, "i");
-      const after = (await list(ctx, "/d", cache)).items![0].modified;
-      assert.notEqual(after, before);
-      assert.equal(after, (await list(ctx, "/d")).items![0].modified);
-      const byModified = await getResourceJson(ctx, "/d", {
-        ...OPTS,
-        sorting: { by: "modified", asc: false },
-        listings: cache,
-      });
-      assert.ok(byModified.json);
+      for (const sorting of sortings) assert.equal(await json(sorting, cache), await json(sorting));
+      const hits = cache.stats().hits;
+      // Only inside "old": its mtime becomes the newest, and nothing happens in "d" itself.
+      Deno.writeTextFileSync(`${root}/d/old/inner.txt`, "i");
+      for (const sorting of sortings) assert.equal(await json(sorting, cache), await json(sorting));
+      assert.equal(cache.stats().hits, hits + sortings.length, "still served from the cache");
+      const first = JSON.parse(await json(sortings[0], cache)).items[0].name;
+      assert.equal(first, "old");
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache keeps watching a folder moved to another path", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 3);
+    const ctx = ctxFor(root);
+    // One folder at most: listing the new path evicts the old one, whose watcher is then closed. Had both
+    // shared the folder's kernel watch, that would end the new path's watch too.
+    const cache = new ListingCache({ minEntries: 0, maxDirs: 1 });
+    try {
+      await list(ctx, "/d", cache);
+      await Deno.rename(`${root}/d`, `${root}/e`);
+      await warm(ctx, "/e", cache);
+      await new Promise((r) => setTimeout(r, 30));
+      await list(ctx, "/e", cache);
+      assert.equal(cache.stats().dirs, 1);
+      await Deno.writeTextFile(`${root}/e/f0.txt`, "changed in place");
+      assert.ok(await converges(ctx, "/e", cache) > 0);
+    } finally {
+      await cache.close();
+    }
+  });
+});
+
+Deno.test("ListingCache reads a folder again once its snapshot is maxAgeMs old", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 3);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0, maxAgeMs: 300 });
+    try {
+      await warm(ctx, "/d", cache);
+      const { hits, misses } = cache.stats();
+      await list(ctx, "/d", cache);
+      assert.equal(cache.stats().hits, hits + 1);
+      await new Promise((r) => setTimeout(r, 350));
+      await list(ctx, "/d", cache);
+      assert.equal(cache.stats().misses, misses + 1);
     } finally {
       await cache.close();
     }
