@@ -44,6 +44,7 @@ export interface ListingCacheOptions {
 /** Options of {@link ListingCache.snapshot}. */
 export interface SnapshotOptions {
   readHeaders: boolean;
+  /** Only for uncached reads: a cached read may be shared, and its result is worth keeping anyway. */
   signal?: AbortSignal;
 }
 
@@ -54,6 +55,8 @@ export interface ListingCacheStats {
   watchers: number;
   hits: number;
   misses: number;
+  /** Misses that shared a read already in progress. */
+  joined: number;
 }
 
 /** A directory's changes within this many ms of its read cannot be told apart by mtime. */
@@ -74,6 +77,17 @@ interface Slot {
   snapshotEvents: number;
   entries: number;
   loop: Promise<void>;
+  /** The read in progress, which requests arriving meanwhile may share. */
+  pending: PendingScan | null;
+}
+
+interface PendingScan {
+  promise: Promise<DirSnapshot>;
+  /** The folder's stamp and the slot's event count just before the read began. */
+  stamp: DirStamp;
+  events: number;
+  readHeaders: boolean;
+  startedAt: number;
 }
 
 /** Per-directory listing cache invalidated by file-system events; dispose with {@link ListingCache.close}. */
@@ -93,6 +107,7 @@ export class ListingCache {
   #entries = 0;
   #hits = 0;
   #misses = 0;
+  #joined = 0;
   #closed = false;
 
   constructor(options: ListingCacheOptions = {}) {
@@ -139,8 +154,32 @@ export class ListingCache {
       live = this.#slots.get(real) ?? this.#watch(real, now);
     }
     if (live === null) return await scanDirectory(real, options);
+    const shared = live.pending;
+    if (
+      shared !== null && shared.readHeaders === options.readHeaders && shared.events === live.events &&
+      isSameStamp(shared.stamp, now) && Math.max(now.mtimeMs, now.ctimeMs) < shared.startedAt - RACY_MS
+    ) {
+      // Nothing changed since that read began, so it is as fresh as one started now.
+      this.#joined++;
+      return await shared.promise;
+    }
     const startEvents = live.events;
-    const snap = await scanDirectory(real, options);
+    const startedAt = Date.now();
+    // No signal: others may share this read, and its result is kept even if this client is gone.
+    const scan: PendingScan = {
+      promise: scanDirectory(real, { readHeaders: options.readHeaders }),
+      stamp: now,
+      events: startEvents,
+      readHeaders: options.readHeaders,
+      startedAt,
+    };
+    live.pending = scan;
+    let snap: DirSnapshot;
+    try {
+      snap = await scan.promise;
+    } finally {
+      if (live.pending === scan) live.pending = null;
+    }
     if (this.#slots.get(real) !== live) return snap; // dropped meanwhile (watcher error, eviction, close)
     const count = snap.names.length;
     const moved = !isSameInode(live.watched, snap.stamp);
@@ -167,6 +206,7 @@ export class ListingCache {
       watchers: this.#slots.size,
       hits: this.#hits,
       misses: this.#misses,
+      joined: this.#joined,
     };
   }
 
@@ -212,6 +252,7 @@ export class ListingCache {
       snapshotEvents: -1,
       entries: 0,
       loop: Promise.resolve(),
+      pending: null,
     };
     slot.loop = this.#follow(slot);
     this.#loops.add(slot.loop);

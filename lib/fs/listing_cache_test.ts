@@ -296,3 +296,35 @@ Deno.test("ListingCache follows a folder replaced by another one at the same pat
     }
   });
 });
+
+Deno.test("ListingCache shares one read between requests that arrive while it runs", async () => {
+  await withTempRoot(async ({ root }) => {
+    await fill(`${root}/d`, 20);
+    const ctx = ctxFor(root);
+    const cache = new ListingCache({ minEntries: 0 });
+    try {
+      await warm(ctx, "/d", cache);
+      const dir = await resolveScoped(ctx, "/d", "read");
+      // Invalidate through an event only (the folder's own stamp stays the same), then ask three times at once.
+      await Deno.writeTextFile(`${root}/d/f1.txt`, "changed too");
+      await new Promise((r) => setTimeout(r, 300));
+      const { joined, misses } = cache.stats();
+      const all = await Promise.all([1, 2, 3].map(() => cache.snapshot(dir, OPTS)));
+      assert.equal(cache.stats().misses, misses + 3, JSON.stringify(cache.stats()));
+      assert.equal(cache.stats().joined, joined + 2, JSON.stringify(cache.stats()));
+      assert.ok(all[0] === all[1] && all[1] === all[2]);
+      assert.equal(all[0].sizes[all[0].names.indexOf("f1.txt")], 11);
+      // A request arriving after a change does not join a read that began before it.
+      await Deno.writeTextFile(`${root}/d/f2.txt`, "changed as well");
+      await new Promise((r) => setTimeout(r, 300));
+      const first = cache.snapshot(dir, OPTS);
+      Deno.writeTextFileSync(`${root}/d/new.txt`, "n");
+      const second = await cache.snapshot(dir, OPTS);
+      assert.ok(!(await first).names.includes("new.txt"), "the first read was under way already");
+      assert.ok(second.names.includes("new.txt"));
+      assert.equal(cache.stats().joined, joined + 2);
+    } finally {
+      await cache.close();
+    }
+  });
+});
