@@ -1,4 +1,4 @@
-import { Ban, Upload } from "lucide";
+import { Ban, Upload } from "./icons.ts";
 import { Icon } from "../Icon.tsx";
 
 /** Props of DropZone. */

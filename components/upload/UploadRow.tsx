@@ -1,5 +1,5 @@
 import type { IconNode } from "lucide";
-import { File, FileHeadphone, FileImage, FilePlay, FileText, Folder, X } from "lucide";
+import { File, FileHeadphone, FileImage, FilePlay, FileText, Folder, X } from "../icons.ts";
 import { Icon } from "../Icon.tsx";
 
 /** What one row of the upload panel shows. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { ChevronDown, ChevronUp, X } from "lucide";
+import { X } from "../../components/icons.ts";
+import { ChevronDown, ChevronUp } from "../../components/upload/icons.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { UploadRow } from "../../components/upload/UploadRow.tsx";
 import type { PageView } from "../../client/hooks.ts";

@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { FileUp, FolderUp } from "lucide";
+import { FileUp, FolderUp } from "../../components/upload/icons.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { PromptCard } from "../../components/PromptCard.tsx";
 import { usePage } from "../../client/hooks.ts";

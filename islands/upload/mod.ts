@@ -3,7 +3,7 @@
  * Registers the upload prompt, the abort confirmation and the header's Upload button with the files page
  * (imported by islands/upload/UploadLayer.tsx, which the files page renders).
  */
-import { Upload } from "lucide";
+import { Upload } from "../../components/upload/icons.ts";
 import { registerHeaderAction } from "../../client/actions.ts";
 import { registerPrompt, showPrompt } from "../../client/prompts.ts";
 import { resource } from "../../client/state.ts";
