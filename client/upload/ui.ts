@@ -10,10 +10,11 @@ import { showPrompt } from "../prompts.ts";
 import { listing } from "../state.ts";
 import { showError } from "../toasts.ts";
 import type { User } from "../../lib/types.ts";
-import { planUploads, sourcesFromEntries, sourcesFromFiles, uploadQueue } from "./mod.ts";
-import type { EntryLike, UploadSource } from "./mod.ts";
+import { planUploads, sourcesFromEntries, sourcesFromFiles } from "./sources.ts";
+import type { EntryLike, UploadSource } from "./sources.ts";
 import { findConflicts, withoutConflicts } from "./ui_conflicts.ts";
 import type { ConflictReaders, ExistingEntry } from "./ui_conflicts.ts";
+import { loadQueue } from "./ui_queue.ts";
 
 /** Uploading (prompt, drop) needs the create permission. */
 export function canUpload(user: User | null): boolean {
@@ -52,6 +53,8 @@ function folderName(dir: string): string {
 export async function uploadSources(sources: UploadSource[], dest: string): Promise<void> {
   if (sources.length === 0) return;
   const dir = folderOf(dest);
+  // Start loading the queue (and tus) while the destination is checked.
+  void loadQueue().catch(() => {});
   let conflicts: Set<string>;
   try {
     conflicts = await findConflicts(sources, dir, readers);
@@ -60,7 +63,14 @@ export async function uploadSources(sources: UploadSource[], dest: string): Prom
     return;
   }
   const send = (list: UploadSource[], overwrite: boolean) => {
-    uploadQueue.enqueue(planUploads(list, dir, { overwrite }));
+    const jobs = planUploads(list, dir, { overwrite });
+    void loadQueue().then((queue) => queue.enqueue(jobs), (err) =>
+      showError(
+        err,
+        t("upload.errors.failed", {
+          name: folderName(dir),
+        }),
+      ));
   };
   if (conflicts.size === 0) {
     send(sources, false);

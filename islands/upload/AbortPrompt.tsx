@@ -1,14 +1,14 @@
 import { enterConfirms, PromptCard } from "../../components/PromptCard.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
-import { uploadQueue } from "../../client/upload/mod.ts";
+import { loadedQueue } from "../../client/upload/ui_queue.ts";
 
 /** Confirms aborting every upload (SPEC.md point 4: 'Are you sure you want to abort?'). */
 export function AbortPrompt(props: PromptProps<Record<string, never>>) {
   const { t } = usePage();
   const confirm = () => {
     props.close();
-    void uploadQueue.abortAll();
+    void loadedQueue.value?.abortAll();
   };
   return (
     <PromptCard

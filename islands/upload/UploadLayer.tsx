@@ -1,24 +1,22 @@
-import { useEffect } from "react";
 import { DropZone } from "../../components/upload/DropZone.tsx";
 import { UPLOAD_CSS } from "../../components/upload/styles.ts";
 import { usePage } from "../../client/hooks.ts";
-import { IS_BROWSER } from "../../client/page.ts";
-import { bindLeaveWarning, uploadQueue } from "../../client/upload/mod.ts";
 import { canUpload } from "../../client/upload/ui.ts";
+import { loadedQueue } from "../../client/upload/ui_queue.ts";
 import { UploadPanel } from "./UploadPanel.tsx";
 import { useFileDrop } from "./use_file_drop.ts";
 import "./mod.ts";
 
 /**
  * Everything about uploads on the files page: the drop zone while files are dragged over it, the upload panel
- * while the queue is busy, and the browser's leave warning during uploads.
+ * while the queue is busy (the queue and its leave warning load with the first upload, see ui_queue.ts).
  */
 export function UploadLayer() {
   const page = usePage();
   const { t } = page;
-  useEffect(() => bindLeaveWarning(uploadQueue, window), []);
   const drop = useFileDrop({ enabled: canUpload(page.user) });
-  const count = IS_BROWSER ? uploadQueue.count.value : 0;
+  const queue = loadedQueue.value;
+  const count = queue ? queue.count.value : 0;
   const where = drop?.name || t("sidebar.myFiles");
   return (
     <>
@@ -32,7 +30,7 @@ export function UploadLayer() {
           refused={drop.refused}
         />
       )}
-      {count > 0 && <UploadPanel page={page} />}
+      {queue && count > 0 && <UploadPanel page={page} queue={queue} />}
     </>
   );
 }

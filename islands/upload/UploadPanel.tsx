@@ -5,7 +5,7 @@ import { Icon } from "../../components/Icon.tsx";
 import { UploadRow } from "../../components/upload/UploadRow.tsx";
 import type { PageView } from "../../client/hooks.ts";
 import { showPrompt } from "../../client/prompts.ts";
-import { uploadQueue } from "../../client/upload/mod.ts";
+import type { UploadQueue } from "../../client/upload/queue.ts";
 import { formatPercent, formatSpeed } from "../../client/upload/ui_format.ts";
 
 /** Rows drawn at most; the rest is summed up in a "+N more" line (a folder may hold thousands of files). */
@@ -16,6 +16,7 @@ const MOBILE_QUERY = "(max-width: 736px)";
 /** Props of UploadPanel. */
 export interface UploadPanelProps {
   page: PageView;
+  queue: UploadQueue;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface UploadPanelProps {
  */
 export function UploadPanel(props: UploadPanelProps) {
   const { t, locale } = props.page;
-  const q = uploadQueue;
+  const q = props.queue;
   const [collapsed, setCollapsed] = useState(() => matchMedia(MOBILE_QUERY).matches);
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {
