@@ -4,8 +4,8 @@ export const UPLOAD_CSS = `
 .upload-panel{position:fixed;inset-block-end:16px;inset-inline-end:16px;z-index:30;width:min(380px,calc(100vw - 32px));
   display:flex;flex-direction:column;max-height:min(420px,calc(100vh - var(--topbar-h) - 32px));background:var(--surface);
   border:1px solid var(--border);border-radius:12px;box-shadow:var(--shadow-lg);overflow:hidden}
-.upload-head{display:flex;align-items:center;gap:4px;padding:6px 6px 6px 0;padding-inline-start:0}
-.upload-toggle{flex:1;min-width:0;display:flex;align-items:center;gap:8px;min-height:40px;padding:4px 8px 4px 14px;
+.upload-head{display:flex;align-items:center;gap:4px;padding-block:6px;padding-inline:0 6px}
+.upload-toggle{flex:1;min-width:0;display:flex;align-items:center;gap:8px;min-height:40px;padding-block:4px;
   padding-inline:14px 8px;border:0;border-radius:8px;background:transparent;color:var(--text);font:inherit;
   cursor:pointer;text-align:start}
 .upload-toggle:hover{background:var(--surface-2)}
@@ -22,7 +22,7 @@ export const UPLOAD_CSS = `
 .upload-panel progress::-moz-progress-bar{background:var(--accent)}
 .upload-list{list-style:none;margin:0;padding:4px 0;overflow-y:auto;border-block-start:1px solid var(--border)}
 .upload-item{display:grid;grid-template-columns:24px minmax(0,1fr) auto 30px;grid-template-rows:auto 3px;
-  align-items:center;column-gap:10px;row-gap:4px;padding:6px 8px 6px 14px;padding-inline:14px 8px}
+  align-items:center;column-gap:10px;row-gap:4px;padding-block:6px;padding-inline:14px 8px}
 .upload-item .icon{color:var(--text-muted)}
 .upload-item[data-dir] .icon{color:var(--folder)}
 .upload-item .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -32,6 +32,7 @@ export const UPLOAD_CSS = `
 .upload-more{padding:6px 14px;color:var(--text-muted);font-size:.85rem}
 .upload-panel.collapsed .upload-list{display:none}
 html:has(.upload-panel) .toasts{inset-block-end:calc(var(--upload-panel-h,0px) + 28px)}
+html:has(.upload-panel) .main{padding-block-end:calc(var(--upload-panel-h,0px) + 24px)}
 .upload-choices{display:grid;grid-template-columns:1fr 1fr;gap:12px;margin-block-start:4px}
 .upload-choice{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:8px;min-height:96px;
   padding:12px;border:1px solid var(--border);border-radius:var(--radius);background:var(--surface);color:var(--text);
@@ -53,7 +54,8 @@ html:has(.upload-panel) .toasts{inset-block-end:calc(var(--upload-panel-h,0px) +
     border-block-end:0;max-height:60vh}
   .upload-toggle{min-height:48px}
   .upload-head .action{width:44px;height:44px}
-  .upload-item{min-height:44px}
+  .upload-item{min-height:44px;grid-template-columns:24px minmax(0,1fr) auto 44px;padding-block:2px}
+  .upload-item .action{width:44px;height:44px}
   html:has(.upload-panel) .toasts{inset-block-end:calc(var(--upload-panel-h,0px) + 12px)}
 }
 @media (prefers-reduced-motion:reduce){.upload-panel progress::-webkit-progress-value{transition:none}}
