@@ -53,24 +53,20 @@ function folderName(dir: string): string {
 export async function uploadSources(sources: UploadSource[], dest: string): Promise<void> {
   if (sources.length === 0) return;
   const dir = folderOf(dest);
-  // Start loading the queue (and tus) while the destination is checked.
-  void loadQueue().catch(() => {});
+  const failed = t("upload.errors.failed", { name: folderName(dir) });
+  // Load the queue (and tus) while the destination is checked; a failure is reported when the jobs are sent.
+  const queue = loadQueue();
+  queue.catch(() => undefined);
   let conflicts: Set<string>;
   try {
     conflicts = await findConflicts(sources, dir, readers);
   } catch (err) {
-    showError(err, t("upload.errors.failed", { name: folderName(dir) }));
+    showError(err, failed);
     return;
   }
   const send = (list: UploadSource[], overwrite: boolean) => {
     const jobs = planUploads(list, dir, { overwrite });
-    void loadQueue().then((queue) => queue.enqueue(jobs), (err) =>
-      showError(
-        err,
-        t("upload.errors.failed", {
-          name: folderName(dir),
-        }),
-      ));
+    queue.then((q) => q.enqueue(jobs), (err) => showError(err, failed));
   };
   if (conflicts.size === 0) {
     send(sources, false);
