@@ -172,19 +172,21 @@ Deno.test({
         await loadedImage(page);
         const viewer = page.locator('[data-testid="image-viewer"]');
         await page.locator('[data-testid="preview-zoom-in"]').click();
-        assert.equal(await viewer.getAttribute("data-scale"), "1.25");
-        assert.equal(await page.locator('[data-testid="preview-status"]').textContent(), "125%");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="1.25"]');
+        await page.waitForFunction(() =>
+          document.querySelector('[data-testid="preview-status"]')?.textContent === "125%"
+        );
         await page.locator('[data-testid="preview-zoom-out"]').click();
         await page.locator('[data-testid="preview-zoom-out"]').click();
-        assert.equal(await viewer.getAttribute("data-scale"), "0.75");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="0.75"]');
         await viewer.dblclick();
-        assert.equal(await viewer.getAttribute("data-scale"), "1");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="1"]');
         await viewer.dblclick();
-        assert.equal(await viewer.getAttribute("data-scale"), "2");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="2"]');
         await viewer.dblclick();
-        assert.equal(await viewer.getAttribute("data-scale"), "4");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="4"]');
         await viewer.dblclick();
-        assert.equal(await viewer.getAttribute("data-scale"), "1");
+        await page.waitForSelector('[data-testid="image-viewer"][data-scale="1"]');
         await page.mouse.move(640, 400);
         await page.mouse.wheel(0, -100);
         await page.waitForSelector('[data-testid="image-viewer"][data-scale="1.25"]');
