@@ -5,6 +5,7 @@ import { build } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { bootDeps } from "./lib/boot.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
+import { ListingCache } from "./lib/fs/listing_cache.ts";
 
 let config;
 try {
@@ -26,6 +27,8 @@ if (firstStart.password) {
   log.info(`first start: admin user "${config.adminUsername}" created with password: ${firstStart.password}`);
   log.info("this password is shown only once; change it under Settings > Profile");
 }
+// Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
+deps.listings = new ListingCache();
 const app = createApp(deps);
 const server = Deno.serve({
   hostname: config.address,
@@ -45,6 +48,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(sig, async () => {
     clearInterval(sweeper);
     await server.shutdown();
+    await deps.listings?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
     await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();
