@@ -107,6 +107,8 @@ export function useListingEvents(o: ListingEventsOptions) {
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
+    // While a prompt is open its keys are its own: an Enter meant to confirm must never open the focused item.
+    if (prompts.value.length > 0) return;
     last.current = { index: -1, at: 0 };
     const { items, win } = opts.current;
     const focus = focusIndex.value;

@@ -110,10 +110,19 @@ export async function hydrated(page: Page, island: string): Promise<void> {
   await page.waitForSelector(`[data-island-root="${island}"][data-hydrated]`, { state: "attached" });
 }
 
+/** Waits until every island on the page is hydrated. */
+export async function allHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll("[data-island-root]")].every((el) => el.hasAttribute("data-hydrated"))
+  );
+}
+
 /** Opens the files page at a path and waits for the listing (or the given state) to be ready. */
 export async function openFiles(page: Page, server: E2eServer, path = "/"): Promise<void> {
   await page.goto(`${server.url}/files${path}`);
   await hydrated(page, "FileBrowser");
+  // Header, Sidebar and the other islands hydrate separately: a click before that would be lost.
+  await allHydrated(page);
   await page.waitForSelector('[data-testid="files"]:not([data-loading])');
 }
 

@@ -25,14 +25,27 @@ async function settled(page: Page): Promise<void> {
 }
 
 async function waitForNames(page: Page, names: string[]): Promise<void> {
-  await page.waitForFunction(
-    (expected) =>
+  const current = () =>
+    page.evaluate(() =>
       [...document.querySelectorAll('[data-testid="listing"] [data-name]')].map((e) =>
         e.getAttribute("data-name")
       )
-        .join("/") === expected,
-    names.join("/"),
-  );
+    );
+  try {
+    await page.waitForFunction(
+      (expected) =>
+        [...document.querySelectorAll('[data-testid="listing"] [data-name]')].map((e) =>
+          e.getAttribute("data-name")
+        )
+          .join("/") === expected,
+      names.join("/"),
+      { timeout: 10_000 },
+    );
+  } catch (err) {
+    throw new Error(`listing shows ${JSON.stringify(await current())}, expected ${JSON.stringify(names)}`, {
+      cause: err,
+    });
+  }
 }
 
 async function exists(server: E2eServer, path: string): Promise<boolean> {
@@ -177,6 +190,8 @@ Deno.test({
         await page.keyboard.press("Delete");
         const prompt = page.getByTestId("delete");
         assert.match(await prompt.innerText(), /these 2 items/);
+        // Enter confirms once the dialog has taken the focus (as a person sees it open first).
+        await page.waitForFunction(() => !!document.activeElement?.closest('[data-testid="delete"]'));
         await page.keyboard.press("Enter");
         await waitForNames(page, ["Projects", "a.txt", "tasks.txt"]);
         assert.ok(!(await exists(server, "/e.txt")) && !(await exists(server, "/e(1).txt")));

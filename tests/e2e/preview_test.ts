@@ -64,14 +64,14 @@ async function currentPreview(page: Page): Promise<string | null> {
 }
 
 /** Waits until the shown image has loaded and returns its natural width and its source. */
-async function loadedImage(page: Page): Promise<{ width: number; src: string }> {
-  const img = page.locator('[data-testid="preview-image"]');
-  await img.waitFor();
-  await page.waitForFunction(() => {
+async function loadedImage(page: Page, srcPart = ""): Promise<{ width: number; src: string }> {
+  // One poll returns what it checked: the element can be swapped between two separate reads.
+  const handle = await page.waitForFunction((part) => {
     const el = document.querySelector<HTMLImageElement>('[data-testid="preview-image"]');
-    return !!el && el.complete && el.naturalWidth > 0;
-  });
-  return await img.evaluate((el: HTMLImageElement) => ({ width: el.naturalWidth, src: el.src }));
+    return !!el && el.complete && el.naturalWidth > 0 && el.src.includes(part) &&
+      { width: el.naturalWidth, src: el.src };
+  }, srcPart);
+  return await handle.jsonValue() as { width: number; src: string };
 }
 
 Deno.test({
@@ -271,15 +271,26 @@ Deno.test({
         const toggle = page.locator('[data-testid="preview-fullsize"]');
         assert.equal(await toggle.getAttribute("aria-pressed"), "false");
         await toggle.click();
-        assert.equal(await toggle.getAttribute("aria-pressed"), "true");
-        const full = await loadedImage(page);
+        await page.waitForSelector('[data-testid="preview-fullsize"][aria-pressed="true"]');
+        await page.waitForFunction(() =>
+          document.querySelector<HTMLImageElement>('[data-testid="preview-image"]')?.src.includes(
+            "/api/raw/media/a.jpg",
+          )
+        );
+        const full = await loadedImage(page, "/api/raw/media/a.jpg");
         assert.equal(full.src, `${server.url}/api/raw/media/a.jpg?inline=true`);
         assert.equal(full.width, 1600);
         await page.keyboard.press("ArrowRight");
         await openPreview(page, "/media/b.png");
-        assert.match((await loadedImage(page)).src, /\/api\/raw\/media\/b\.png\?inline=true$/);
+        assert.match(
+          (await loadedImage(page, "/api/raw/media/b.png")).src,
+          /\/api\/raw\/media\/b\.png\?inline=true$/,
+        );
         await page.locator('[data-testid="preview-fullsize"]').click();
-        assert.match((await loadedImage(page)).src, /\/api\/preview\/big\/media\/b\.png/);
+        assert.match(
+          (await loadedImage(page, "/api/preview/big/media/b.png")).src,
+          /\/api\/preview\/big\/media\/b\.png/,
+        );
       });
 
       await t.step("a video plays at the chosen rate and its position is restored on return", async () => {
@@ -287,7 +298,9 @@ Deno.test({
         await openPreview(page, "/media/d.webm");
         const video = page.locator('[data-testid="preview-video"]');
         await page.locator('[data-testid="playback-rate"]').selectOption("1.5");
-        assert.equal(await video.evaluate((v: HTMLVideoElement) => v.playbackRate), 1.5);
+        await page.waitForFunction(() =>
+          document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]')?.playbackRate === 1.5
+        );
         await video.evaluate(async (v: HTMLVideoElement) => {
           v.muted = true;
           await v.play();
@@ -326,7 +339,9 @@ Deno.test({
           return !!a && a.readyState >= 1 && Math.abs(a.duration - 1) < 0.01;
         });
         await page.locator('[data-testid="playback-rate"]').selectOption("2");
-        assert.equal(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate), 2);
+        await page.waitForFunction(() =>
+          document.querySelector<HTMLAudioElement>('[data-testid="preview-audio"]')?.playbackRate === 2
+        );
       });
 
       await t.step("a PDF is embedded from the raw endpoint", async () => {
