@@ -1,5 +1,5 @@
 /**
- * Startup benchmark: cold start of `deno run -A main.ts` to the first /health 200, and idle RSS.
+ * Startup benchmark: cold start of `deno task start` (`deno run -A --v8-flags=... main.ts`) to the first /health 200, and idle RSS.
  * Run: deno run -A bench/startup.ts [runs]. Goal (issue #2): <= 150 ms and <= 60 MiB on the 2-core machine.
  */
 const runs = Number(Deno.args[0] ?? 5);
@@ -30,6 +30,7 @@ for (let i = 0; i < runs; i++) {
       args: [
         "run",
         "-A",
+        "--v8-flags=--max-semi-space-size=1",
         "main.ts",
         "--port",
         String(port),
