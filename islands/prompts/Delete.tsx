@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { enterConfirms, PromptCard } from "../../components/PromptCard.tsx";
+import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { deleteItems } from "../../client/file_ops.ts";
@@ -21,20 +21,15 @@ export function DeletePrompt(props: PromptProps<{ items: TransferItem[]; onDone?
     ? t("prompts.delete.one", { name: items[0].name })
     : t("prompts.delete.many", { count: items.length });
   return (
-    <PromptCard
+    <ConfirmDelete
       title={t("prompts.delete.title")}
       testId="delete"
-      onKeyDown={enterConfirms(confirm)}
-      actions={
-        <>
-          <button type="button" class="button flat" onClick={props.close}>{t("buttons.cancel")}</button>
-          <button type="button" class="button danger" autoFocus disabled={busy} onClick={confirm}>
-            {t("buttons.delete")}
-          </button>
-        </>
-      }
-    >
-      <p>{message}</p>
-    </PromptCard>
+      message={message}
+      cancelLabel={t("buttons.cancel")}
+      deleteLabel={t("buttons.delete")}
+      busy={busy}
+      onConfirm={confirm}
+      onCancel={props.close}
+    />
   );
 }

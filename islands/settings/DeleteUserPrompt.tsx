@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { enterConfirms, PromptCard } from "../../components/PromptCard.tsx";
+import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 
@@ -14,20 +14,15 @@ export function DeleteUserPrompt(props: PromptProps<{ onConfirm: () => Promise<v
     await props.props.onConfirm();
   };
   return (
-    <PromptCard
+    <ConfirmDelete
       title={t("prompts.delete.title")}
       testId="delete-user"
-      onKeyDown={enterConfirms(confirm)}
-      actions={
-        <>
-          <button type="button" class="button flat" onClick={props.close}>{t("buttons.cancel")}</button>
-          <button type="button" class="button danger" autoFocus disabled={busy} onClick={confirm}>
-            {t("buttons.delete")}
-          </button>
-        </>
-      }
-    >
-      <p>{t("settings.users.deleteConfirm")}</p>
-    </PromptCard>
+      message={t("settings.users.deleteConfirm")}
+      cancelLabel={t("buttons.cancel")}
+      deleteLabel={t("buttons.delete")}
+      busy={busy}
+      onConfirm={confirm}
+      onCancel={props.close}
+    />
   );
 }

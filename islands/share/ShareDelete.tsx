@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { enterConfirms, PromptCard } from "../../components/PromptCard.tsx";
+import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { deleteShare } from "../../client/share.ts";
@@ -23,20 +23,15 @@ export function ShareDeletePrompt(props: PromptProps<{ hash: string; onDone?: ()
     }
   };
   return (
-    <PromptCard
+    <ConfirmDelete
       title={t("share.deleteTitle")}
       testId="share-delete"
-      onKeyDown={enterConfirms(confirm)}
-      actions={
-        <>
-          <button type="button" class="button flat" onClick={props.close}>{t("buttons.cancel")}</button>
-          <button type="button" class="button danger" autoFocus disabled={busy} onClick={confirm}>
-            {t("buttons.delete")}
-          </button>
-        </>
-      }
-    >
-      <p>{t("share.deleteConfirm")}</p>
-    </PromptCard>
+      message={t("share.deleteConfirm")}
+      cancelLabel={t("buttons.cancel")}
+      deleteLabel={t("buttons.delete")}
+      busy={busy}
+      onConfirm={confirm}
+      onCancel={props.close}
+    />
   );
 }
