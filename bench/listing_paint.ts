@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
 import { launchBrowser, newSession, setPrefs, startServer } from "../tests/e2e/_server.ts";
+import { ListingCache } from "../lib/fs/listing_cache.ts";
 import { BUILD_DIR, DEPS_FILE } from "../framework/build.ts";
 
 const { values } = parseArgs({
@@ -147,6 +148,8 @@ const median = (xs: number[]) => xs.length ? [...xs].sort((a, b) => a - b)[Math.
 const ms = (x: number) => `${Math.round(x)} ms`;
 
 const server = await startServer({ users: [{ username: "bench", perm: { download: true, create: true } }] });
+// As `deno task start` does (main.ts); `--no-cache` measures the cold listing path on every load.
+if (!Deno.args.includes("--no-cache")) server.t.deps.listings = new ListingCache();
 const browser = await launchBrowser();
 try {
   await setPrefs(server, "bench", { viewMode: "list" });
@@ -203,6 +206,7 @@ try {
   }
 } finally {
   await browser.close();
+  await server.t.deps.listings?.close();
   await server.close();
 }
 
