@@ -47,7 +47,12 @@ async function listWorkers(root: string): Promise<string[]> {
 
 /** Generates the route manifest source; returns true when the file changed. */
 export async function writeManifest(root = "."): Promise<boolean> {
-  const routes = (await listFiles(`${root}/routes`, /\.(ts|tsx)$/)).filter((f) => !/_test\.tsx?$/.test(f));
+  // Route files, plus the special `_app`, `_error`, `_layout` and `_middleware` files; other `_x.ts` files are
+  // private helpers of their folder and not modules of the manifest.
+  const special = /\/_(app|error|layout|middleware)\.tsx?$/;
+  const routes = (await listFiles(`${root}/routes`, /\.(ts|tsx)$/))
+    .filter((f) => !/_test\.tsx?$/.test(f))
+    .filter((f) => !/\/_[^/]+$/.test(f) || special.test(f));
   const islands = await listIslands(root);
   const rel = (f: string) => f.slice(root.length + 1);
   const lines = [

@@ -1,0 +1,32 @@
+/** Request parsing shared by the API routes that stream files (raw, public download) and open shares. */
+import type { AppContext } from "../define.ts";
+import type { RawRequest } from "../lib/fs/raw.ts";
+import { splitSharePath } from "../lib/shares.ts";
+import { remoteAddress } from "./conn.ts";
+
+/** The query and conditional/range headers of a download (API.md §6.10). */
+export function rawRequestOf(c: AppContext): RawRequest {
+  return {
+    inline: c.req.query("inline") === "true",
+    files: c.req.query("files"),
+    algo: c.req.query("algo"),
+    range: c.req.header("Range"),
+    ifNoneMatch: c.req.header("If-None-Match"),
+    ifModifiedSince: c.req.header("If-Modified-Since"),
+    ifUnmodifiedSince: c.req.header("If-Unmodified-Since"),
+    ifRange: c.req.header("If-Range"),
+    signal: c.req.raw.signal,
+  };
+}
+
+/** Hash, sub-path and credentials of a public share request (API.md §6.16). */
+export function shareRequestOf(c: AppContext) {
+  return {
+    ...splitSharePath(c.req.param("path") ?? ""),
+    credentials: {
+      password: c.req.header("X-SHARE-PASSWORD"),
+      token: c.req.query("token"),
+      client: remoteAddress(c) ?? "local",
+    },
+  };
+}
