@@ -6,6 +6,7 @@
 import type { Resource, Share } from "../lib/types.ts";
 import { ApiError, apiFetch, encodePath } from "./api.ts";
 import { baseUrl } from "./page.ts";
+import { showError, showSuccess } from "./toasts.ts";
 
 /** Share duration units; the server treats anything else as hours. */
 export const SHARE_UNITS = ["seconds", "minutes", "hours", "days"] as const;
@@ -151,4 +152,14 @@ export async function copyText(text: string): Promise<void> {
 /** Unix seconds of a link's expiry as an ISO date (for relative formatting); null for permanent links. */
 export function expiryIso(expire: number): string | null {
   return expire ? new Date(expire * 1000).toISOString() : null;
+}
+
+/** Copies a share's public link to the clipboard and says so in a toast (or shows the error). */
+export async function copyShareLink(hash: string, copiedMessage: string): Promise<void> {
+  try {
+    await copyText(shareUrl(hash));
+    showSuccess(copiedMessage);
+  } catch (err) {
+    showError(err);
+  }
 }

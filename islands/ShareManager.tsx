@@ -1,14 +1,12 @@
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { Icon } from "../components/Icon.tsx";
-import { Copy, Trash2 } from "../components/icons.ts";
+import { ShareLinkActions } from "../components/share/ShareLinkActions.tsx";
 import { ShareStyles } from "../components/share/styles.tsx";
 import { ApiError, apiFetch } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { showPrompt } from "../client/prompts.ts";
-import { copyText, expiryIso, listAllShares, shareUrl } from "../client/share.ts";
-import { showError, showSuccess } from "../client/toasts.ts";
+import { copyShareLink, expiryIso, listAllShares, shareUrl } from "../client/share.ts";
 import { formatDate, formatRelative } from "../lib/format.ts";
 import type { Share, User } from "../lib/types.ts";
 import { ShareDeletePrompt } from "./share/ShareDelete.tsx";
@@ -37,14 +35,7 @@ function ShareManagerImpl() {
   };
   useEffect(() => void load(), []);
 
-  const copy = async (hash: string) => {
-    try {
-      await copyText(shareUrl(hash));
-      showSuccess(t("share.linkCopied"));
-    } catch (err) {
-      showError(err);
-    }
-  };
+  const copy = (hash: string) => copyShareLink(hash, t("share.linkCopied"));
 
   if (error !== null) return <ErrorView status={error} t={t} />;
   return (
@@ -81,26 +72,12 @@ function ShareManagerImpl() {
                       </td>
                       {admin && <td>{l.username}</td>}
                       <td class="share-buttons">
-                        <button
-                          type="button"
-                          class="action"
-                          title={t("share.copyLink")}
-                          aria-label={t("share.copyLink")}
-                          onClick={() => copy(l.hash)}
-                          data-testid="share-copy"
-                        >
-                          <Icon node={Copy} />
-                        </button>
-                        <button
-                          type="button"
-                          class="action"
-                          title={t("share.deleteLink")}
-                          aria-label={t("share.deleteLink")}
-                          onClick={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
-                          data-testid="share-delete-link"
-                        >
-                          <Icon node={Trash2} />
-                        </button>
+                        <ShareLinkActions
+                          copyLabel={t("share.copyLink")}
+                          deleteLabel={t("share.deleteLink")}
+                          onCopy={() => copy(l.hash)}
+                          onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
+                        />
                       </td>
                     </tr>
                   );

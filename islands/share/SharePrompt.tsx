@@ -1,13 +1,12 @@
 import { useEffect, useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
-import { Icon } from "../../components/Icon.tsx";
-import { Copy, Trash2 } from "../../components/icons.ts";
+import { ShareLinkActions } from "../../components/share/ShareLinkActions.tsx";
 import { ShareStyles } from "../../components/share/styles.tsx";
 import { usePage } from "../../client/hooks.ts";
 import { showPrompt } from "../../client/prompts.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import {
-  copyText,
+  copyShareLink,
   createShare,
   defaultCustomLink,
   expiryIso,
@@ -19,7 +18,7 @@ import {
   type ShareUnit,
   shareUrl,
 } from "../../client/share.ts";
-import { showError, showSuccess } from "../../client/toasts.ts";
+import { showError } from "../../client/toasts.ts";
 import { formatDate, formatRelative } from "../../lib/format.ts";
 import type { Share } from "../../lib/types.ts";
 
@@ -74,14 +73,7 @@ export function SharePrompt(props: PromptProps<{ path: string; name: string }>) 
     if (links && links.length) setMode("list");
     else props.close();
   };
-  const copy = async (hash: string) => {
-    try {
-      await copyText(shareUrl(hash));
-      showSuccess(t("share.linkCopied"));
-    } catch (err) {
-      showError(err);
-    }
-  };
+  const copy = (hash: string) => copyShareLink(hash, t("share.linkCopied"));
 
   if (mode === "create") {
     return (
@@ -192,26 +184,12 @@ export function SharePrompt(props: PromptProps<{ path: string; name: string }>) 
                   <span class="muted" title={iso ? formatDate(iso, locale) : undefined}>
                     {iso ? formatRelative(iso, { locale }) : t("share.permanent")}
                   </span>
-                  <button
-                    type="button"
-                    class="action"
-                    title={t("share.copyLink")}
-                    aria-label={t("share.copyLink")}
-                    onClick={() => copy(l.hash)}
-                    data-testid="share-copy"
-                  >
-                    <Icon node={Copy} />
-                  </button>
-                  <button
-                    type="button"
-                    class="action"
-                    title={t("share.deleteLink")}
-                    aria-label={t("share.deleteLink")}
-                    onClick={() => showPrompt("share-delete", { hash: l.hash, onDone: () => load() })}
-                    data-testid="share-delete-link"
-                  >
-                    <Icon node={Trash2} />
-                  </button>
+                  <ShareLinkActions
+                    copyLabel={t("share.copyLink")}
+                    deleteLabel={t("share.deleteLink")}
+                    onCopy={() => copy(l.hash)}
+                    onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: () => load() })}
+                  />
                 </li>
               );
             })}
