@@ -88,10 +88,18 @@ export async function logout(options: { keepLocation?: boolean } = {}): Promise<
 }
 
 let renewing: Promise<void> | null = null;
+let renewAgain = false;
 
-/** Exchanges the token for a fresh one (once at a time); failures leave the old token in place. */
+/**
+ * Exchanges the token for a fresh one (once at a time); failures leave the old token in place. A request made while
+ * one is in flight runs once more after it: the first answer may carry claims from before the latest change (two
+ * quick view-mode clicks), and adopting it last would undo that change.
+ */
 export function renewToken(): Promise<void> {
-  if (renewing) return renewing;
+  if (renewing) {
+    renewAgain = true;
+    return renewing;
+  }
   const token = getToken();
   if (!token) return Promise.resolve();
   renewing = fetch(`${baseUrl()}/api/renew`, { method: "POST", headers: { "X-Auth": token } })
@@ -99,7 +107,13 @@ export function renewToken(): Promise<void> {
       if (res.ok) setToken((await res.text()).trim());
     })
     .catch(() => {})
-    .finally(() => renewing = null);
+    .finally(() => {
+      renewing = null;
+      if (renewAgain) {
+        renewAgain = false;
+        void renewToken();
+      }
+    });
   return renewing;
 }
 
