@@ -8,7 +8,6 @@ import { baseUrl, IS_BROWSER } from "./page.ts";
 import { user } from "./state.ts";
 
 const STORAGE_KEY = "jwt";
-const RENEW_BEFORE_MS = 3600_000;
 
 /** The stored token, or "" when logged out. */
 export function getToken(): string {
@@ -119,7 +118,7 @@ export function renewToken(): Promise<void> {
 
 let started = false;
 
-/** At page start: adopt the cookie's token if storage lacks it, and renew a token that expires within an hour. */
+/** At page start: adopt the cookie's token if storage lacks it, then renew it. */
 export function startSession(pageUser: User | null): void {
   if (started || !IS_BROWSER || !pageUser) return;
   started = true;
@@ -137,9 +136,6 @@ export function startSession(pageUser: User | null): void {
     }
   }
   if (!token) return;
-  try {
-    if (parseToken(token).exp * 1000 - Date.now() < RENEW_BEFORE_MS) void renewToken();
-  } catch {
-    // A malformed stored token is only worth a warning; the next API call will log out on 401.
-  }
+  // A stored token is renewed at start whatever its age (it also picks up permission changes made elsewhere).
+  void renewToken();
 }

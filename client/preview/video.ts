@@ -1,10 +1,11 @@
 // This module is browser-compatible.
-/** Video playback: the offered rates and the playback position remembered per source in localStorage. */
+/** Video playback: the offered rates, and the position and rate remembered per source in localStorage. */
 
 /** Playback rates offered (SPEC.md point 9). */
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 2] as const;
 
 const KEY_PREFIX = "fb:video-time:";
+const RATE_PREFIX = "fb:video-rate:";
 /** Positions closer than this to the start or the end are not worth restoring. */
 const EDGE_SECONDS = 2;
 /** At most this many positions are kept; the oldest are dropped. */
@@ -70,4 +71,27 @@ export function prunePositions(storage: KeyValueStorage, keep: number): void {
   if (entries.length <= keep) return;
   entries.sort((a, b) => a.at - b.at);
   for (const e of entries.slice(0, entries.length - keep)) storage.removeItem(e.key);
+}
+
+/** The remembered playback rate of a source, or 1 (only rates from PLAYBACK_RATES are accepted). */
+export function loadRate(source: string, storage = defaultStorage()): number {
+  const rate = Number(storage?.getItem(RATE_PREFIX + source));
+  return (PLAYBACK_RATES as readonly number[]).includes(rate) ? rate : 1;
+}
+
+/** Remembers the playback rate of a source; the normal rate (1) removes the entry. */
+export function saveRate(source: string, rate: number, storage = defaultStorage()): void {
+  if (!storage) return;
+  const key = RATE_PREFIX + source;
+  if (rate === 1 || !(PLAYBACK_RATES as readonly number[]).includes(rate)) {
+    storage.removeItem(key);
+    return;
+  }
+  try {
+    storage.setItem(key, String(rate));
+  } catch {
+    // Quota exceeded: make room among the oldest positions and try once more.
+    prunePositions(storage, MAX_ENTRIES / 2);
+    storage.setItem(key, String(rate));
+  }
 }

@@ -1,5 +1,5 @@
 import { strictEqual } from "node:assert/strict";
-import { loadPosition, prunePositions, savePosition } from "./video.ts";
+import { loadPosition, loadRate, prunePositions, savePosition, saveRate } from "./video.ts";
 import type { KeyValueStorage } from "./video.ts";
 
 function memoryStorage(): KeyValueStorage & { map: Map<string, string> } {
@@ -42,4 +42,20 @@ Deno.test("prunePositions() keeps only the newest entries", () => {
   strictEqual(storage.getItem("fb:video-time:/old"), null);
   strictEqual(loadPosition("/new", storage), 5);
   strictEqual(storage.getItem("unrelated"), "x");
+});
+
+Deno.test("saveRate() and loadRate() remember a playback rate per source; 1 and unknown rates are not kept", () => {
+  const storage = memoryStorage();
+  strictEqual(loadRate("/a.webm", storage), 1);
+  saveRate("/a.webm", 1.5, storage);
+  saveRate("/b.webm", 2, storage);
+  strictEqual(loadRate("/a.webm", storage), 1.5);
+  strictEqual(loadRate("/b.webm", storage), 2);
+  saveRate("/a.webm", 1, storage);
+  strictEqual(loadRate("/a.webm", storage), 1);
+  strictEqual(storage.map.has("fb:video-rate:/a.webm"), false);
+  saveRate("/c.webm", 7, storage);
+  strictEqual(storage.map.has("fb:video-rate:/c.webm"), false);
+  storage.setItem("fb:video-rate:/d.webm", "NaN");
+  strictEqual(loadRate("/d.webm", storage), 1);
 });

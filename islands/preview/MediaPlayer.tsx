@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { loadPosition, PLAYBACK_RATES, savePosition } from "../../client/preview/video.ts";
+import {
+  loadPosition,
+  loadRate,
+  PLAYBACK_RATES,
+  savePosition,
+  saveRate,
+} from "../../client/preview/video.ts";
 import { subtitleLabel, subtitleUrl } from "../../client/preview/urls.ts";
 
 /** Positions are written at most this often while playing. */
@@ -18,10 +24,10 @@ export interface MediaPlayerProps {
   onError?: () => void;
 }
 
-/** A video or audio player: native controls, a speed menu, the position remembered per file, subtitles. */
+/** A video or audio player: native controls, a speed menu, the position and speed remembered per file, subtitles. */
 export function MediaPlayer(props: MediaPlayerProps) {
   const media = useRef<HTMLVideoElement & HTMLAudioElement>(null);
-  const [rate, setRate] = useState(1);
+  const [rate, setRate] = useState(() => loadRate(props.path));
   const lastSave = useRef(0);
 
   useEffect(() => {
@@ -61,6 +67,9 @@ export function MediaPlayer(props: MediaPlayerProps) {
     };
   }, [props.src]);
 
+  // Another file (next/previous) starts at its own remembered speed.
+  useEffect(() => setRate(loadRate(props.path)), [props.path]);
+
   useEffect(() => {
     if (media.current) media.current.playbackRate = rate;
   }, [rate, props.src]);
@@ -96,7 +105,11 @@ export function MediaPlayer(props: MediaPlayerProps) {
         <select
           value={String(rate)}
           data-testid="playback-rate"
-          onChange={(e) => setRate(Number((e.currentTarget as HTMLSelectElement).value))}
+          onChange={(e) => {
+            const next = Number((e.currentTarget as HTMLSelectElement).value);
+            saveRate(props.path, next);
+            setRate(next);
+          }}
         >
           {PLAYBACK_RATES.map((r) => <option key={r} value={String(r)}>{`${r}×`}</option>)}
         </select>

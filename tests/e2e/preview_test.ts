@@ -293,41 +293,48 @@ Deno.test({
         );
       });
 
-      await t.step("a video plays at the chosen rate and its position is restored on return", async () => {
-        await openFiles(page, server, "/media/d.webm");
-        await openPreview(page, "/media/d.webm");
-        const video = page.locator('[data-testid="preview-video"]');
-        await page.locator('[data-testid="playback-rate"]').selectOption("1.5");
-        await page.waitForFunction(() =>
-          document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]')?.playbackRate === 1.5
-        );
-        await video.evaluate(async (v: HTMLVideoElement) => {
-          v.muted = true;
-          await v.play();
-        });
-        await page.waitForFunction(() => {
-          const v = document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]');
-          return !!v && v.currentTime > 0.2;
-        });
-        await video.evaluate((v: HTMLVideoElement) =>
-          new Promise<void>((resolve) => {
-            v.pause();
-            v.addEventListener("seeked", () => resolve(), { once: true });
-            v.currentTime = 6;
-          })
-        );
-        await page.keyboard.press("Escape");
-        await page.waitForSelector('[data-testid="listing"]');
-        await openFiles(page, server, "/media/d.webm");
-        await openPreview(page, "/media/d.webm");
-        await page.waitForSelector('[data-testid="preview-video"][data-restored]');
-        const at = await page.locator('[data-testid="preview-video"]').evaluate((v: HTMLVideoElement) => ({
-          restored: v.dataset.restored,
-          time: v.currentTime,
-        }));
-        assert.equal(at.restored, "6");
-        assert.ok(Math.abs(at.time - 6) < 0.5, `currentTime ${at.time}`);
-      });
+      await t.step(
+        "a video plays at the chosen rate; its position and rate are restored on return",
+        async () => {
+          await openFiles(page, server, "/media/d.webm");
+          await openPreview(page, "/media/d.webm");
+          const video = page.locator('[data-testid="preview-video"]');
+          await page.locator('[data-testid="playback-rate"]').selectOption("1.5");
+          await page.waitForFunction(() =>
+            document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]')?.playbackRate === 1.5
+          );
+          await video.evaluate(async (v: HTMLVideoElement) => {
+            v.muted = true;
+            await v.play();
+          });
+          await page.waitForFunction(() => {
+            const v = document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]');
+            return !!v && v.currentTime > 0.2;
+          });
+          await video.evaluate((v: HTMLVideoElement) =>
+            new Promise<void>((resolve) => {
+              v.pause();
+              v.addEventListener("seeked", () => resolve(), { once: true });
+              v.currentTime = 6;
+            })
+          );
+          await page.keyboard.press("Escape");
+          await page.waitForSelector('[data-testid="listing"]');
+          await openFiles(page, server, "/media/d.webm");
+          await openPreview(page, "/media/d.webm");
+          await page.waitForSelector('[data-testid="preview-video"][data-restored]');
+          const at = await page.locator('[data-testid="preview-video"]').evaluate((v: HTMLVideoElement) => ({
+            restored: v.dataset.restored,
+            time: v.currentTime,
+          }));
+          assert.equal(at.restored, "6");
+          assert.ok(Math.abs(at.time - 6) < 0.5, `currentTime ${at.time}`);
+          assert.equal(await page.locator('[data-testid="playback-rate"]').inputValue(), "1.5");
+          await page.waitForFunction(() =>
+            document.querySelector<HTMLVideoElement>('[data-testid="preview-video"]')?.playbackRate === 1.5
+          );
+        },
+      );
 
       await t.step("audio plays in a player with the speed menu", async () => {
         await openFiles(page, server, "/sounds/tone.wav");

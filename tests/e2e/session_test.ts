@@ -64,6 +64,20 @@ Deno.test({
         assert.equal(new URL(page.url()).pathname, "/files/");
       });
 
+      await t.step("a stored token is renewed when a page starts, whatever its age", async () => {
+        const before = await page.evaluate(() => localStorage.getItem("jwt"));
+        const renewed = page.waitForResponse((r) =>
+          r.url().endsWith("/api/renew") && r.request().method() === "POST"
+        );
+        await page.goto(`${server.url}/files/`);
+        const res = await renewed;
+        assert.equal(res.status(), 200);
+        const token = (await res.text()).trim();
+        await page.waitForFunction((t) => localStorage.getItem("jwt") === t, token);
+        assert.equal(token.split(".").length, 3);
+        assert.ok(before, "a token was stored before");
+      });
+
       await t.step("/files and unknown paths land under /files/", async () => {
         await page.goto(`${server.url}/files`);
         assert.equal(new URL(page.url()).pathname, "/files/");
