@@ -2,13 +2,13 @@ import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { FilePlus, Folder, FolderPlus, LogIn, LogOut, Settings, UserPlus } from "../components/icons.ts";
-import { ApiError, getUsage, parentPath } from "../client/api.ts";
+import { getUsage, parentPath } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
 import { isPlainClick, navigate } from "../client/router.ts";
 import { logout } from "../client/session.ts";
 import { currentPath, reloadTick, resource } from "../client/state.ts";
-import { showError } from "../client/toasts.ts";
+import { errorMessage } from "../client/toasts.ts";
 import { formatSize, percentOf } from "../lib/format.ts";
 import type { Usage } from "../lib/types.ts";
 
@@ -26,9 +26,9 @@ function UsageBar(props: { locale: string; t: (k: string, v?: Record<string, str
   useEffect(() => {
     let live = true;
     getUsage(dir).then((u) => live && setUsage(u)).catch((err) => {
-      // A missing or forbidden folder already shows its error screen; only other failures are worth a toast.
+      // SPEC: a disk-usage failure shows the error prompt (also for 403/404, which the listing may not show).
       setUsage(null);
-      if (live && !(err instanceof ApiError && (err.status === 404 || err.status === 403))) showError(err);
+      if (live) showPrompt("error", { message: errorMessage(err) });
     });
     return () => {
       live = false;
