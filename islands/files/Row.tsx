@@ -14,6 +14,7 @@ import {
   Folder,
 } from "../../components/icons.ts";
 import { thumbUrl } from "../../client/api.ts";
+import { Thumb } from "./Thumb.tsx";
 import { focusIndex, selection } from "../../client/state.ts";
 import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
 import type { Resource } from "../../lib/types.ts";
@@ -64,6 +65,7 @@ function RowImpl(props: RowProps) {
   const thumb = props.thumbs && item.type === "image" && props.mode !== "list";
   const cls = `row${item.isDir ? " dir" : ""}${selected ? " selected" : ""}${focused ? " focused" : ""}`;
   const full = formatDate(item.modified, locale);
+  const iconSize = props.mode === "mosaic gallery" ? 48 : 22;
   return (
     <div
       role="option"
@@ -82,8 +84,8 @@ function RowImpl(props: RowProps) {
       </span>
       <span class="thumb">
         {thumb
-          ? <img src={thumbUrl(item)} alt="" loading="lazy" decoding="async" draggable={false} />
-          : <Icon node={iconOf(item)} size={props.mode === "mosaic gallery" ? 48 : 22} />}
+          ? <Thumb url={thumbUrl(item)} fallback={<Icon node={iconOf(item)} size={iconSize} />} />
+          : <Icon node={iconOf(item)} size={iconSize} />}
       </span>
       <span class="name" title={item.name}>{item.name}</span>
       <span class="size">
