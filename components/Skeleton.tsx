@@ -5,12 +5,12 @@ export interface SkeletonProps {
   rows?: number;
 }
 
-/** Placeholder rows shown while a listing loads. */
+/** Placeholder rows shown while a listing loads, under a visible "Loading…" line. */
 export function Skeleton(props: SkeletonProps) {
   const rows = Array.from({ length: props.rows ?? 8 }, (_, i) => i);
   return (
     <div class="skeleton" role="status" aria-live="polite" data-testid="skeleton">
-      <span class="sr-only">{props.label}</span>
+      <span class="skeleton-label">{props.label}</span>
       {rows.map((i) => (
         <div key={i} class="skeleton-row" aria-hidden="true">
           <span class="sk-icon" />

@@ -7,6 +7,8 @@ import type { RefObject } from "preact";
 const GAP = 8;
 const OVERSCAN_ROWS = 6;
 const MOBILE_QUERY = "(max-width: 736px)";
+/** A window resize is acted on this long after the last resize event, ms. */
+export const RESIZE_DEBOUNCE_MS = 100;
 
 /** Grid geometry for a view mode at a width. */
 export interface Geometry {
@@ -68,14 +70,21 @@ export function useWindow(ref: RefObject<HTMLElement | null>, count: number, mod
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(measure);
     };
+    // A window resize recomputes the layout once it settles (~100 ms), not on every intermediate size.
+    let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+    const onResize = () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(schedule, RESIZE_DEBOUNCE_MS);
+    };
     addEventListener("scroll", schedule, { passive: true });
-    addEventListener("resize", schedule);
-    const ro = new ResizeObserver(schedule);
+    addEventListener("resize", onResize);
+    const ro = new ResizeObserver(onResize);
     ro.observe(el);
     measure();
     return () => {
       removeEventListener("scroll", schedule);
-      removeEventListener("resize", schedule);
+      removeEventListener("resize", onResize);
+      clearTimeout(resizeTimer);
       ro.disconnect();
       if (frame) cancelAnimationFrame(frame);
     };
