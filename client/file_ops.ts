@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * File operations of the listing (SPEC point 4): create, rename, delete, copy/move with the conflict flow,
+ * File operations of the listing: create, rename, delete, copy/move with the conflict flow,
  * clipboard cut/copy/paste, downloads, and saving the view mode and sorting on the user.
  */
 import * as api from "./api.ts";

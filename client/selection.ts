@@ -1,5 +1,5 @@
 // This module is browser-compatible.
-/** Selection operations on the current listing (SPEC point 4): replace, toggle, ranges, all, none. */
+/** Selection operations on the current listing: replace, toggle, ranges, all, none. */
 import { batch } from "@preact/signals";
 import { focusIndex, items, selection } from "./state.ts";
 

@@ -1,5 +1,5 @@
 // This module is browser-compatible.
-/** API calls and pure form rules of the settings screens (SPEC points 2, 4, 5; API.md §6.17, §6.18). */
+/** API calls and pure form rules of the settings screens (docs/api.md#users, docs/api.md#settings). */
 import type { Permissions, Rule, Settings, User, UserDefaults } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { apiFetch } from "./api.ts";
@@ -74,7 +74,7 @@ export function splitLines(text: string): string[] {
   return text.split("\n").map((s) => s.trim()).filter(Boolean);
 }
 
-/** Permissions after (un)ticking one: ticking admin ticks all the others (SPEC point 4). */
+/** Permissions after (un)ticking one: ticking admin ticks all the others. */
 export function togglePermission(perm: Permissions, name: keyof Permissions, on: boolean): Permissions {
   if (name === "admin" && on) {
     return Object.fromEntries(PERMISSION_NAMES.map((k) => [k, true])) as unknown as Permissions;

@@ -1,5 +1,5 @@
 // This module is browser-compatible.
-/** The upload chunk size as text (SPEC point 5): "10MB" ↔ 10485760 bytes, binary multiples, 1 MiB fallback. */
+/** The upload chunk size as text: "10MB" ↔ 10485760 bytes, binary multiples, 1 MiB fallback. */
 
 /** What unparseable chunk-size text stands for. */
 export const CHUNK_SIZE_FALLBACK = 1024 * 1024;

@@ -64,7 +64,7 @@ export const selectedItems = computed<Resource[]>(() => {
   return out;
 });
 
-/** One entry of the clipboard (SPEC point 3). */
+/** One entry of the clipboard. */
 export interface ClipboardItem {
   from: string;
   name: string;

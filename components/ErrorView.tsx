@@ -15,7 +15,7 @@ export function errorKind(status: number): "0" | "403" | "404" | "500" {
   return status === 0 ? "0" : status === 403 ? "403" : status === 404 ? "404" : "500";
 }
 
-/** The error screen for a status (SPEC point 2: 0, 403, 404, else 500). */
+/** The error screen for a status (0, 403, 404, else 500). */
 export function ErrorView(props: ErrorViewProps) {
   const kind = errorKind(props.status);
   const icon = kind === "0"

@@ -1,6 +1,6 @@
 /**
  * The one error family of the server. `lib/` throws these; `app.ts` turns them into responses.
- * The wire body stays filebrowser's plain text (API.md §1.4); `code` is for logs and tests.
+ * The wire body stays filebrowser's plain text (docs/api.md#errors); `code` is for logs and tests.
  */
 
 /** Options accepted by every HttpError constructor. */
@@ -158,7 +158,7 @@ const REASONS: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-/** The plain-text status body of API.md §1.4 (`404 Not Found\n`, `400 Bad Request (msg)\n`). */
+/** The plain-text status body of docs/api.md#errors (`404 Not Found\n`, `400 Bad Request (msg)\n`). */
 export function statusText(status: number, message?: string): string {
   const reason = REASONS[status] ?? "Unknown";
   if (status === 400 && message) return `400 Bad Request (${message})\n`;

@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * Locales and translation: the 23 locale codes of SPEC.md point 9, locale detection from the user's setting or
+ * Locales and translation: filebrowser's 23 locale codes, locale detection from the user's setting or
  * the browser's languages, right-to-left detection and a small `t()` built on i18next with flat dotted keys.
  */
 import i18next from "i18next";

@@ -1,4 +1,4 @@
-/** Admin-editable settings: defaults, normalisation (API.md §6.18) and rule validation. */
+/** Admin-editable settings: defaults, normalisation (docs/api.md#settings) and rule validation. */
 import { BadRequestError } from "./errors.ts";
 import type { Rule, Settings, UserDefaults } from "./types.ts";
 import { HOOK_EVENTS } from "./types.ts";
@@ -29,7 +29,7 @@ export function defaultUserDefaults(): UserDefaults {
   };
 }
 
-/** The quick-setup settings of a first start (API.md §8.2). */
+/** The quick-setup settings of a first start (docs/configuration.md#first-start). */
 export function defaultSettings(options: { authMethod?: string; minPasswordLength?: number } = {}): Settings {
   return normalizeSettings({
     signup: false,
@@ -118,7 +118,7 @@ export function normalizeDefaults(x: unknown): UserDefaults {
   };
 }
 
-/** Normalises a whole settings object (wire or stored) into the canonical shape, with API.md's read defaults. */
+/** Normalises a whole settings object (wire or stored) into the canonical shape, with upstream's read defaults. */
 export function normalizeSettings(x: unknown): Settings {
   const s = (x && typeof x === "object" ? x : {}) as Record<string, unknown>;
   const branding = (s.branding && typeof s.branding === "object" ? s.branding : {}) as Record<
@@ -193,7 +193,7 @@ export function validateRules(rules: Rule[], label = "rule"): void {
   });
 }
 
-/** The wire form of settings (API.md key order; our extras last). */
+/** The wire form of settings (filebrowser's key order; our extras last). */
 export function toWireSettings(s: Settings): Settings {
   return {
     signup: s.signup,

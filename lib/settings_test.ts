@@ -7,7 +7,7 @@ import {
   validateRules,
 } from "./settings.ts";
 
-Deno.test("normalizeSettings() applies API.md's read defaults", () => {
+Deno.test("normalizeSettings() applies filebrowser's read defaults", () => {
   const s = normalizeSettings({
     tus: { chunkSize: 0, retryCount: 0 },
     minimumPasswordLength: 0,

@@ -1,5 +1,5 @@
 /**
- * Share links (API.md §5.3, §6.15, §6.16): the authenticated management API and the public access checks.
+ * Share links (docs/api.md#shares): the authenticated management API and the public access checks.
  * Secrets (bcrypt hash, bypass token) stay in KV; authenticated answers carry `hasPassword` only.
  */
 import {
@@ -219,7 +219,7 @@ export interface PublicCredentials {
   client: string;
 }
 
-/** A public request that passed the link, password and owner checks (API.md §6.16 steps 1-5). */
+/** A public request that passed the link, password and owner checks. */
 export interface OpenedShare {
   link: StoredShare;
   owner: StoredUser;

@@ -1,5 +1,5 @@
 // This module is browser-compatible.
-/** The startup configuration object embedded in every page (API.md §3), base-URL aware, and the page data shape. */
+/** The startup configuration object embedded in every page (as upstream), base-URL aware, and the page data shape. */
 import type { Config } from "../config.ts";
 import type { Locale, Strings } from "./i18n.ts";
 import type { Settings, StartupConfig, User } from "./types.ts";

@@ -1,7 +1,7 @@
 // This module is browser-compatible.
-/** Wire shapes shared by the server and the browser (API.md §3-§5). */
+/** Wire shapes shared by the server and the browser (docs/api.md). */
 
-/** The 8 permission flags of API.md §4.1. */
+/** The 8 permission flags (docs/api.md#permissions). */
 export interface Permissions {
   admin: boolean;
   execute: boolean;
@@ -34,7 +34,7 @@ export interface Sorting {
   asc: boolean;
 }
 
-/** An allow/deny rule (API.md §4.4). */
+/** An allow/deny rule (docs/security.md#the-path-gate). */
 export interface Rule {
   regex: boolean;
   allow: boolean;
@@ -76,7 +76,7 @@ export interface StoredUser extends Omit<User, "password"> {
   updatedAt?: number;
 }
 
-/** The `user` claim inside the JWT (API.md §2.2): exactly these 12 keys. */
+/** The `user` claim inside the JWT (docs/api.md#authentication): exactly these 12 keys. */
 export interface TokenUser {
   id: number;
   locale: string;
@@ -120,7 +120,7 @@ export interface Branding {
 /** Event hook names. */
 export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete"] as const;
 
-/** Settings as on the wire (API.md §5.2). */
+/** Settings as on the wire (docs/api.md#settings). */
 export interface Settings {
   signup: boolean;
   hideLoginButton: boolean;
@@ -140,7 +140,7 @@ export interface Settings {
   customCss?: string;
 }
 
-/** A share link on the wire (API.md §5.3). */
+/** A share link on the wire (docs/api.md#shares). */
 export interface Share {
   hash: string;
   path: string;
@@ -151,7 +151,7 @@ export interface Share {
   username?: string;
 }
 
-/** Resource type values (API.md §5.5). */
+/** Resource type values (docs/api.md#resources). */
 export type ResourceType =
   | ""
   | "image"
@@ -163,7 +163,7 @@ export type ResourceType =
   | "blob"
   | "invalid_link";
 
-/** A file or folder (API.md §5.4). */
+/** A file or folder (docs/api.md#resources). */
 export interface Resource {
   items?: Resource[];
   numDirs?: number;
@@ -191,13 +191,13 @@ export interface SearchHit {
   path: string;
 }
 
-/** Disk usage (API.md §5.9). */
+/** Disk usage (docs/api.md#disk-usage). */
 export interface Usage {
   total: number;
   used: number;
 }
 
-/** Startup configuration injected into pages (API.md §3). */
+/** Startup configuration injected into pages (filebrowser's `window.FileBrowser` keys). */
 export interface StartupConfig {
   AuthMethod: string;
   BaseURL: string;

@@ -1,4 +1,4 @@
-/** Users: provisioning, the wire shape, `which`-based updates (API.md §6.17) and deletion rules. */
+/** Users: provisioning, the wire shape, `which`-based updates (docs/api.md#users) and deletion rules. */
 import { BadRequestError, ForbiddenError } from "./errors.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
 import type { Permissions, Rule, Settings, StoredUser, User } from "./types.ts";
@@ -17,7 +17,7 @@ export function cleanPath(p: string): string {
   return "/" + out.join("/");
 }
 
-/** Cleans a username into a directory name (API.md §8.4); throws on an unusable result. */
+/** Cleans a username into a directory name (as filebrowser does); throws on an unusable result. */
 export function homeDirName(username: string): string {
   const name = username.trim().replaceAll("..", "").replace(/[^0-9A-Za-z@_\-.]/g, "-").replace(/-+/g, "-");
   if (name === "" || name === "-" || name === ".") {

@@ -1,4 +1,4 @@
-/** Router side effects of API.md §1.1: 301 to the cleaned path, and from a bare API prefix to its `/` form. */
+/** Upstream's router side effects: 301 to the cleaned path, and from a bare API prefix to its `/` form. */
 import type { MiddlewareHandler } from "hono";
 
 const BARE_PREFIXES = [

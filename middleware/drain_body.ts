@@ -1,6 +1,6 @@
 /**
  * Drains what is left of a rejected request body (status ≥ 400), up to a limit, so the client reads the
- * status and the keep-alive connection stays usable (API.md §6.20 PATCH step 9). Without it the server
+ * status and the keep-alive connection stays usable (docs/api.md#uploads-tus). Without it the server
  * closes the connection mid-upload and the client sees a network error instead of 409/413.
  */
 import type { MiddlewareHandler } from "hono";

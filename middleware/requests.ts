@@ -4,7 +4,7 @@ import type { RawRequest } from "../lib/fs/raw.ts";
 import { splitSharePath } from "../lib/shares.ts";
 import { remoteAddress } from "./conn.ts";
 
-/** The query and conditional/range headers of a download (API.md §6.10). */
+/** The query and conditional/range headers of a download (docs/api.md#downloads). */
 export function rawRequestOf(c: AppContext): RawRequest {
   return {
     inline: c.req.query("inline") === "true",
@@ -19,7 +19,7 @@ export function rawRequestOf(c: AppContext): RawRequest {
   };
 }
 
-/** Hash, sub-path and credentials of a public share request (API.md §6.16). */
+/** Hash, sub-path and credentials of a public share request (docs/api.md#public-shares). */
 export function shareRequestOf(c: AppContext) {
   return {
     ...splitSharePath(c.req.param("path") ?? ""),

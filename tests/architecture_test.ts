@@ -1,6 +1,7 @@
 /**
- * The layering of STYLE.md, checked on every import: lib/ knows no HTTP or UI, routes never import routes, browser
- * code (islands, components, client) reaches lib/ only through browser-safe modules, framework/ knows nothing of ours.
+ * The layering of docs/architecture.md, checked on every import: lib/ knows no HTTP or UI, routes never import
+ * routes, browser code (islands, components, client) reaches lib/ only through browser-safe modules, framework/
+ * knows nothing of ours.
  */
 import assert from "node:assert/strict";
 

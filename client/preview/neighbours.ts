@@ -2,7 +2,7 @@
 /** Previous/next navigation among the media files of a folder, and where to go after the open file is deleted. */
 import type { Resource, ResourceType } from "../../lib/types.ts";
 
-/** File types the preview steps through with the arrows (SPEC.md point 2). */
+/** File types the preview steps through with the arrows. */
 export const MEDIA_TYPES: readonly ResourceType[] = ["image", "video", "audio", "blob"];
 
 /** True when the preview's previous/next buttons include this item. */

@@ -1,7 +1,7 @@
 // This module is browser-compatible.
 /** Video playback: the offered rates, and the position and rate remembered per source in localStorage. */
 
-/** Playback rates offered (SPEC.md point 9). */
+/** Playback rates offered (as in filebrowser). */
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 2] as const;
 
 const KEY_PREFIX = "fb:video-time:";

@@ -1,5 +1,5 @@
 // This module is browser-compatible.
-/** Image zoom and pan arithmetic of the preview (SPEC.md point 9): steps, limits, the double-click cycle. */
+/** Image zoom and pan arithmetic of the preview: steps, limits, the double-click cycle. */
 
 /** One wheel or button step. */
 export const ZOOM_STEP = 0.25;

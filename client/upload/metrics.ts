@@ -1,7 +1,7 @@
 // This module is browser-compatible.
-/** Upload figures of SPEC.md points 4 and 9: item type, percentages, speed smoothing and the ETA text. */
+/** Upload figures: item type, percentages, speed smoothing and the ETA text. */
 
-/** Upload item types, from the MIME prefix (SPEC point 3); folders have none. */
+/** Upload item types, from the MIME prefix; folders have none. */
 export type UploadType = "video" | "audio" | "image" | "pdf" | "text" | "blob";
 
 /** Speed samples kept for the moving average. */

@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * The upload queue (SPEC.md point 4): jobs wait in order and run up to 5 at once. A folder job creates the
+ * The upload queue: jobs wait in order and run up to 5 at once. A folder job creates the
  * folder; a file job hands the file to the uploader (tus by default, see ./tus.ts). Progress is throttled to
  * 100 ms, the speed is sampled every second, and when the last job ends the state resets and a listing
  * reload is requested. The state is exposed as signals, so the upload panel only renders it.

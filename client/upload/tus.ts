@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * The tus uploader of the queue (SPEC.md points 3, 7, 8, 9): tus-js-client with the chunk size and retry count
+ * The tus uploader of the queue: tus-js-client with the chunk size and retry count
  * from the settings, `X-Auth` on every request, endpoint `<base>/api/tus<vpath>?override=<bool>`, and resumable
  * records in localStorage under `tus::<fingerprint>::<n>` so a reload resumes a half-done upload.
  */
@@ -70,7 +70,7 @@ function statusOf(err: unknown): number {
   return (err as DetailedError | null)?.originalResponse?.getStatus() ?? 0;
 }
 
-/** Turns a tus-js-client error into the messages of SPEC.md points 5 and 8. */
+/** Turns a tus-js-client error into filebrowser's upload error messages. */
 export function uploadErrorOf(err: unknown): UploadError {
   const detailed = err as Partial<DetailedError> | null;
   const response = detailed?.originalResponse ?? null;
@@ -189,7 +189,7 @@ export function createTusUploader(options: TusUploaderOptions): Uploader {
         onProgress: (sent) => request.onProgress(sent),
         onSuccess: () => resolve(),
         onError: (err) => {
-          // A failed upload cannot be resumed: forget its record (SPEC point 4).
+          // A failed upload cannot be resumed: forget its record.
           void forgetRecords(request.file, upload, options.storage).finally(() => reject(uploadErrorOf(err)));
         },
       });

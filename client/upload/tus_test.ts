@@ -65,7 +65,7 @@ Deno.test("shouldRetry() skips 4xx except 409 and 423, and never retries offline
   assert.equal(shouldRetry(500, { online: false }), false);
 });
 
-Deno.test("uploadErrorOf() gives the messages of SPEC.md points 5 and 8", () => {
+Deno.test("uploadErrorOf() gives filebrowser's upload error messages", () => {
   const create = uploadErrorOf({
     originalRequest: fakeRequest("POST"),
     originalResponse: fakeResponse(409, "409 Conflict\n"),

@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * The upload flows of the files page (SPEC.md point 4): what was picked in the upload prompt or dropped on the
+ * The upload flows of the files page: what was picked in the upload prompt or dropped on the
  * page is checked for name conflicts (the replace prompt asks: replace overwrites, continue skips what exists),
  * then handed to the page's upload queue.
  */

@@ -1,9 +1,9 @@
 // This module is browser-compatible.
 /**
- * Name conflicts of an upload (SPEC.md point 4): which picked or dropped entries already exist in the destination.
+ * Name conflicts of an upload: which picked or dropped entries already exist in the destination.
  * Top-level names are checked against the destination listing; a picked folder whose name is already a folder
  * there is merged, so its files are checked one by one against the recursive listing of that folder
- * (`GET /api/resources/recursive<dest><name>/`, API.md §6.5).
+ * (`GET /api/resources/recursive<dest><name>/`, docs/api.md#resources).
  */
 import type { UploadSource } from "./sources.ts";
 

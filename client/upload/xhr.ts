@@ -1,8 +1,8 @@
 // This module is browser-compatible.
 /**
- * The plain upload of API.md §6.6 for browsers without tus support: `POST /api/resources<vpath>?override=<bool>`
+ * The plain upload for browsers without tus (docs/api.md#resources): `POST /api/resources<vpath>?override=<bool>`
  * with the file as body, through XMLHttpRequest for upload progress. Exactly 200 is success; 409 rejects with the
- * status; a network error is '001 Connection aborted'; anything else rejects with the response text (SPEC point 8).
+ * status; a network error is '001 Connection aborted'; anything else rejects with the response text.
  */
 import type { Uploader, UploadHandle } from "./uploader.ts";
 import { UploadAbortedError, UploadError } from "./tus.ts";

@@ -7,7 +7,7 @@ export interface UploadRowItem {
   id: number;
   name: string;
   isDir: boolean;
-  /** Item type (SPEC point 3); unset for folders. */
+  /** Item type; unset for folders. */
   type?: string;
   progress: number;
   done: boolean;

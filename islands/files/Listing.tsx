@@ -15,7 +15,7 @@ const GROW_THROTTLE_MS = 100;
 
 function SortButton(props: { by: string; label: string; sorting: Resource["sorting"]; class: string }) {
   const active = props.sorting?.by === props.by;
-  // Name sorting is inverted on the wire: asc=false means A→Z (API.md §5.6).
+  // Name sorting is inverted on the wire: asc=false means A→Z (docs/api.md#resources).
   const ascending = active && (props.by === "name" ? !props.sorting!.asc : props.sorting!.asc);
   return (
     <button

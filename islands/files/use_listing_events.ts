@@ -1,7 +1,7 @@
 // This module is browser-compatible.
 /**
  * Pointer, keyboard and drag-and-drop handling of the listing, delegated on the listbox (one set of handlers
- * for any number of rows): selection rules of SPEC point 4, arrow-key focus, long-press on touch, drag to move.
+ * for any number of rows): filebrowser's selection rules, arrow-key focus, long-press on touch, drag to move.
  */
 import { useEffect, useRef } from "react";
 import { effect } from "@preact/signals";

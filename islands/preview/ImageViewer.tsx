@@ -11,7 +11,7 @@ import {
 import type { PinchStart, Point } from "../../client/preview/zoom.ts";
 import { isTiffName, loadImageObjectUrl } from "../../client/preview/tiff.ts";
 
-/** Double taps closer than this count as one gesture (SPEC.md point 9). */
+/** Double taps closer than this count as one gesture (as in filebrowser). */
 const DOUBLE_TAP_MS = 300;
 
 /** Props of ImageViewer. */

@@ -5,7 +5,7 @@ import { getResource } from "../../client/api.ts";
 import { listing } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 
-/** The navigation arrows hide after this long without pointer movement (SPEC.md point 9). */
+/** The navigation arrows hide after this long without pointer movement (as in filebrowser). */
 export const NAV_HIDE_MS = 1500;
 /** Pointer movement shows the arrows at most this often. */
 export const NAV_TRIGGER_MS = 500;

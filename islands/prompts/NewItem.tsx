@@ -4,7 +4,7 @@ import { createFile, createFolder } from "../../client/file_ops.ts";
 import { currentPath } from "../../client/state.ts";
 import { NamePrompt } from "./NameInput.tsx";
 
-/** Props of the new-folder prompt (SPEC: `redirect` defaults to true, `base` to the current folder). */
+/** Props of the new-folder prompt (`redirect` defaults to true, `base` to the current folder). */
 export interface NewDirProps {
   base?: string;
   redirect?: boolean;

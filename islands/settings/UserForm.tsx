@@ -22,7 +22,7 @@ export interface UserFormProps {
 }
 
 /**
- * The user fields (SPEC point 4): ticking admin ticks and locks the other permissions and clears and locks
+ * The user fields: ticking admin ticks and locks the other permissions and clears and locks
  * lockPassword; ticking "create home directory" on a new user clears and locks the scope, unticking restores it.
  */
 export function UserForm(props: UserFormProps) {

@@ -3,7 +3,7 @@ import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { loadedQueue } from "../../client/upload/ui_queue.ts";
 
-/** Confirms aborting every upload (SPEC.md point 4: 'Are you sure you want to abort?'). */
+/** Confirms aborting every upload (filebrowser's 'Are you sure you want to abort?'). */
 export function AbortPrompt(props: PromptProps<Record<string, never>>) {
   const { t } = usePage();
   const confirm = () => {

@@ -20,7 +20,7 @@ export interface UploadPanelProps {
 }
 
 /**
- * The upload panel (SPEC.md point 2): overall percentage, speed and time left, then the files by ascending
+ * The upload panel: overall percentage, speed and time left, then the files by ascending
  * progress with their type, percentage and a cancel button. Collapsible; on mobile it starts as a bar.
  */
 export function UploadPanel(props: UploadPanelProps) {

@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * Dropping files and folders from outside the page (SPEC.md point 5): onto the listing uploads into the current
+ * Dropping files and folders from outside the page: onto the listing uploads into the current
  * folder, onto a folder row into that folder, never onto a folder that is itself selected, and only with the
  * create permission. Listens on the window, so rows need no handlers of their own and the listing's own drag
  * and drop (moving rows) is left alone.

@@ -1,5 +1,5 @@
 /**
- * Streaming archives for downloads (API.md §6.10): zip and tar with eight compressions.
+ * Streaming archives for downloads (docs/api.md#downloads): zip and tar with eight compressions.
  * The caller supplies already-authorised entries; this module knows nothing about users or rules.
  */
 import { BadRequestError, HttpError } from "../errors.ts";

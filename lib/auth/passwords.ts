@@ -72,7 +72,7 @@ export async function verifyPassword(password: string, hash: string | null): Pro
   return hash ? ok : false;
 }
 
-/** Throws BadRequestError when a password breaks the policy (API.md §6.17.5). */
+/** Throws BadRequestError when a password breaks the policy (docs/api.md#signup). */
 export function checkPasswordPolicy(password: string, minLength: number): void {
   const bytes = new TextEncoder().encode(password).length;
   if (bytes < minLength) {

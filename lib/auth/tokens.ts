@@ -1,4 +1,4 @@
-/** JWTs as filebrowser issues them (API.md §2.2): HS256, `{user, iss, exp, iat}` plus our session id `jti`. */
+/** JWTs as filebrowser issues them (docs/api.md): HS256, `{user, iss, exp, iat}` plus our session id `jti`. */
 import { jwtVerify, SignJWT } from "jose";
 import { UnauthorizedError } from "../errors.ts";
 import type { StoredUser, TokenUser } from "../types.ts";

@@ -1,5 +1,5 @@
 /**
- * The entries of a folder/selection download (API.md §6.10 step 4), walked through the gate: denied and
+ * The entries of a folder/selection download (docs/api.md#downloads), walked through the gate: denied and
  * hidden entries are skipped (a denied folder prunes its subtree), escaping symlinks are skipped, in-scope
  * symlinks are archived as their targets (folder loops are cut), and vanished files are skipped.
  */

@@ -94,7 +94,7 @@ export async function writeFileAtomic(
   return await Deno.stat(dest);
 }
 
-/** The upload ETag of API.md §6.6: `"<hex mtime in ns><hex size>"`. */
+/** The upload ETag (as filebrowser's): `"<hex mtime in ns><hex size>"`. */
 export function uploadEtag(info: Deno.FileInfo): string {
   const ns = BigInt(info.mtime?.getTime() ?? 0) * 1_000_000n;
   return `"${ns.toString(16)}${info.size.toString(16)}"`;

@@ -1,4 +1,4 @@
-/** Detects whether a folder lives on a case-insensitive file system (API.md §4.4 case folding, §10.38). */
+/** Detects whether a folder lives on a case-insensitive file system (rules then fold case). */
 import { log } from "../log.ts";
 
 /**

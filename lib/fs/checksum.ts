@@ -1,4 +1,4 @@
-/** Streamed file checksums for `?checksum=` (API.md §6.4). */
+/** Streamed file checksums for `?checksum=` (docs/api.md#resources). */
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 

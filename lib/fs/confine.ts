@@ -1,5 +1,5 @@
 /**
- * Physical path resolution with symlink confinement (API.md §4.6). Given a confinement root that is already a
+ * Physical path resolution with symlink confinement (docs/security.md). Given a confinement root that is already a
  * real path and the segments of a clean vpath, finds where the entry lives on disk and refuses any symlink
  * (final component, ancestor, or dangling target) that resolves outside the root.
  */

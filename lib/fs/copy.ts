@@ -1,5 +1,5 @@
 /**
- * Copying files and trees inside one confinement (API.md §6.9 copy, §10.47-49). Files land atomically (temp +
+ * Copying files and trees inside one confinement (docs/api.md#resources). Files land atomically (temp +
  * rename); a tree copy continues past failing entries and reports them at the end; symlinks are followed only
  * when they stay inside the scope, and then copied as regular files.
  */

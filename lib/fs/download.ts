@@ -1,5 +1,5 @@
 /**
- * GET /api/raw for one file (API.md §6.10): Content-Disposition, conditional requests, a single byte range.
+ * GET /api/raw for one file (docs/api.md): Content-Disposition, conditional requests, a single byte range.
  * Returns a plain description (status, headers, body) that the route turns into a Response.
  *
  * Security over compatibility: files that a browser could run as a document (HTML, SVG, XML, XHTML…) are
@@ -39,7 +39,7 @@ export const PDF_CSP = "script-src 'none';";
 
 const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
 
-/** Percent-encodes a file name like a URL path segment (API.md §6.10). */
+/** Percent-encodes a file name like a URL path segment. */
 export function encodeFilename(name: string): string {
   let out = "";
   for (const byte of new TextEncoder().encode(name)) {

@@ -8,7 +8,7 @@ async function text(body: ReadableStream<Uint8Array> | null): Promise<string> {
   return body === null ? "" : await new Response(body).text();
 }
 
-Deno.test("contentDisposition() percent-encodes names like a path segment (API.md §10.10)", () => {
+Deno.test("contentDisposition() percent-encodes names like a path segment", () => {
   assert.equal(contentDisposition("document.pdf", { inline: true }), "inline; filename*=utf-8''document.pdf");
   assert.equal(
     contentDisposition("my file.txt", { inline: false }),

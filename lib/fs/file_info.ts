@@ -1,5 +1,5 @@
 /**
- * Turning stat results into the wire `Resource` fields (API.md §5.4/§5.5): Go FileMode bits, RFC 3339
+ * Turning stat results into the wire `Resource` fields (docs/api.md#resources): Go FileMode bits, RFC 3339
  * times in the server's offset, extension and `type`.
  */
 import type { Resource, ResourceType } from "../types.ts";
@@ -97,7 +97,7 @@ export interface DetectTypeOptions {
   canModify: boolean;
 }
 
-/** The `type` of a non-directory entry (API.md §5.5, steps 1-4). */
+/** The `type` of a non-directory entry (filebrowser's detection order). */
 export function detectType(name: string, options: DetectTypeOptions): ResourceType {
   if (options.isFifo) return "blob";
   const head = options.head;
@@ -129,7 +129,7 @@ export interface ResourceFieldsOptions {
   lstat: Deno.FileInfo;
   /** stat of the target (null for a dangling link). */
   stat: Deno.FileInfo | null;
-  /** Listing items show the target's mode/mtime; a single GET shows the link's own (API.md §4.6). */
+  /** Listing items show the target's mode/mtime; a single GET shows the link's own. */
   linkOwnTimes: boolean;
   canModify: boolean;
   head?: Uint8Array;

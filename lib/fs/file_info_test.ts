@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { detectType, formatModified, formatModifiedMs, goFileMode, TEXT_SIZE_LIMIT } from "./file_info.ts";
 import { isBinary, mimeByExtension, sniffMime } from "./mime.ts";
 
-Deno.test("goFileMode() uses Go's FileMode bits (API.md §5.4)", () => {
+Deno.test("goFileMode() uses Go's FileMode bits", () => {
   assert.equal(goFileMode(0o040755), 2147484141);
   assert.equal(goFileMode(0o100644), 420);
   assert.equal(goFileMode(0o120777), 134218239);
@@ -32,7 +32,7 @@ Deno.test("mimeByExtension() uses the pinned table (no host mime.types)", () => 
   assert.equal(mimeByExtension("x.unknownext"), "");
 });
 
-Deno.test("detectType() follows API.md §5.5", () => {
+Deno.test("detectType() follows filebrowser's detection order", () => {
   const t = (name: string, o: Partial<Parameters<typeof detectType>[1]> = {}) =>
     detectType(name, { size: 10, canModify: true, ...o });
   assert.equal(t("a.mp4"), "video");

@@ -1,11 +1,11 @@
 /**
- * The one gate every file operation goes through (STYLE.md example 4). `resolveScoped()` checks the
+ * The one gate every file operation goes through (docs/architecture.md). `resolveScoped()` checks the
  * permission, canonicalises the vpath, applies global then user rules and dot-file hiding, confines the path
  * to the user's scope (segment by segment, symlinks resolved) and returns a branded `ScopedPath`. The other
  * `lib/fs` modules accept only `ScopedPath`, so unchecked disk access does not type-check.
  *
  * Public shares re-root the gate: `base` is the share's path in the owner's scope; vpaths are then relative to
- * the shared directory, confinement happens at that directory, and rules see `base + vpath` (API.md §4.4).
+ * the shared directory, confinement happens at that directory, and rules see `base + vpath`.
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { Permission, Rule, Settings, StoredUser } from "../types.ts";
@@ -90,7 +90,7 @@ export function scopeDirOf(ctx: Pick<GateContext, "root" | "user">): string {
 const rootCache = new WeakMap<GateContext, Promise<Confinement>>();
 const foldCache = new Map<string, Promise<boolean>>();
 
-/** Whether path rules fold case under `root`: probed once per server root (API.md §4.4). */
+/** Whether path rules fold case under `root`: probed once per server root. */
 function foldCaseFor(root: string): Promise<boolean> {
   let p = foldCache.get(root);
   if (!p) {

@@ -1,5 +1,5 @@
 /**
- * Directory listings (API.md §5.4/§5.6). Built for speed: one synchronous readdir + lstat pass in chunks
+ * Directory listings (docs/api.md#resources). Built for speed: one synchronous readdir + lstat pass in chunks
  * (yielding to the event loop between chunks), symlinks resolved through the gate, and files opened only when
  * header sniffing is on *and* the extension is not in the pinned table.
  */
@@ -92,7 +92,7 @@ export async function listItems(dir: ScopedPath, options: ListOptions): Promise<
       try {
         info = Deno.lstatSync(path);
       } catch {
-        // Entries that cannot be stat'ed (vanished, broken mounts) are left out (API.md §10.44).
+        // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
         continue;
       }
       const head = needsHeader(name, info, options) ? readHeadSync(path) : undefined;
@@ -113,7 +113,7 @@ export async function listItems(dir: ScopedPath, options: ListOptions): Promise<
   return items;
 }
 
-/** A directory as a Resource with sorted `items`, `numDirs`, `numFiles` and `sorting` first (API.md key order). */
+/** A directory as a Resource with sorted `items`, `numDirs`, `numFiles` and `sorting` first (as upstream). */
 export async function listDirectory(
   dir: ScopedPath,
   self: Resource,

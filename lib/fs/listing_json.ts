@@ -1,5 +1,5 @@
 /**
- * A directory listing as the JSON text of API.md §6.4, built from a {@link DirSnapshot} for one request:
+ * A directory listing as the JSON of GET /api/resources, built from a {@link DirSnapshot} for one request:
  * the user's rules and dot-file hiding filter the snapshot's entries (no disk access), symlinks are resolved
  * through the gate now, and the items' UTF-8 is copied from the snapshot's fragment buffer. The bytes are
  * exactly those of `JSON.stringify(listDirectory(...))`.

@@ -19,7 +19,7 @@ function prng(seed: number): () => number {
 /** Name parts whose natural order is a total order (no leading zeros, no huge numbers). */
 const SAFE_PARTS = ["a", "B", "b", "file", "1", "10", "2", "9", ".", "-", "é", '"q', "\\", " ", "日本"];
 /**
- * With these, API.md §5.6's natural comparison is not transitive (`a1b` < `a01c` < `a1` < `a1b`), so no
+ * With these, filebrowser's natural name comparison is not transitive (`a1b` < `a01c` < `a1` < `a1b`), so no
  * order is "the" sorted one: the fast path and the reference then differ in order only.
  */
 const ALL_PARTS = [...SAFE_PARTS, "0", "01", "007", "18446744073709551616"];

@@ -194,7 +194,7 @@ export async function scanDirectory(
       }
       for (const { name, isSymlink } of all.slice(start, start + CHUNK)) {
         const info = isSymlink ? null : stat.lstat(name);
-        // Entries that cannot be stat'ed (vanished, broken mounts) are left out (API.md §10.44).
+        // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
         if (!isSymlink && info === null) continue;
         const i = names.length;
         names.push(name);

@@ -1,5 +1,5 @@
 /**
- * A pinned extension → MIME table (API.md §5.5: never the host's mime.types) plus the small content sniffer
+ * A pinned extension → MIME table (upstream's, not the host's mime.types) plus the small content sniffer
  * and the "binary" test used for type detection. Keys are lower-case extensions with the dot.
  */
 
@@ -87,7 +87,7 @@ const EXACT: Record<string, string> = {
   ".xhtml": "application/xhtml+xml",
 };
 
-// Upstream's own extension lists (API.md §5.5), by top-level type.
+// Upstream's own extension lists, by top-level type.
 const BY_TYPE: Record<string, string> = {
   image:
     ".art .bmp .flo .fpx .g3 .gif .ico .ief .iefs .jfif-tbnl .jfif .jpe .jpeg .jpg .jps .jut .nap .naplps .nif " +
@@ -161,7 +161,7 @@ export function sniffMime(head: Uint8Array): string {
 const decoder = new TextDecoder("utf-8", { fatal: false });
 
 /**
- * The "binary" test of API.md §5.5: a code point ≤ 8, or an invalid sequence / U+FFFD anywhere but in the
+ * filebrowser's "binary" test: a code point ≤ 8, or an invalid sequence / U+FFFD anywhere but in the
  * last 4 code points (a character cut at the buffer's end is tolerated). An empty buffer is not binary.
  */
 export function isBinary(buf: Uint8Array): boolean {

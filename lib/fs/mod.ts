@@ -1,5 +1,5 @@
 /**
- * The file layer: the path gate and every file operation behind the Files API (API.md §4-§6). Everything on
+ * The file layer: the path gate and every file operation behind the Files API (docs/api.md). Everything on
  * disk goes through `resolveScoped()`; the operations accept only the `ScopedPath` it returns.
  */
 export {

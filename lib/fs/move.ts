@@ -1,5 +1,5 @@
 /**
- * Moving entries (API.md §6.9 rename). rename(2) when possible; across devices, or onto a non-empty folder
+ * Moving entries (docs/api.md#resources). rename(2) when possible; across devices, or onto a non-empty folder
  * with override, the data is copied first and the source removed only after the copy is complete, so an
  * interruption never loses the source.
  */

@@ -1,5 +1,5 @@
 /**
- * Virtual-path helpers (API.md §1.2): canonicalisation and `/`-separated joins. Pure string code, no disk
+ * Virtual-path helpers (docs/api.md): canonicalisation and `/`-separated joins. Pure string code, no disk
  * access. On POSIX a backslash is an ordinary file-name character, never a separator.
  */
 
@@ -64,7 +64,7 @@ export function splitExtension(name: string): { stem: string; ext: string } {
 }
 
 /**
- * The longest common directory of several vpaths (API.md §10.50), compared by whole segments after cleaning.
+ * The longest common directory of several vpaths, compared by whole segments after cleaning.
  * A single path is its own root; paths sharing nothing but `/` give `""`.
  */
 export function commonDir(paths: string[]): string {

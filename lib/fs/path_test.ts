@@ -9,7 +9,7 @@ import {
   vpathDir,
 } from "./path.ts";
 
-Deno.test("cleanVpath() canonicalises like API.md §10.23 (backslash is a plain character)", () => {
+Deno.test("cleanVpath() canonicalises like filebrowser (backslash is a plain character)", () => {
   const table: [string, string, boolean][] = [
     ["/a\\b.txt", "/a\\b.txt", false],
     ["/allow/../Secret.txt", "/Secret.txt", false],
@@ -28,7 +28,7 @@ Deno.test("cleanVpath() canonicalises like API.md §10.23 (backslash is a plain 
   }
 });
 
-Deno.test("commonDir() finds the longest common directory (API.md §10.50)", () => {
+Deno.test("commonDir() finds the longest common directory", () => {
   assert.equal(commonDir(["/home/user/file1", "/home/user/file2"]), "/home/user");
   assert.equal(commonDir(["/home/user/folder", "/home/user/folder/file"]), "/home/user/folder");
   assert.equal(commonDir(["/home/user/folder", "/home/user/folder/../folder2"]), "/home/user");

@@ -1,4 +1,4 @@
-/** GET /api/preview/{size} (API.md §6.11) and GET /api/subtitle (§6.12). */
+/** GET /api/preview/{size} and GET /api/subtitle (docs/api.md#previews-and-subtitles). */
 import { BadRequestError, NotFoundError, NotImplementedError, PayloadTooLargeError } from "../errors.ts";
 import { canResize, parsePreviewSize, type PreviewCache } from "../thumbs/mod.ts";
 import {

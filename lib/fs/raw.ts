@@ -1,4 +1,4 @@
-/** GET /api/raw (API.md §6.10): one file (range, conditional) or a folder/selection as a streamed archive. */
+/** GET /api/raw (docs/api.md): one file (range, conditional) or a folder/selection as a streamed archive. */
 import { NotFoundError } from "../errors.ts";
 import { parseFilesParam, planArchive } from "./archive_source.ts";
 import { contentDisposition, type DownloadRequest, type FileDownload, planDownload } from "./download.ts";

@@ -1,4 +1,4 @@
-/** GET /api/resources/recursive (API.md §5.8, §6.5): a flat pre-order listing of a subtree. */
+/** GET /api/resources/recursive (docs/api.md#resources): a flat pre-order listing of a subtree. */
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import { formatModified } from "./file_info.ts";
 import { type Confinement, type GateContext, isVisible, realVpathOf, resolveWalkBase } from "./gate.ts";

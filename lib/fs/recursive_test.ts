@@ -3,7 +3,7 @@ import { HttpError } from "../errors.ts";
 import { listRecursive } from "./recursive.ts";
 import { ctxFor, makeTree, pathRule, withTempRoot } from "./_testing.ts";
 
-Deno.test("listRecursive() lists a subtree in pre-order and prunes denied folders (API.md §10.12)", async () => {
+Deno.test("listRecursive() lists a subtree in pre-order and prunes denied folders", async () => {
   await withTempRoot(async ({ root, outside }) => {
     await makeTree(root, {
       "target/nested/file.txt": "x",

@@ -1,4 +1,4 @@
-/** DELETE /api/resources (API.md §6.8): refuse-as-a-whole rule check, share cleanup, hooks, removal. */
+/** DELETE /api/resources (docs/api.md): refuse-as-a-whole rule check, share cleanup, hooks, removal. */
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { log } from "../log.ts";

@@ -12,7 +12,7 @@ export interface FsRequest {
   hooks: EventHooks;
   /** Preview cache whose entries are dropped when a file changes, moves or goes away. */
   previews?: Pick<PreviewCache, "dropPreviews">;
-  /** KV for removing share links on delete (API.md §6.8 step 4). */
+  /** KV for removing share links on delete (docs/api.md#resources). */
   kv?: Deno.Kv;
   now?: () => number;
 }

@@ -1,4 +1,4 @@
-/** GET /api/resources (API.md §6.4): one file or a directory listing, with content, checksum or raw text. */
+/** GET /api/resources (docs/api.md): one file or a directory listing, with content, checksum or raw text. */
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { checksumFile, parseChecksumAlgorithm } from "./checksum.ts";

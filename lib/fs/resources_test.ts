@@ -5,7 +5,7 @@ import { ctxFor, makeTree, pathRule, withTempRoot } from "./_testing.ts";
 
 const opts = { sorting: { by: "name", asc: false }, readHeaders: true };
 
-Deno.test("getResource() lists a folder with counts, sorting and the API.md key order", async () => {
+Deno.test("getResource() lists a folder with counts, sorting and filebrowser's key order", async () => {
   await withTempRoot(async ({ root }) => {
     await makeTree(root, {
       "d/b.txt": "bb",
@@ -41,7 +41,7 @@ Deno.test("getResource() lists a folder with counts, sorting and the API.md key 
   });
 });
 
-Deno.test("getResource() omits escaping links, lists in-scope and broken ones (API.md §4.6)", async () => {
+Deno.test("getResource() omits escaping links, lists in-scope and broken ones", async () => {
   await withTempRoot(async ({ root, outside }) => {
     await makeTree(root, { "real/f.txt": "12345" });
     await makeTree(outside, { "secret.txt": "s" });
@@ -105,7 +105,7 @@ Deno.test("getResource() returns content only with download, checksums, and raw 
   });
 });
 
-Deno.test("getResource() finds subtitles of a video (API.md §5.7)", async () => {
+Deno.test("getResource() finds subtitles of a video", async () => {
   await withTempRoot(async ({ root }) => {
     await makeTree(root, {
       "v/Movie.mp4": "",

@@ -1,5 +1,5 @@
 /**
- * Allow/deny rules (API.md §4.4) and dot-file hiding (§4.5). Pure functions over canonical vpaths
+ * Allow/deny rules and dot-file hiding (docs/security.md#the-path-gate). Pure functions over canonical vpaths
  * (no trailing slash), so the gate, walkers and tests share one matcher.
  */
 import { compileRuleRegex } from "../settings.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { hasHiddenSegment, isAllowedByRules, matchesRule } from "./rules.ts";
 import { pathRule, regexRule } from "./_testing.ts";
 
-Deno.test("matchesRule() matches path rules on whole segments (API.md §10.35)", () => {
+Deno.test("matchesRule() matches path rules on whole segments", () => {
   const cases: [string, string, boolean][] = [
     ["/uploads", "/uploads", true],
     ["/uploads", "/uploads/file.txt", true],
@@ -22,7 +22,7 @@ Deno.test("matchesRule() matches path rules on whole segments (API.md §10.35)",
   }
 });
 
-Deno.test("matchesRule() folds case only when asked (API.md §10.35)", () => {
+Deno.test("matchesRule() folds case only when asked", () => {
   const fold = { foldCase: true };
   assert.ok(matchesRule(pathRule("/Secret.txt"), "/secret.TXT", fold));
   assert.ok(matchesRule(pathRule("/Private"), "/private/notes.txt", fold));
@@ -31,7 +31,7 @@ Deno.test("matchesRule() folds case only when asked (API.md §10.35)", () => {
   assert.ok(!matchesRule(pathRule("/data/shared"), "/data/SHARED_private/x", fold));
 });
 
-Deno.test("matchesRule() never folds regex rules; (?i) works (API.md §10.36)", () => {
+Deno.test("matchesRule() never folds regex rules; (?i) works", () => {
   for (const foldCase of [true, false]) {
     assert.ok(matchesRule(regexRule("^/Secret\\.txt$"), "/Secret.txt", { foldCase }));
     assert.ok(!matchesRule(regexRule("^/Secret\\.txt$"), "/secret.TXT", { foldCase }));
@@ -62,7 +62,7 @@ Deno.test("isAllowedByRules() fails closed on a regex that does not compile", ()
   assert.equal(isAllowedByRules("/a", { globalRules: [regexRule("(", false)], userRules: [] }), false);
 });
 
-Deno.test("hasHiddenSegment() sees a dot-name on any segment (stricter than API.md §10.37)", () => {
+Deno.test("hasHiddenSegment() sees a dot-name on any segment (stricter than filebrowser)", () => {
   const cases: [string, boolean][] = [
     ["/", false],
     ["/src", false],

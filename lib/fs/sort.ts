@@ -1,4 +1,4 @@
-/** Listing order (API.md §5.6), including the inverted name direction and upstream's natural compare. */
+/** Listing order (docs/api.md), including the inverted name direction and upstream's natural compare. */
 import type { Resource, Sorting } from "../types.ts";
 
 function isDigit(c: number): boolean {
@@ -152,7 +152,7 @@ function sizeKey(f: SortFacts): number {
 }
 
 /**
- * The comparator of the user's listing order (API.md §5.6). A *stable* sort with it, of items in directory
+ * The comparator of the user's listing order. A *stable* sort with it, of items in directory
  * read order, is the listing order; ties keep read order.
  */
 export function comparatorFor(sorting: Sorting): (x: SortFacts, y: SortFacts) => number {
@@ -216,7 +216,7 @@ function byName(ascFlag: boolean): (x: SortFacts, y: SortFacts) => number {
   };
 }
 
-/** Sorts listing items in place per the user's sorting (API.md §5.6). */
+/** Sorts listing items in place per the user's sorting. */
 export function sortItems(items: SortableItem[], sorting: Sorting): void {
   const compare = comparatorFor(sorting);
   const keyed = items.map((item) => ({

@@ -18,7 +18,7 @@ Deno.test("naturalLess() compares digit runs as numbers and falls back to bytes"
   assert.ok(naturalLess("99999999999999999999999", "a"), "over-long runs compare as bytes");
 });
 
-Deno.test("sortItems() by name puts folders first and inverts the asc flag (API.md §5.6)", () => {
+Deno.test("sortItems() by name puts folders first and inverts the asc flag", () => {
   const items = [
     item("b10.txt"),
     item("B2.txt"),

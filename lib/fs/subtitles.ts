@@ -1,4 +1,4 @@
-/** Subtitle discovery for videos (API.md §5.7) and SRT/ASS → WebVTT conversion (§6.12). */
+/** Subtitle discovery for videos and SRT/ASS → WebVTT conversion (docs/api.md#previews-and-subtitles). */
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 import { scopedChild } from "./gate.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { assToVtt, isSubtitleName, normalizeBreaks, srtToVtt } from "./subtitles.ts";
 
-Deno.test("normalizeBreaks() turns every <br> variant into a newline (API.md §10.26)", () => {
+Deno.test("normalizeBreaks() turns every <br> variant into a newline", () => {
   assert.equal(
     normalizeBreaks('first<br>second<BR/>third<br />fourth<br class="x">fifth'),
     "first\nsecond\nthird\nfourth\nfifth",
@@ -9,7 +9,7 @@ Deno.test("normalizeBreaks() turns every <br> variant into a newline (API.md §1
   assert.equal(normalizeBreaks("<brand>"), "<brand>");
 });
 
-Deno.test("srtToVtt() converts cues and keeps line breaks (API.md §10.27)", () => {
+Deno.test("srtToVtt() converts cues and keeps line breaks", () => {
   const vtt = srtToVtt(
     "\ufeff1\r\n00:00:01,000 --> 00:00:02,000\r\nFirst<br>Second<BR/>Third<br />Fourth\r\n\r\n2\n00:01:00,500 --> 00:01:02,000\nNext\n",
   );

@@ -1,4 +1,4 @@
-/** PATCH /api/resources (API.md §6.9): copy or move with `override`/`rename`, checked as a whole first. */
+/** PATCH /api/resources (docs/api.md): copy or move with `override`/`rename`, checked as a whole first. */
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { isInsideDir } from "./confine.ts";

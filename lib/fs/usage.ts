@@ -1,4 +1,4 @@
-/** GET /api/usage (API.md §5.9, §6.13): size and use of the file system holding a folder. */
+/** GET /api/usage (docs/api.md#disk-usage): size and use of the file system holding a folder. */
 import { NotFoundError } from "../errors.ts";
 import type { Usage } from "../types.ts";
 import { type GateContext, resolveScoped } from "./gate.ts";

@@ -1,4 +1,4 @@
-/** POST (mkdir / upload) and PUT (save) of /api/resources (API.md §6.6, §6.7), always atomic. */
+/** POST (mkdir / upload) and PUT (save) of /api/resources (docs/api.md#resources), always atomic. */
 import { ConflictError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "./gate.ts";

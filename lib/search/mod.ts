@@ -1,5 +1,5 @@
 /**
- * GET /api/search (API.md §6.14): a depth-first walk of the user's folder that streams NDJSON hits. Rules,
+ * GET /api/search (docs/api.md): a depth-first walk of the user's folder that streams NDJSON hits. Rules,
  * dot-file hiding and scope apply to every entry; symlinks are never followed (escaping ones are not even
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the walk.
  */
@@ -82,7 +82,7 @@ async function* walkDir(
   }
 }
 
-/** Delay before the single keep-alive empty line (API.md §6.14). */
+/** Delay before the single keep-alive empty line. */
 export const KEEPALIVE_MS = 5000;
 
 /** The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running. */

@@ -1,4 +1,4 @@
-/** The /api/search query grammar (API.md §6.14): `case:`, `type:` filters, quoted phrase or space-separated terms. */
+/** The /api/search query grammar (docs/api.md): `case:`, `type:` filters, quoted phrase or space-separated terms. */
 import { mimeByExtension } from "../fs/mime.ts";
 
 /** A parsed search query. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { matchesQuery, parseSearchQuery } from "./query.ts";
 
-Deno.test("parseSearchQuery() reads case, type filters, phrases and terms (API.md §6.14)", () => {
+Deno.test("parseSearchQuery() reads case, type filters, phrases and terms", () => {
   assert.deepEqual(parseSearchQuery("Cat dog"), { caseSensitive: false, types: [], terms: ["cat", "dog"] });
   assert.deepEqual(parseSearchQuery("case:sensitive Cat"), {
     caseSensitive: true,

@@ -5,7 +5,7 @@
  * |---------------------------------------------|----------------------------------------|
  * | ["meta", "version"]                         | number: schema version                 |
  * | ["meta", "secret"]                          | Uint8Array(64): JWT signing key        |
- * | ["settings"]                                | Settings (wire shape of API.md §5.2)   |
+ * | ["settings"]                                | Settings (wire shape, docs/api.md)     |
  * | ["counters", "user_id"]                     | Deno.KvU64: last user id               |
  * | ["users", "by_id", id]                      | StoredUser                             |
  * | ["users", "by_name", folded username]       | number: user id (unique index)         |

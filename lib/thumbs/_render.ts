@@ -15,7 +15,7 @@ export type PreviewSize = "thumb" | "big";
 /** Formats a preview is written in. */
 export type PreviewFormat = "jpeg" | "png" | "gif" | "webp";
 
-/** Longest allowed source side in pixels (API.md §6.11). */
+/** Longest allowed source side in pixels. */
 export const MAX_SIDE = 10_000;
 /** Edge of the square thumbnail. */
 export const THUMB_SIDE = 256;

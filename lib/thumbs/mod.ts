@@ -1,5 +1,5 @@
 /**
- * Image previews (API.md §6.11): size parsing, which files get resized, and an on-disk preview cache.
+ * Image previews (docs/api.md): size parsing, which files get resized, and an on-disk preview cache.
  *
  * Decisions:
  * - GIF is not resized (`canResize("gif")` is false): the route serves it raw, like upstream, so animations

@@ -1,5 +1,5 @@
 /**
- * Resumable uploads (tus 1.0 as filebrowser speaks it, API.md §6.20), addressed by target vpath.
+ * Resumable uploads (tus 1.0 as filebrowser speaks it, docs/api.md#uploads-tus), addressed by target vpath.
  * State lives in KV (lib/upload/store.ts), bytes in a staging file outside the files root
  * (lib/upload/staging.ts); the finished file is moved into place atomically. Every call goes through the
  * path gate. Routes call these functions and only turn results into headers.

@@ -1,4 +1,4 @@
-/** The tus 1.0 header rules of API.md §6.20: lengths, offsets, content type and the Location of an upload. */
+/** The tus 1.0 header rules (docs/api.md): lengths, offsets, content type and the Location of an upload. */
 import { BadRequestError, UnsupportedMediaTypeError } from "../errors.ts";
 
 /** The only Content-Type a PATCH may carry. */
@@ -36,7 +36,7 @@ export function assertChunkContentType(raw: string | null | undefined): void {
   }
 }
 
-/** The Location of an upload: `<base>/api/tus<escaped vpath>`, path only, no query (API.md §6.20 step 7). */
+/** The Location of an upload: `<base>/api/tus<escaped vpath>`, path only, no query. */
 export function tusLocation(baseUrl: string, vpath: string): string {
   const escaped = vpath.split("/").map((seg) => encodeURIComponent(seg)).join("/");
   return `${baseUrl}/api/tus${escaped.startsWith("/") ? escaped : "/" + escaped}`;

@@ -112,7 +112,7 @@ export function assertPlaceable(
 ): void {
   const p = target.path;
   if (p.trailingSlash || p.vpath === "/" || p.stat?.isDirectory) {
-    // Upstream leaks the on-disk path here (API.md §12); the vpath is enough.
+    // Upstream leaks the on-disk path here; the vpath is enough.
     throw new BadRequestError(`cannot upload to a directory "${p.vpath}"`, { code: "target_is_directory" });
   }
   if (p.stat === null) return;

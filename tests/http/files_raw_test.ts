@@ -1,4 +1,4 @@
-/** HTTP tests of /api/raw (API.md §6.10): single files, ranges, caching, unsafe types, archives. */
+/** HTTP tests of /api/raw (docs/api.md#downloads): single files, ranges, caching, unsafe types, archives. */
 import assert from "node:assert/strict";
 import { exists, filesFixture, SECRET, TRAVERSALS } from "../fixtures/fs/tree.ts";
 
@@ -130,7 +130,7 @@ Deno.test("GET /api/raw: a folder downloads as a zip without denied, hidden or e
   }
 });
 
-Deno.test("GET /api/raw: selections with files= and tar.gz; backslash names cannot slip (API.md §10.9)", async () => {
+Deno.test("GET /api/raw: selections with files= and tar.gz; backslash names cannot slip", async () => {
   const f = await filesFixture();
   try {
     await Deno.mkdir(`${f.home}/ziptest`);

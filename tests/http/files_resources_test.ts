@@ -1,4 +1,4 @@
-/** HTTP tests of /api/resources (API.md §6.4-§6.9): role matrix, traversal set, atomic writes. */
+/** HTTP tests of /api/resources (docs/api.md#resources): role matrix, traversal set, atomic writes. */
 import assert from "node:assert/strict";
 import { shares } from "../../lib/storage/mod.ts";
 import { escapeTargets, exists, filesFixture, SECRET, TRAVERSALS } from "../fixtures/fs/tree.ts";
@@ -130,7 +130,7 @@ Deno.test("POST /api/resources: role matrix, mkdir, override, ETag", async () =>
     r = await f.request("/api/resources/home/admin.txt", { method: "POST", body: "adm", as: "admin" });
     assert.equal(r.status, 200);
     assert.equal(await Deno.readTextFile(`${f.home}/admin.txt`), "adm");
-    // API.md §10.21: trailing slash made a folder; PUT on it is 405.
+    // A trailing slash made a folder; PUT on it is 405.
     r = await f.request("/api/resources/newdir/", { method: "PUT", body: "x", as: "u" });
     assert.equal(r.status, 405);
   } finally {
@@ -188,7 +188,7 @@ Deno.test("POST/PUT/DELETE /api/resources: the traversal set cannot write or del
     assert.ok(await exists(`${f.outside}/dir/victim.txt`));
     assert.ok(await exists(`${f.home}/a/x.txt`));
     assert.ok(await exists(`${f.home}/evil-link`));
-    // API.md §10.17: a failed upload never deletes through a symlink.
+    // A failed upload never deletes through a symlink.
     const r = await f.request("/api/resources/evil-link/dir/victim.txt", {
       method: "POST",
       body: "x",
@@ -384,7 +384,7 @@ Deno.test("PATCH /api/resources: role matrix, double-decoded destination, traver
   }
 });
 
-Deno.test("PATCH/DELETE /api/resources: a denied descendant refuses the whole operation (API.md §10.22)", async () => {
+Deno.test("PATCH/DELETE /api/resources: a denied descendant refuses the whole operation", async () => {
   const f = await filesFixture();
   try {
     await Deno.mkdir(`${f.home}/src/a`, { recursive: true });

@@ -1,6 +1,6 @@
 /**
  * Crash safety: the real server is killed with SIGKILL in the middle of a large save and of a large move,
- * and the old data must be intact (API.md writes are atomic; moves remove the source only after the copy).
+ * and the old data must be intact (writes are atomic; moves remove the source only after the copy).
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

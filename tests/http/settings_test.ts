@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { testApp } from "../_helpers.ts";
 
-Deno.test("GET /api/settings: anonymous 401, user 403, admin gets API.md's keys in order and no secrets", async () => {
+Deno.test("GET /api/settings: anonymous 401, user 403, admin gets upstream's keys in order and no secrets", async () => {
   const t = await testApp({ users: [{ username: "alice", perm: { create: true } }] });
   try {
     assert.equal((await t.request("/api/settings")).status, 401);

@@ -1,4 +1,4 @@
-/** HTTP tests of share links: management (API.md §6.15) and public access (§6.16), §10 items 3-8, 24, 25. */
+/** HTTP tests of share links (docs/api.md#shares): management, public access, the upstream share test cases. */
 import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../_helpers.ts";
 import { shares } from "../../lib/storage/mod.ts";
@@ -40,7 +40,7 @@ async function unzipNames(bytes: Uint8Array, dir: string): Promise<{ names: stri
   return { names: dec.decode(list.stdout).trim().split("\n").filter(Boolean), all: dec.decode(all.stdout) };
 }
 
-Deno.test("public share: authentication matrix on /api/public/share and /api/public/dl (§10.3)", async () => {
+Deno.test("public share: authentication matrix on /api/public/share and /api/public/dl", async () => {
   const f = await testApp({ users: [{ username: "owner", perm: SHARER }] });
   try {
     await put(`${f.root}/doc.txt`, "hello");
@@ -153,7 +153,7 @@ Deno.test("public share: metadata shapes (folder listing, sub-folder name quirk,
   }
 });
 
-Deno.test("public share: owner rules apply below the share root (§10.4)", async () => {
+Deno.test("public share: owner rules apply below the share root", async () => {
   const f = await testApp({
     users: [{
       username: "owner",
@@ -177,7 +177,7 @@ Deno.test("public share: owner rules apply below the share root (§10.4)", async
   }
 });
 
-Deno.test("public share: symlinks escaping the share and traversal are refused (§10.5, 6, 8)", async () => {
+Deno.test("public share: symlinks escaping the share and traversal are refused", async () => {
   const f = await testApp({ users: [{ username: "owner", perm: SHARER, scope: "/u" }] });
   try {
     const scope = `${f.root}/u`;
@@ -209,7 +209,7 @@ Deno.test("public share: symlinks escaping the share and traversal are refused (
   }
 });
 
-Deno.test("public share: followExternalSymlinks follows links out of the share (§10.7)", async () => {
+Deno.test("public share: followExternalSymlinks follows links out of the share", async () => {
   const f = await testApp({
     users: [{ username: "owner", perm: SHARER, scope: "/u" }],
     config: { followExternalSymlinks: true },
@@ -352,7 +352,7 @@ Deno.test("share API: custom links (valid, invalid, taken)", async () => {
   }
 });
 
-Deno.test("share API: admin sees owners' shares by on-disk path (§10.24)", async () => {
+Deno.test("share API: admin sees owners' shares by on-disk path", async () => {
   const f = await testApp({ users: [{ username: "owner", perm: SHARER, scope: "/owner" }] });
   try {
     await put(`${f.root}/owner/file.txt`, "x");
@@ -369,7 +369,7 @@ Deno.test("share API: admin sees owners' shares by on-disk path (§10.24)", asyn
   }
 });
 
-Deno.test("share API: no secrets in responses (§10.25)", async () => {
+Deno.test("share API: no secrets in responses", async () => {
   const f = await testApp({ users: [{ username: "u", perm: SHARER }] });
   try {
     await put(`${f.root}/file.txt`, "x");

@@ -218,7 +218,7 @@ Deno.test("tus traversal set: .., %2e%2e, backslash and absolute paths stay in s
   }, { users: [{ username: "jail", perm: { create: true }, scope: "/jail" }] });
 });
 
-Deno.test("tus refuses writes through an escaping symlink (API.md §10.33) and to rule-hidden paths", async () => {
+Deno.test("tus refuses writes through an escaping symlink and to rule-hidden paths", async () => {
   const outside = await Deno.makeTempDir({ prefix: "fboutside-" });
   try {
     await withApp(async (t) => {
