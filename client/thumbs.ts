@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * Lazy thumbnail loading for the listing (SPEC.md point 9): an image starts loading when it comes within 1.3 screens
+ * Lazy thumbnail loading for the listing: an image starts loading when it comes within 1.3 screens
  * of the viewport, requests start at most every ~200 ms (a fast scroll past a photo folder does not queue every
  * thumbnail it flew over), a failed load is tried 3 times in all, and the last 200 loaded URLs are remembered so a
  * row scrolled back into view shows its image at once.

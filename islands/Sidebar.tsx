@@ -26,7 +26,7 @@ function UsageBar(props: { locale: string; t: (k: string, v?: Record<string, str
   useEffect(() => {
     let live = true;
     getUsage(dir).then((u) => live && setUsage(u)).catch((err) => {
-      // SPEC: a disk-usage failure shows the error prompt (also for 403/404, which the listing may not show).
+      // A disk-usage failure shows the error prompt (also for 403/404, which the listing may not show).
       setUsage(null);
       if (live) showPrompt("error", { message: errorMessage(err) });
     });

@@ -1,4 +1,4 @@
-/** Browser tests: the listing's loading state and its layout after a window resize (SPEC.md points 4 and 9). */
+/** Browser tests: the listing's loading state and its layout after a window resize. */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { hasChromium, launchBrowser, newSession, openFiles, setPrefs, startServer } from "./_server.ts";

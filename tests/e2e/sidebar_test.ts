@@ -1,4 +1,4 @@
-/** Browser tests: the sidebar's disk-usage bar and its failure prompt (SPEC.md points 2 and 4). */
+/** Browser tests: the sidebar's disk-usage bar and its failure prompt. */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { hasChromium, launchBrowser, newSession, openFiles, startServer } from "./_server.ts";

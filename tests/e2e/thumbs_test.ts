@@ -1,4 +1,4 @@
-/** Browser tests: listing thumbnails load lazily, retry failures and fall back to the icon (SPEC.md point 9). */
+/** Browser tests: listing thumbnails load lazily, retry failures and fall back to the icon. */
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import type { Browser } from "playwright-core";
