@@ -225,7 +225,8 @@ export function parseDuration(text: string): number | null {
   const s = text.trim();
   if (!s) return null;
   if (/^\d+$/.test(s)) return Number(s);
-  const re = /(\d+(?:\.\d+)?)(h|m|s|ms)/g;
+  // "ms" before "m": otherwise "500ms" reads as 500 minutes followed by a stray "s".
+  const re = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
   let total = 0;
   let consumed = 0;
   for (const m of s.matchAll(re)) {

@@ -40,6 +40,8 @@ Deno.test("parseDuration() reads Go-style durations", () => {
   assert.equal(parseDuration("1h30m"), 5400);
   assert.equal(parseDuration("90"), 90);
   assert.equal(parseDuration("soon"), null);
+  assert.equal(parseDuration("500ms"), 0.5);
+  assert.equal(parseDuration("1m30s500ms"), 90.5);
 });
 
 Deno.test("helpText() lists every option with its environment variable", () => {
