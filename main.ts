@@ -3,6 +3,7 @@ import { helpText, loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { build } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
+import { onServeError } from "./lib/serve_error.ts";
 import { bootDeps } from "./lib/boot.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
@@ -37,6 +38,7 @@ const server = Deno.serve({
     log.info(
       `listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${config.baseUrl}/`,
     ),
+  onError: onServeError,
 }, app.fetch);
 
 // Abandoned partial uploads are removed after --upload-expiry; check every 15 minutes (and once at start).

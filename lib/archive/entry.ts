@@ -34,6 +34,15 @@ export function sanitizeEntryName(name: string): string | null {
   return segments.length === 0 ? null : segments.join("/");
 }
 
+/**
+ * The error that ends an archive when an entry listed in it cannot be delivered whole (it vanished, became
+ * unreadable, failed to read or shrank): the stream errors and the download fails instead of ending short.
+ */
+export function entryFailure(name: string, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`Cannot archive "${name}": ${reason}`, { cause });
+}
+
 /** Permission bits of an entry, with a sensible default when the mode is unknown. */
 export function permissionBits(entry: ArchiveEntry): number {
   const perm = entry.mode & 0o7777;
@@ -100,5 +109,21 @@ export async function* copyEntry(
   } finally {
     if (!finished) await reader.cancel().catch((err) => log.debug("archive: cancel failed", err));
     reader.releaseLock();
+  }
+}
+
+/**
+ * Runs a {@link copyEntry} and names the entry in any read error (entryFailure); an abort passes unchanged.
+ */
+export async function* copyContent<T>(
+  name: string,
+  copy: AsyncGenerator<Uint8Array<ArrayBuffer>[], T>,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array<ArrayBuffer>[], T> {
+  try {
+    return yield* copy;
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw entryFailure(name, err);
   }
 }

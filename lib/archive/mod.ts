@@ -96,8 +96,9 @@ export async function isFormatAvailable(
 /**
  * Streams an archive of the entries as the consumer pulls: files are read in order (a few are
  * opened ahead, see PREFETCH_DEPTH), so memory stays bounded whatever the entry count or size.
- * Entry names go through sanitizeEntryName (refused ones are skipped with a warning); files that
- * cannot be opened are skipped; a read error mid-file errors the stream (no silent truncation).
+ * Entry names go through sanitizeEntryName (refused ones are skipped with a warning). A file that
+ * cannot be opened or read whole (gone, unreadable, shorter than its stat'ed size) errors the stream
+ * with entryFailure's message naming it: an archive never ends silently short.
  * Cancelling the stream or aborting `signal` closes the open files and kills a compressor process.
  * Route use: `await assertFormatAvailable(format)` first (503 before any byte is sent), then
  * `new Response(createArchive(entries, { format, signal: req.signal }))`, with each file's

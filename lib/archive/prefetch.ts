@@ -4,7 +4,7 @@
  * trip each in Deno) overlaps instead of adding up.
  */
 import { log } from "../log.ts";
-import { type ArchiveEntry, sanitizeEntryName } from "./entry.ts";
+import { type ArchiveEntry, entryFailure, sanitizeEntryName } from "./entry.ts";
 
 /** An entry with its sanitised name, opened (files) and ready to be written. */
 export interface PreparedEntry {
@@ -22,7 +22,8 @@ type Slot =
   | { kind: "entry"; value: PreparedEntry }
   | { kind: "skip" }
   | { kind: "end" }
-  | { kind: "error"; error: unknown };
+  | { kind: "error"; error: unknown }
+  | { kind: "failed"; error: Error };
 
 async function prepare(entry: ArchiveEntry): Promise<Slot> {
   const name = sanitizeEntryName(entry.name);
@@ -35,8 +36,8 @@ async function prepare(entry: ArchiveEntry): Promise<Slot> {
   try {
     return { kind: "entry", value: { entry, name, stream: await entry.open() } };
   } catch (err) {
-    log.warn(`archive: skipping "${entry.name}": cannot open`, err);
-    return { kind: "skip" };
+    // Listed but gone or unreadable: skipping it would end the archive short without anyone noticing.
+    return { kind: "failed", error: entryFailure(name, err) };
   }
 }
 
@@ -52,8 +53,8 @@ function discard(slot: Promise<Slot>): void {
 
 /**
  * Yields the entries in order, sanitised and opened, with up to `depth` of them prepared
- * ahead. Refused names and files that cannot be opened are skipped (logged). When the consumer
- * stops early, the streams opened ahead are cancelled (closing their files).
+ * ahead. Refused names are skipped (logged); a file that cannot be opened throws (entryFailure). When
+ * the consumer stops early, the streams opened ahead are cancelled (closing their files).
  */
 export async function* prepareEntries(
   entries: AsyncIterable<ArchiveEntry>,
@@ -85,6 +86,7 @@ export async function* prepareEntries(
         if (slot.kind === "error") throw slot.error;
         return;
       }
+      if (slot.kind === "failed") throw slot.error;
       request();
       if (slot.kind === "entry") yield slot.value;
     }

@@ -2,8 +2,7 @@
  * Streaming tar writer: POSIX ustar headers, plus PAX extended headers for long or non-ASCII
  * names and for sizes of 8 GiB and more.
  */
-import { log } from "../log.ts";
-import { type ArchiveEntry, copyEntry, permissionBits } from "./entry.ts";
+import { type ArchiveEntry, copyContent, copyEntry, entryFailure, permissionBits } from "./entry.ts";
 import { prepareEntries } from "./prefetch.ts";
 import { ChunkBuffer } from "./stream.ts";
 
@@ -138,15 +137,10 @@ export async function* tarChunks(
       total += block.length;
     }
     if (stream !== null) {
-      // The header promised `size` bytes: a file that grew is cut, one that shrank is zero-padded.
-      const written = yield* copyEntry(stream, out, { signal, limit: size });
-      if (written < size) {
-        log.warn(`archive: "${name}" shrank while being read; padding it with zeros`);
-        for (let missing = size - written; missing > 0; missing -= RECORD) {
-          out.push(ZEROS.subarray(0, Math.min(missing, RECORD)));
-          if (out.hasReady) yield out.take();
-        }
-      }
+      // The header promised `size` bytes: a file that grew is cut; one that shrank ends the archive (padding
+      // it would hand out a file that never existed).
+      const written = yield* copyContent(name, copyEntry(stream, out, { signal, limit: size }), signal);
+      if (written < size) throw entryFailure(name, new Error(`it shrank from ${size} to ${written} bytes`));
       out.push(padding(size));
       total += size + padding(size).length;
     }

@@ -4,7 +4,7 @@
  */
 import { log } from "../log.ts";
 import { crc32 } from "./crc.ts";
-import { type ArchiveEntry, copyEntry, permissionBits } from "./entry.ts";
+import { type ArchiveEntry, copyContent, copyEntry, entryFailure, permissionBits } from "./entry.ts";
 import { prepareEntries } from "./prefetch.ts";
 import { ChunkBuffer } from "./stream.ts";
 
@@ -251,19 +251,27 @@ export async function* zipChunks(
           new CompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
         )
         : stream;
-      yield* copyEntry(source, out, {
+      yield* copyContent(
+        clean,
+        copyEntry(source, out, {
+          signal,
+          onData: (chunk) => {
+            if (!deflate) {
+              record.crc = crc32(record.crc, chunk);
+              record.uncompressed += chunk.length;
+            }
+            record.compressed += chunk.length;
+            if (!record.zip64 && (record.compressed >= MAX32 || record.uncompressed >= MAX32)) {
+              throw new Error("it grew past 4 GiB while being read");
+            }
+          },
+        }),
         signal,
-        onData: (chunk) => {
-          if (!deflate) {
-            record.crc = crc32(record.crc, chunk);
-            record.uncompressed += chunk.length;
-          }
-          record.compressed += chunk.length;
-          if (!record.zip64 && (record.compressed >= MAX32 || record.uncompressed >= MAX32)) {
-            throw new Error(`Cannot archive "${clean}": it grew past 4 GiB while being read`);
-          }
-        },
-      });
+      );
+      if (record.uncompressed < entry.size) {
+        // Like tar: an entry shorter than listed ends the archive rather than passing for complete.
+        throw entryFailure(clean, new Error(`it shrank from ${entry.size} to ${record.uncompressed} bytes`));
+      }
       const descriptor = dataDescriptor(record);
       out.push(descriptor);
       offset += record.compressed + descriptor.length;

@@ -1,9 +1,11 @@
 /**
  * The entries of a folder/selection download (docs/api.md#downloads), walked through the gate: denied and
  * hidden entries are skipped (a denied folder prunes its subtree), escaping symlinks are skipped, in-scope
- * symlinks are archived as their targets (folder loops are cut), and vanished files are skipped.
+ * symlinks are archived as their targets (folder loops are cut). A listed entry that is gone or cannot be read
+ * (deleted meanwhile, a path beyond PATH_MAX) throws: the archive fails rather than end short.
  */
 import type { ArchiveEntry } from "../archive/mod.ts";
+import { entryFailure } from "../archive/entry.ts";
 import { fileReadable } from "../archive/file_stream.ts";
 import { log } from "../log.ts";
 import { type GateContext, resolveScoped, scopedChild, type ScopedPath } from "./gate.ts";
@@ -64,15 +66,25 @@ async function* walk(
   seen.add(p.real);
   try {
     const names: string[] = [];
+    const here = relativeName(root, p.vpath);
     try {
       for await (const e of Deno.readDir(p.real)) names.push(e.name);
     } catch (err) {
-      log.warn(`archive: cannot read "${p.vpath}"`, err);
-      return;
+      // The folder is listed already: leaving its content out would end the archive silently short.
+      throw entryFailure(here || vpathBase(p.vpath) || "/", err);
     }
     names.sort(compareBytes);
     for (const name of names) {
-      const child = await scopedChild(p, name);
+      let child: ScopedPath | null;
+      try {
+        // Listed by readDir, so it must still be there (a deleted file is a failure, not a skip), and
+        // reachable (a path beyond PATH_MAX fails with ENAMETOOLONG).
+        const lstat = await Deno.lstat(p.real === "/" ? `/${name}` : `${p.real}/${name}`);
+        child = await scopedChild(p, name, { lstat });
+      } catch (err) {
+        throw entryFailure(here ? `${here}/${name}` : name, err);
+      }
+      // Denied, hidden, escaping, or a dangling link: not part of the archive.
       if (child === null || child.stat === null) continue;
       yield* walk(child, root, seen, signal);
     }

@@ -41,3 +41,26 @@ Deno.test("planArchive() walks through the gate: rules, hiding, escapes, FIFOs, 
     assert.deepEqual(await names(one), ["a.txt"], "a single selected file is archived, not an empty archive");
   });
 });
+
+Deno.test("planArchive() never archives a hidden file through an in-scope link to it", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "docs/a.txt": "a", ".secret": "S", ".hd/x.txt": "X", "docs/.hd2/y.txt": "Y" });
+    await Deno.symlink("../.secret", `${root}/docs/link`);
+    await Deno.symlink("../.hd", `${root}/docs/dir-link`);
+    await Deno.symlink("../.hd/x.txt", `${root}/docs/deep-link`);
+    await Deno.symlink(".hd2/y.txt", `${root}/docs/inner-link`);
+    const ctx = ctxFor(root, { hideDotfiles: true });
+    const dir = await resolveScoped(ctx, "/docs", "download");
+    assert.deepEqual(await names(await planArchive(ctx, dir, { files: [] })), ["a.txt"]);
+    const picked = await planArchive(ctx, dir, { files: ["link", "dir-link", "deep-link", "a.txt"] });
+    assert.deepEqual(await names(picked), ["a.txt"], "selecting the links by name does not help");
+    const open = ctxFor(root);
+    const all = await names(
+      await planArchive(open, await resolveScoped(open, "/docs", "download"), { files: [] }),
+    );
+    assert.ok(
+      all.includes("link") && all.includes("dir-link/x.txt"),
+      "without hiding the links are followed",
+    );
+  });
+});

@@ -1,16 +1,20 @@
 /**
  * Copying files and trees inside one confinement (docs/api.md#resources). Files land atomically (temp +
  * rename); a tree copy continues past failing entries and reports them at the end; symlinks are followed only
- * when they stay inside the scope, and then copied as regular files.
+ * when they stay inside the scope, and then copied as regular files. A link whose target the user may not see
+ * (hidden dot-file, denied by a rule) is skipped like the target itself: listings omit it, copies never read it.
  */
 import { HttpError } from "../errors.ts";
 import { log } from "../log.ts";
 import { DIR_MODE, tempPathFor } from "./atomic.ts";
-import { scopedChild, type ScopedPath } from "./gate.ts";
+import { isConfinedLink, scopedChild, type ScopedPath } from "./gate.ts";
+import { joinVpath } from "./path.ts";
 
 /** Options of {@link copyEntry}. */
 export interface CopyOptions {
   signal?: AbortSignal;
+  /** Recreate symlinks as links instead of copying what they point to (a move's copy fallback). */
+  keepLinks?: boolean;
 }
 
 function dirOf(path: string): string {
@@ -29,6 +33,18 @@ export async function copyFileAtomic(src: string, dest: string, options: CopyOpt
     if (mode !== null) await Deno.chmod(temp, mode & 0o7777);
     using f = await Deno.open(temp, { read: true });
     await f.syncData();
+    await Deno.rename(temp, dest);
+  } catch (err) {
+    await Deno.remove(temp).catch(() => {});
+    throw err;
+  }
+}
+
+/** Recreates the symlink `src` (an on-disk link path) at `dest` with the same target text, via a temp name. */
+export async function copyLinkAtomic(src: string, dest: string): Promise<void> {
+  const temp = tempPathFor(dest, "copy");
+  await Deno.symlink(await Deno.readLink(src), temp);
+  try {
     await Deno.rename(temp, dest);
   } catch (err) {
     await Deno.remove(temp).catch(() => {});
@@ -58,21 +74,32 @@ async function copyTree(
   if (!dst.stat?.isDirectory) {
     await Deno.mkdir(dst.real, { recursive: true, mode: (src.stat?.mode ?? DIR_MODE) & 0o7777 });
   }
-  const names: string[] = [];
+  const entries: Deno.DirEntry[] = [];
   try {
-    for await (const e of Deno.readDir(src.real)) names.push(e.name);
+    for await (const e of Deno.readDir(src.real)) entries.push(e);
   } catch (err) {
     failures.push(src.vpath);
     log.warn(`copy: cannot read "${src.vpath}"`, err);
     return;
   }
-  names.sort();
-  for (const name of names) {
+  entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const { name, isSymlink } of entries) {
     options.signal?.throwIfAborted();
+    if (isSymlink && options.keepLinks) {
+      await copyLink(src, dst, name, failures);
+      continue;
+    }
     // Descendants are judged by rules only (hidden dot-files are copied, like upstream); links must stay inside.
     const from = await scopedChild(src, name, { ignoreHidden: true });
-    if (from === null || from.stat === null) {
-      failures.push(`${src.vpath}/${name}`);
+    if (from === null) {
+      // An in-scope link whose target is hidden or denied does not exist for this user: skip it, no failure.
+      const vpath = joinVpath(src.vpath, name);
+      if (isSymlink && await isConfinedLink(src.confinement, vpath)) log.debug(`copy: skipping "${vpath}"`);
+      else failures.push(vpath);
+      continue;
+    }
+    if (from.stat === null) {
+      failures.push(from.vpath);
       continue;
     }
     const to = await scopedChild(dst, name, { ignoreHidden: true, allowMissing: true });
@@ -96,6 +123,20 @@ async function copyTree(
       failures.push(from.vpath);
       log.warn(`copy: cannot copy "${from.vpath}"`, err);
     }
+  }
+}
+
+/** keepLinks: the link itself moves, whatever it points to (like rename(2)); the gate judges it on use. */
+async function copyLink(src: ScopedPath, dst: ScopedPath, name: string, failures: string[]): Promise<void> {
+  const to = await scopedChild(dst, name, { ignoreHidden: true, allowMissing: true });
+  const from = `${src.real}/${name}`;
+  try {
+    if (to === null) throw new Error("destination refused");
+    if (to.lstat?.isDirectory) throw new Error("a folder is in the way");
+    await copyLinkAtomic(from, to.path);
+  } catch (err) {
+    failures.push(joinVpath(src.vpath, name));
+    log.warn(`copy: cannot recreate link "${joinVpath(src.vpath, name)}"`, err);
   }
 }
 

@@ -246,7 +246,7 @@ export async function resolveScoped(
 export interface ChildHint {
   /** lstat of the child, when the walker already has it. */
   lstat?: Deno.FileInfo;
-  /** Skip the dot-file check (recursive operations judge descendants by rules only, like upstream). */
+  /** Skip the dot-file check of the name (recursive operations, like upstream); a link's target still gets it. */
   ignoreHidden?: boolean;
   /** Return a not-yet-existing child (to create it) instead of null. */
   allowMissing?: boolean;
@@ -285,7 +285,8 @@ export async function scopedChild(
     resolution = { ...resolution, path };
   }
   const target = resolvedVpath(conf, vpath, resolution.real);
-  if (target !== null && !isVisible(conf, target, hint)) return null;
+  // ignoreHidden spares dot-names in the walked tree, never a link's target (`link -> ../.secret` leaks bytes).
+  if (target !== null && !isVisible(conf, target, lstat?.isSymlink ? {} : hint)) return null;
   return brand({
     ...resolution,
     vpath,

@@ -5,7 +5,7 @@
  */
 import { ConflictError } from "../errors.ts";
 import { DIR_MODE, tempPathFor } from "./atomic.ts";
-import { copyEntry } from "./copy.ts";
+import { copyEntry, copyLinkAtomic } from "./copy.ts";
 import { type ScopedPath, scopedTempSibling } from "./gate.ts";
 
 function dirOf(path: string): string {
@@ -59,19 +59,19 @@ export function isSameEntry(a: ScopedPath, b: ScopedPath): boolean {
 }
 
 async function copyThenRemove(src: ScopedPath, dst: ScopedPath, options: MoveOptions): Promise<void> {
+  // Links inside the tree are recreated as links, as rename(2) would keep them: following them would copy
+  // their targets' bytes (a hidden file's too) and turn links into files.
+  const copyOptions = { signal: options.signal, keepLinks: true };
   if (src.lstat?.isSymlink) {
-    // Recreate the link itself rather than copying what it points to.
-    const temp = tempPathFor(dst.path, "move");
-    await Deno.symlink(await Deno.readLink(src.path), temp);
-    await Deno.rename(temp, dst.path);
+    await copyLinkAtomic(src.path, dst.path);
   } else if (dst.stat?.isDirectory) {
     // Merge into an existing folder: every file lands atomically; the source stays until all are copied.
-    await copyEntry(src, dst, options);
+    await copyEntry(src, dst, copyOptions);
   } else {
     // Copy beside the destination, then rename into place: readers see nothing or everything.
     const temp = scopedTempSibling(dst, tempPathFor(dst.path, "move"));
     try {
-      await copyEntry(src, temp, options);
+      await copyEntry(src, temp, copyOptions);
       await Deno.rename(temp.path, dst.path);
     } catch (err) {
       await Deno.remove(temp.path, { recursive: true }).catch(() => {});

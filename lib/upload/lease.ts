@@ -5,9 +5,11 @@
  * chunk of the same upload on this instance reuses it without touching KV, and renews it only when less than
  * half of its TTL is left. A parked lease simply runs out (LOCK_TTL_MS) if no chunk follows; other instances
  * wait that long at most (tus clients retry 423). Nothing here keeps timers running between requests.
+ * Creation parks the lease too, and the lease is what protects an upload from another user's POST: once it
+ * ran out (no chunk for LOCK_TTL_MS), the path can be taken over (isLeaseLive).
  */
-import { acquireUploadLock, LOCK_TTL_MS, releaseUploadLock, renewUploadLock } from "./store.ts";
-import type { UploadLock } from "./store.ts";
+import { acquireUploadLock, LOCK_TTL_MS, lockKey, releaseUploadLock, renewUploadLock } from "./store.ts";
+import type { UploadLease, UploadLock } from "./store.ts";
 
 interface Held {
   lock: UploadLock;
@@ -51,6 +53,18 @@ export async function takeLease(
   }
   held.set(key, { lock, busy: true });
   return lock;
+}
+
+/**
+ * Whether an upload's lease is live: a request of this process uses it, it is parked here and has not run
+ * out, or another instance holds it in KV. Unlike takeLease, which may hand a parked lease to any request
+ * of this process, this tells whether the upload's owner is still at work (creation and chunks renew it).
+ */
+export async function isLeaseLive(kv: Deno.Kv, key: string, options: { now: number }): Promise<boolean> {
+  const parked = heldOf(kv).get(key);
+  if (parked && (parked.busy || parked.lock.until > options.now)) return true;
+  const current = await kv.get<UploadLease>(lockKey(key));
+  return current.value !== null && current.value.until > options.now;
 }
 
 /** Ends a request's use of the lease but keeps it for the next chunk of the same upload. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { dropLease, forgetLease, parkLease, releaseParkedLeases, takeLease } from "./lease.ts";
+import { dropLease, forgetLease, isLeaseLive, parkLease, releaseParkedLeases, takeLease } from "./lease.ts";
 import { acquireUploadLock, LOCK_TTL_MS, lockKey } from "./store.ts";
 
 async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
@@ -77,5 +77,29 @@ Deno.test("forgetLease() drops the local entry after a commit deleted the lock k
     await kv.delete(lockKey("k"));
     forgetLease(kv, "k", lock);
     assert.ok(await takeLease(kv, "k", { now: 1 }), "a fresh lease, not the stale local one");
+  });
+});
+
+Deno.test("isLeaseLive() counts a lease in use, parked here or held elsewhere, until it runs out", async () => {
+  await withKv(async (kv) => {
+    assert.equal(await isLeaseLive(kv, "k", { now: 0 }), false);
+    const lock = await takeLease(kv, "k", { now: 0 });
+    assert.ok(lock);
+    assert.equal(
+      await isLeaseLive(kv, "k", { now: LOCK_TTL_MS * 5 }),
+      true,
+      "in use: live whatever the time",
+    );
+    parkLease(kv, "k", lock);
+    assert.equal(
+      await isLeaseLive(kv, "k", { now: LOCK_TTL_MS - 1 }),
+      true,
+      "parked (takeLease would reuse it)",
+    );
+    assert.equal(await isLeaseLive(kv, "k", { now: LOCK_TTL_MS + 1 }), false, "parked and run out");
+    await releaseParkedLeases(kv);
+    assert.ok(await acquireUploadLock(kv, "other", { now: 0 }), "another instance's lease, in KV only");
+    assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS - 1 }), true);
+    assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS + 1 }), false);
   });
 });

@@ -143,22 +143,25 @@ Deno.test("two concurrent chunks for one upload: one wins, the other gets 423 or
   try {
     const ctx = f.ctx();
     await createUpload(ctx, "/p.bin", { length: "8", override: false });
-    // A body that stalls until released keeps the first PATCH inside its lock.
+    // A body that stalls until released keeps the first PATCH inside its lock; it is read only once the
+    // PATCH holds the lock (highWaterMark 0: nothing is pulled before a read).
     let release!: () => void;
+    let reading!: () => void;
     const gate = new Promise<void>((r) => release = r);
+    const started = new Promise<void>((r) => reading = r);
+    let sent = false;
     const slow = new ReadableStream<Uint8Array>({
-      async start(controller) {
+      async pull(controller) {
+        if (sent) return;
+        sent = true;
+        reading();
         controller.enqueue(new TextEncoder().encode("abcd"));
         await gate;
         controller.close();
       },
-    });
+    }, { highWaterMark: 0 });
     const first = appendUploadChunk(ctx, "/p.bin", { ...chunk(0), body: slow });
-    const key = await targetKeyOf(`${f.root}/p.bin`);
-    for (let waited = 0; (await f.kv.get(lockKey(key))).value === null; waited += 5) {
-      assert.ok(waited < 5000, "the first chunk never took the lock");
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await started;
     await rejectsWith(appendUploadChunk(ctx, "/p.bin", chunk(0, "wxyz")), 423, "upload_locked");
     release();
     assert.equal((await first).offset, 4);
@@ -229,9 +232,15 @@ Deno.test("uploads belong to their owner; a second user's POST to a live upload 
       409,
       "upload_in_progress",
     );
-    f.clock.now += 3601_000;
+    // The owner's lease (taken at creation, renewed by every chunk) protects the path, not the upload expiry
+    // (an hour here): once it runs out, the other user takes the path over.
+    f.clock.now += 9_000;
+    await rejectsWith(createUpload(other, "/own.bin", { length: "2", override: false }), 409);
+    f.clock.now += 1_001;
     await createUpload(other, "/own.bin", { length: "2", override: false });
-    assert.equal((await getUploadStatus(other, "/own.bin")).length, 2, "an abandoned upload is taken over");
+    assert.equal((await getUploadStatus(other, "/own.bin")).length, 2, "a stale upload is taken over");
+    await rejectsWith(getUploadStatus(f.ctx({ id: 1 }), "/own.bin"), 404, "upload_not_found");
+    assert.equal([...Deno.readDirSync(f.uploadDir)].length, 1, "the stale upload's staging file is gone");
   } finally {
     await f.close();
   }

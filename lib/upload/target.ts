@@ -99,11 +99,6 @@ export async function lastActivityOf(deps: Pick<UploadDeps, "config">, entry: Up
   return Math.max(entry.record.createdAt, info?.mtime?.getTime() ?? 0);
 }
 
-/** True when an upload has not been touched for longer than `config.uploadExpiry`. */
-export async function isAbandoned(deps: UploadDeps, entry: UploadEntry): Promise<boolean> {
-  return deps.now() - await lastActivityOf(deps, entry) > deps.config.uploadExpiry * 1000;
-}
-
 /** Throws unless `target` may receive the upload's bytes now: not a directory, existing only with override. */
 export function assertPlaceable(
   ctx: UploadContext,
