@@ -3,6 +3,7 @@
  * File operations of the listing: create, rename, delete, copy/move with the conflict flow,
  * clipboard cut/copy/paste, downloads, and saving the view mode and sorting on the user.
  */
+import { trackButton } from "./button_state.ts";
 import * as api from "./api.ts";
 import { joinPath, parentPath } from "./api.ts";
 import type { Resource, Sorting } from "../lib/types.ts";
@@ -37,7 +38,10 @@ async function settle(
 
 /** Deletes items in parallel, then reloads the listing (also after errors). */
 export async function deleteItems(items: readonly TransferItem[]): Promise<boolean> {
-  const ok = await settle(items, (i) => api.deleteResource(i.path), "files.errors.delete");
+  const ok = await trackButton(
+    "delete",
+    settle(items, (i) => api.deleteResource(i.path), "files.errors.delete"),
+  );
   clearSelection();
   requestReload();
   return ok;
@@ -67,10 +71,13 @@ export async function transferItems(
   if (action === "move" && sameDir) return;
   const run = async (options: api.TransferOptions) => {
     const fn = action === "copy" ? api.copyResource : api.moveResource;
-    const ok = await settle(
-      items,
-      (i) => fn(i.path, joinPath(dir, i.name), options),
-      action === "copy" ? "files.errors.copy" : "files.errors.move",
+    const ok = await trackButton(
+      action,
+      settle(
+        items,
+        (i) => fn(i.path, joinPath(dir, i.name), options),
+        action === "copy" ? "files.errors.copy" : "files.errors.move",
+      ),
     );
     clearSelection();
     if (ok && !sameDir && !flow.stay && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
@@ -164,7 +171,7 @@ export async function renameItem(item: TransferItem, newName: string): Promise<b
   const name = newName.trim();
   if (!name || name === item.name) return true;
   try {
-    await api.moveResource(item.path, joinPath(parentPath(item.path), name));
+    await trackButton("rename", api.moveResource(item.path, joinPath(parentPath(item.path), name)));
   } catch (err) {
     showError(err, t("files.errors.rename", { name: item.name }));
     return false;

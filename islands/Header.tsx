@@ -1,10 +1,11 @@
 import { useEffect, useRef } from "react";
 import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
-import { EllipsisVertical, Menu, X } from "../components/icons.ts";
+import { Check, EllipsisVertical, LoaderCircle, Menu, X } from "../components/icons.ts";
 import { Logo } from "../components/Logo.tsx";
 import type { ActionContext, HeaderAction } from "../client/actions.ts";
 import { headerActions } from "../client/actions.ts";
+import { buttonStates } from "../client/button_state.ts";
 import "../client/file_actions.ts";
 import { usePage } from "../client/hooks.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
@@ -24,6 +25,7 @@ function ActionButton(
   const { action, ctx } = props;
   const label = props.t(action.label?.(ctx) ?? action.labelKey);
   const pressed = action.pressed?.(ctx);
+  const state = buttonStates.value.get(action.id);
   const run = () => {
     if (props.menu) closePrompt();
     action.run(ctx);
@@ -38,9 +40,19 @@ function ActionButton(
       aria-pressed={props.menu || pressed === undefined ? undefined : pressed}
       aria-checked={props.menu && pressed !== undefined ? pressed : undefined}
       data-action={action.id}
+      data-state={state}
+      aria-busy={state === "loading" ? true : undefined}
+      disabled={state !== undefined}
       onClick={run}
     >
-      <Icon node={action.iconOf?.(ctx) ?? action.icon} />
+      <Icon
+        node={state === "loading"
+          ? LoaderCircle
+          : state === "success"
+          ? Check
+          : action.iconOf?.(ctx) ?? action.icon}
+        class={state ? `state-${state}` : undefined}
+      />
       {props.menu && <span>{label}</span>}
     </button>
   );
@@ -55,7 +67,11 @@ function HeaderImpl(props: HeaderProps) {
   const ctx: ActionContext | null = user
     ? { user, config, selected: selectedItems.value, listing: listing.value, path: currentPath.value }
     : null;
-  const visible = props.actions && ctx ? headerActions.value.filter((a) => a.visible(ctx)) : [];
+  // A button whose work just ran stays for its spinner and check mark even when the selection it acted on is gone.
+  const states = buttonStates.value;
+  const visible = props.actions && ctx
+    ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id))
+    : [];
   const menuActions = visible.filter((a) => !a.pinned);
   const name = config.Name || "File Browser";
   useEffect(() => {
