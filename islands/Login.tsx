@@ -5,6 +5,7 @@ import { ApiError, login, signup } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { setToken } from "../client/session.ts";
 import { errorMessage } from "../client/toasts.ts";
+import { safeRedirect } from "../lib/redirect.ts";
 
 /** Props of Login. */
 export interface LoginProps {
@@ -26,7 +27,9 @@ function LoginImpl(props: LoginProps) {
 
   const finish = (token: string) => {
     setToken(token);
-    location.assign(`${config.BaseURL}${props.redirect}`);
+    // Checked again here: the target must stay on this origin whatever the page was given.
+    const target = safeRedirect(props.redirect, { baseUrl: config.BaseURL, origin: location.origin });
+    location.assign(`${config.BaseURL}${target}`);
   };
 
   useEffect(() => {
