@@ -26,7 +26,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = base ? root.basePath(base) : root;
 
   app.use("*", requestLog());
-  app.use("*", securityHeaders());
+  app.use("*", securityHeaders({ loginPath: `${base}/login`, captchaHost: deps.config.recaptcha?.host }));
   app.use("*", cleanPath({ baseUrl: base }));
   app.use("*", async function loadState(c, next) {
     c.set("deps", deps);
