@@ -12,7 +12,11 @@ Deno.test("verifyCaptcha() posts secret, response and remoteip to <host>/recaptc
     await verifyCaptcha(config, "pass-1", { remoteIp: "::ffff:198.51.100.7" });
     assert.deepEqual(fake.calls, [{ secret: FAKE_SECRET, response: "pass-1", remoteip: "198.51.100.7" }]);
     await verifyCaptcha(config, "pass-2", { remoteIp: "local" });
-    assert.deepEqual(fake.calls[1], { secret: FAKE_SECRET, response: "pass-2" }, "no remoteip when none is known");
+    assert.deepEqual(
+      fake.calls[1],
+      { secret: FAKE_SECRET, response: "pass-2" },
+      "no remoteip when none is known",
+    );
     await assert.rejects(verifyCaptcha(config, "nope"), ForbiddenError);
     await assert.rejects(verifyCaptcha({ ...config, secret: "other" }, "pass-3"), ForbiddenError);
     const calls = fake.calls.length;
@@ -22,7 +26,11 @@ Deno.test("verifyCaptcha() posts secret, response and remoteip to <host>/recaptc
     fake.mode = "status500";
     assert.equal(await verifyCaptcha(config, "pass-4").catch(status), 403, "non-200 is a refusal (API.md)");
     fake.mode = "garbage";
-    assert.equal(await verifyCaptcha(config, "pass-5").catch(status), 500, "an unreadable answer is a failure");
+    assert.equal(
+      await verifyCaptcha(config, "pass-5").catch(status),
+      500,
+      "an unreadable answer is a failure",
+    );
   } finally {
     await fake.close();
   }
@@ -59,6 +67,8 @@ Deno.test("verifyCaptcha() uses an injected fetch", async () => {
     seen.push(`${url} ${init.body}`);
     return Promise.resolve(Response.json({ success: true }));
   }) as typeof fetch;
-  await verifyCaptcha({ host: "https://captcha.invalid", key: "k", secret: "s" }, "tok", { fetch: fakeFetch });
+  await verifyCaptcha({ host: "https://captcha.invalid", key: "k", secret: "s" }, "tok", {
+    fetch: fakeFetch,
+  });
   assert.deepEqual(seen, ["https://captcha.invalid/recaptcha/api/siteverify secret=s&response=tok"]);
 });

@@ -25,12 +25,14 @@ function startupConfig(html: string): Record<string, unknown> {
 
 async function captureErrors<T>(fn: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
   const lines: string[] = [];
-  const original = console.error;
-  console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+  // The test reads what lib/log.ts writes.
+  const sink = console;
+  const original = sink.error;
+  sink.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
   try {
     return { result: await fn(), lines };
   } finally {
-    console.error = original;
+    sink.error = original;
   }
 }
 
@@ -38,12 +40,18 @@ Deno.test("login with verification: a solved token passes, a missing or refused 
   const fake = startFakeCaptcha();
   const t = await testApp(withCaptcha(fake.url));
   try {
-    const ok = await t.request("/api/login", json({ username: "alice", password: TEST_PASSWORD, recaptcha: "pass-1" }));
+    const ok = await t.request(
+      "/api/login",
+      json({ username: "alice", password: TEST_PASSWORD, recaptcha: "pass-1" }),
+    );
     assert.equal(ok.status, 200);
     assert.equal((await ok.text()).split(".").length, 3);
     assert.deepEqual(fake.calls, [{ secret: FAKE_SECRET, response: "pass-1" }]);
     for (const recaptcha of [undefined, "", "robot"]) {
-      const r = await t.request("/api/login", json({ username: "alice", password: TEST_PASSWORD, recaptcha }));
+      const r = await t.request(
+        "/api/login",
+        json({ username: "alice", password: TEST_PASSWORD, recaptcha }),
+      );
       assert.equal(r.status, 403, String(recaptcha));
       assert.equal(await r.text(), "403 Forbidden\n");
     }
@@ -79,23 +87,35 @@ Deno.test("login with verification: an unreachable provider is 500 with a log li
 Deno.test("login with verification: refused tokens count towards the throttle; guests need no token", async () => {
   const fake = startFakeCaptcha();
   const t = await testApp(
-    withCaptcha(fake.url, { users: [{ username: "alice" }, { username: "guest" }], config: { loginRateLimit: 3 } }),
+    withCaptcha(fake.url, {
+      users: [{ username: "alice" }, { username: "guest" }],
+      config: { loginRateLimit: 3 },
+    }),
   );
   try {
     await t.request("/api/settings", {
       method: "PUT",
       as: "admin",
-      body: JSON.stringify({ ...(await (await t.request("/api/settings", { as: "admin" })).json()), enableGuest: true }),
+      body: JSON.stringify({
+        ...(await (await t.request("/api/settings", { as: "admin" })).json()),
+        enableGuest: true,
+      }),
     }).then((r) => r.body?.cancel());
     const guest = await t.request("/api/login", json({ username: "guest", password: "" }));
     assert.equal(guest.status, 200, "guest mode logs in without a token");
     await guest.body?.cancel();
     for (let i = 0; i < 3; i++) {
-      const r = await t.request("/api/login", json({ username: "alice", password: TEST_PASSWORD, recaptcha: "bot" }));
+      const r = await t.request(
+        "/api/login",
+        json({ username: "alice", password: TEST_PASSWORD, recaptcha: "bot" }),
+      );
       assert.equal(r.status, 403);
       await r.body?.cancel();
     }
-    const late = await t.request("/api/login", json({ username: "alice", password: TEST_PASSWORD, recaptcha: "pass-9" }));
+    const late = await t.request(
+      "/api/login",
+      json({ username: "alice", password: TEST_PASSWORD, recaptcha: "pass-9" }),
+    );
     assert.equal(late.status, 429);
     await late.body?.cancel();
   } finally {
@@ -108,7 +128,10 @@ Deno.test("login with verification: the provider gets the client address over a 
   const fake = startFakeCaptcha();
   const t = await testApp(withCaptcha(fake.url));
   const ac = new AbortController();
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} }, t.app.fetch);
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    t.app.fetch,
+  );
   try {
     const r = await fetch(`http://127.0.0.1:${server.addr.port}/api/login`, {
       ...json({ username: "alice", password: TEST_PASSWORD, recaptcha: "pass-1" }),
@@ -154,7 +177,11 @@ Deno.test("CSP: the provider's host is allowed on the login page only, and only 
       const csp = r.headers.get("Content-Security-Policy")!;
       const directive = (name: string) => csp.split("; ").find((d) => d.startsWith(name + " "))!;
       for (const name of ["script-src", "frame-src", "connect-src"]) {
-        assert.equal(directive(name).split(" ").filter((s) => s === "https://captcha.example").length, 1, name);
+        assert.equal(
+          directive(name).split(" ").filter((s) => s === "https://captcha.example").length,
+          1,
+          name,
+        );
       }
       for (const name of ["default-src", "img-src", "style-src", "object-src", "base-uri", "form-action"]) {
         assert.ok(!directive(name).includes("captcha.example"), name);
