@@ -114,7 +114,8 @@ export class Throttle {
     now: number,
   ): Promise<void> {
     for (let attempt = 0; attempt < MAX_CAS_TRIES; attempt++) {
-      const entries = await this.#kv.getMany<Counter[]>(slots.map((s) => s.key));
+      const entries = await busyRetry(() => this.#kv.getMany<Counter[]>(slots.map((s) => s.key)));
+      if (!entries) continue;
       const counters = entries.map((e) => this.#live(e.value, now));
       counters.forEach((c, i) => Object.assign(locals[i], { known: c.n, until: c.until }));
       counters.forEach((c, i) => {
@@ -125,7 +126,7 @@ export class Throttle {
         const c = counters[i];
         op.check(e).set(e.key, { n: c.n + 1, until: c.until }, { expireIn: c.until - now });
       });
-      if ((await op.commit()).ok) {
+      if ((await busyRetry(() => op.commit()))?.ok) {
         counters.forEach((c, i) => locals[i].known = Math.max(locals[i].known, c.n + 1));
         return;
       }
@@ -137,7 +138,8 @@ export class Throttle {
   async #release(slotKeys: Deno.KvKey[], locals: LocalCounter[], now: number): Promise<void> {
     for (const l of locals) l.known = Math.max(0, l.known - 1);
     for (let attempt = 0; attempt < MAX_CAS_TRIES; attempt++) {
-      const entries = await this.#kv.getMany<Counter[]>(slotKeys);
+      const entries = await busyRetry(() => this.#kv.getMany<Counter[]>(slotKeys));
+      if (!entries) continue;
       const op = this.#kv.atomic();
       let writes = 0;
       for (const e of entries) {
@@ -146,13 +148,27 @@ export class Throttle {
         op.check(e).set(e.key, { n: c.n - 1, until: c.until }, { expireIn: c.until - now });
         writes++;
       }
-      if (writes === 0 || (await op.commit()).ok) return;
+      if (writes === 0 || (await busyRetry(() => op.commit()))?.ok) return;
     }
   }
 }
 
 /** How many more guesses a client may spread over several users (or shares) than it may spend on one. */
 export const CLIENT_LIMIT_FACTOR = 5;
+
+/**
+ * Runs a KV call; null after a short random pause when the database is busy (two processes on one SQLite file
+ * answer "database is locked" instead of waiting), so the caller's CAS loop tries again.
+ */
+async function busyRetry<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!/database is locked|busy/i.test(String((err as Error)?.message))) throw err;
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+    return null;
+  }
+}
 
 const registry = new WeakMap<Deno.Kv, Map<string, Throttle>>();
 
