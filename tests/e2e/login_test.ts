@@ -107,6 +107,20 @@ Deno.test({
         assert.deepEqual(offsite, [], raw);
         await context.close();
       }
+      // The island checks the target itself too: a page whose props were tampered with still stays on the site.
+      const { context, page } = await newSession(browser, server);
+      await page.route(`${server.url}/login*`, async (route) => {
+        const res = await route.fetch();
+        const body = (await res.text()).replace('"redirect":"/files/"', '"redirect":"/\\t/evil.example"');
+        await route.fulfill({ response: res, body });
+      });
+      await page.goto(`${server.url}/login`);
+      await hydrated(page, "Login");
+      assert.match(await page.content(), /"redirect":"\/\\t\/evil.example"/);
+      await fillLogin(page);
+      await page.getByRole("button", { name: "Login" }).click();
+      await page.waitForURL(`${server.url}/files/`);
+      await context.close();
     } finally {
       await browser.close();
       await server.close();
