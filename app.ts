@@ -26,7 +26,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = base ? root.basePath(base) : root;
 
   app.use("*", requestLog());
-  app.use("*", securityHeaders());
+  app.use("*", securityHeaders({ loginPath: `${base}/login`, captchaHost: deps.config.recaptcha?.host }));
   app.use("*", cleanPath({ baseUrl: base }));
   app.use("*", async function loadState(c, next) {
     c.set("deps", deps);
@@ -67,7 +67,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     if (!isApi(c, base) && c.req.method === "GET" && errorPage) {
       if (httpErr.status === 401) {
         const url = new URL(c.req.url);
-        return c.redirect(`${base}/login?redirect=${encodeURIComponent(url.pathname + url.search)}`, 302);
+        const target = url.pathname.slice(base.length) + url.search;
+        return c.redirect(`${base}/login?redirect=${encodeURIComponent(target)}`, 302);
       }
       return renderPage(c, {
         manifest,

@@ -40,9 +40,19 @@ export interface Config {
   /** First-start admin credentials (only used when the database is empty). */
   adminUsername: string;
   adminPassword: string;
-  /** Login failures allowed per client per minute before 429. */
+  /** Password guesses allowed per client and user (or share) per minute before 429; five times that per client. */
   loginRateLimit: number;
+  /** Human verification of logins (reCAPTCHA v2 API), or null when off (needs json auth, a key and a secret). */
+  recaptcha: RecaptchaConfig | null;
   version: string;
+}
+
+/** Where the human-verification widget and its verification endpoint are, and the site's key pair. */
+export interface RecaptchaConfig {
+  /** Origin (and optional path prefix) serving `/recaptcha/api.js` and `/recaptcha/api/siteverify`. */
+  host: string;
+  key: string;
+  secret: string;
 }
 
 /** Version string reported to clients. */
@@ -118,7 +128,7 @@ export const OPTIONS: OptionSpec[] = [
     env: "FB_TRUSTED_PROXIES",
     type: "string",
     default: "127.0.0.1,::1",
-    help: "comma-separated proxy addresses trusted for proxy auth",
+    help: "proxy addresses or CIDR ranges trusted for proxy auth and X-Forwarded-For",
   },
   {
     name: "token-expiration",
@@ -202,7 +212,28 @@ export const OPTIONS: OptionSpec[] = [
     env: "FB_LOGIN_RATE_LIMIT",
     type: "string",
     default: "10",
-    help: "login failures per client per minute before 429",
+    help: "password guesses per client and user per minute before 429",
+  },
+  {
+    name: "recaptcha-host",
+    env: "FB_RECAPTCHA_HOST",
+    type: "string",
+    default: "https://www.google.com",
+    help: "human verification provider (reCAPTCHA v2 API)",
+  },
+  {
+    name: "recaptcha-key",
+    env: "FB_RECAPTCHA_KEY",
+    type: "string",
+    default: "",
+    help: "human verification site key (on with the secret)",
+  },
+  {
+    name: "recaptcha-secret",
+    env: "FB_RECAPTCHA_SECRET",
+    type: "string",
+    default: "",
+    help: "human verification secret",
   },
   {
     name: "username",
@@ -299,6 +330,26 @@ export function parseFlags(args: string[]): Record<string, string | boolean | un
   return out;
 }
 
+/** The verification provider's base URL: http(s), no query, fragment or credentials, no trailing slash. */
+export function parseRecaptchaHost(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw new Error(`Invalid value for --recaptcha-host: "${text}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new Error(`Invalid value for --recaptcha-host: "${text}" (an http(s) origin is expected)`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+function recaptchaOf(auth: AuthMethod, host: string, key: string, secret: string): RecaptchaConfig | null {
+  if (!key && !secret) return null;
+  if (!key || !secret) throw new Error("--recaptcha-key and --recaptcha-secret must be set together");
+  return auth === "json" ? Object.freeze({ host: parseRecaptchaHost(host), key, secret }) : null;
+}
+
 /** Resolves flags + environment into a Config. Throws an Error with a clear message on bad values. */
 export function loadConfig(
   args: string[] = Deno.args,
@@ -362,6 +413,7 @@ export function loadConfig(
     adminUsername: get("username"),
     adminPassword: get("password"),
     loginRateLimit: int("login-rate-limit", 1, 100000),
+    recaptcha: recaptchaOf(auth, get("recaptcha-host"), get("recaptcha-key"), get("recaptcha-secret")),
     version: VERSION,
   };
   return Object.freeze(config);

@@ -65,3 +65,35 @@ Deno.test("parseFlags() reads long, short, inline and boolean forms", () => {
   assert.throws(() => parseFlags(["--port"]), /needs a value/);
   assert.throws(() => parseFlags(["stray"]), /Unknown option/);
 });
+
+Deno.test("loadConfig(): human verification is on with a key and a secret, for json auth only", () => {
+  assert.equal(loadConfig([], {}, "/work").recaptcha, null);
+  const c = loadConfig(["--recaptcha-key", "site"], { FB_RECAPTCHA_SECRET: "s3cret" }, "/work");
+  assert.deepEqual(c.recaptcha, { host: "https://www.google.com", key: "site", secret: "s3cret" });
+  const custom = loadConfig(
+    ["--recaptcha-host", "https://www.recaptcha.net/", "--recaptcha-key", "k", "--recaptcha-secret", "s"],
+    {},
+    "/work",
+  );
+  assert.equal(custom.recaptcha?.host, "https://www.recaptcha.net");
+  const proxy = loadConfig(
+    ["--auth", "proxy", "--recaptcha-key", "k", "--recaptcha-secret", "s"],
+    {},
+    "/work",
+  );
+  assert.equal(proxy.recaptcha, null);
+  assert.throws(() => loadConfig(["--recaptcha-key", "k"], {}, "/work"), /set together/);
+  for (const host of ["ftp://x.example", "not a url", "https://x.example/?a=1", "https://u:p@x.example"]) {
+    assert.throws(
+      () =>
+        loadConfig(
+          ["--recaptcha-host", host, "--recaptcha-key", "k", "--recaptcha-secret", "s"],
+          {},
+          "/work",
+        ),
+      /recaptcha-host/,
+      host,
+    );
+  }
+  assert.match(helpText(), /--recaptcha-host\s+FB_RECAPTCHA_HOST/);
+});

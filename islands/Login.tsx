@@ -1,10 +1,12 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Logo } from "../components/Logo.tsx";
 import { ApiError, login, signup } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { setToken } from "../client/session.ts";
 import { errorMessage } from "../client/toasts.ts";
+import { type CaptchaWidget, renderCaptcha } from "../client/captcha.ts";
+import { safeRedirect } from "../lib/redirect.ts";
 
 /** Props of Login. */
 export interface LoginProps {
@@ -15,18 +17,22 @@ export interface LoginProps {
 }
 
 function LoginImpl(props: LoginProps) {
-  const { config, t } = usePage();
+  const { config, locale, t } = usePage();
   const [mode, setMode] = useState<"login" | "signup">(props.signup && config.Signup ? "signup" : "login");
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const captchaSlot = useRef<HTMLDivElement>(null);
+  const [captcha, setCaptcha] = useState<CaptchaWidget | null>(null);
   const name = config.Name || "File Browser";
 
   const finish = (token: string) => {
     setToken(token);
-    location.assign(`${config.BaseURL}${props.redirect}`);
+    // Checked again here: the target must stay on this origin whatever the page was given.
+    const target = safeRedirect(props.redirect, { baseUrl: config.BaseURL, origin: location.origin });
+    location.assign(`${config.BaseURL}${target}`);
   };
 
   useEffect(() => {
@@ -43,12 +49,18 @@ function LoginImpl(props: LoginProps) {
       });
   }, []);
 
+  useEffect(() => {
+    if (!config.ReCaptcha || !captchaSlot.current) return;
+    renderCaptcha(captchaSlot.current, { host: config.ReCaptchaHost!, siteKey: config.ReCaptchaKey!, locale })
+      .then(setCaptcha, () => setError(t("login.captchaUnavailable")));
+  }, []);
+
   const submit = async (e: Event) => {
     e.preventDefault();
     setError("");
-    const captcha = (globalThis as { grecaptcha?: { getResponse(): string } }).grecaptcha?.getResponse() ??
-      "";
-    if (config.ReCaptcha && !captcha) {
+    // SPEC: with verification on, an unsolved widget is "wrong credentials" and nothing is sent.
+    const token = captcha?.response() ?? "";
+    if (config.ReCaptcha && !token) {
       setError(t("login.wrongCredentials"));
       return;
     }
@@ -59,9 +71,10 @@ function LoginImpl(props: LoginProps) {
     setBusy(true);
     try {
       if (mode === "signup") await signup(username, password);
-      finish(await login(username, password, captcha));
+      finish(await login(username, password, token));
     } catch (err) {
       setBusy(false);
+      captcha?.reset();
       const status = err instanceof ApiError ? err.status : 500;
       if (mode === "signup" && status === 409) setError(t("login.usernameTaken"));
       else if (mode === "signup" && status === 400) setError(errorMessage(err));
@@ -118,9 +131,16 @@ function LoginImpl(props: LoginProps) {
         </label>
       )}
       {config.ReCaptcha && (
-        <div class="captcha-slot" data-sitekey={config.ReCaptchaKey} data-testid="captcha" />
+        <div
+          class="captcha-slot"
+          ref={captchaSlot}
+          role="group"
+          aria-label={t("login.captcha")}
+          aria-busy={!captcha}
+          data-testid="captcha"
+        />
       )}
-      <button type="submit" class="button wide" disabled={busy}>
+      <button type="submit" class="button wide" disabled={busy || (config.ReCaptcha && !captcha)}>
         {mode === "signup" ? t("login.signup") : t("login.submit")}
       </button>
       {config.Signup && (

@@ -10,7 +10,7 @@ import {
   UnauthorizedError,
 } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./auth/passwords.ts";
-import { LoginThrottle } from "./auth/throttle.ts";
+import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
 import { cleanAbsolute } from "./fs/confine.ts";
 import { cleanVpath, vpathBase } from "./fs/path.ts";
@@ -193,14 +193,6 @@ export async function removeShareLink(deps: ShareDeps, user: StoredUser, hash: s
   await shares.deleteShare(deps.kv, link);
 }
 
-const throttles = new WeakMap<object, LoginThrottle>();
-
-function throttleOf(deps: ShareDeps): LoginThrottle {
-  let t = throttles.get(deps.kv);
-  if (!t) throttles.set(deps.kv, t = new LoginThrottle(deps.config.loginRateLimit));
-  return t;
-}
-
 function constantTimeEqual(a: string, b: string): boolean {
   const x = new TextEncoder().encode(a);
   const y = new TextEncoder().encode(b);
@@ -241,17 +233,16 @@ function decodePassword(raw: string): string {
 
 async function checkCredentials(deps: ShareDeps, link: StoredShare, cred: PublicCredentials): Promise<void> {
   if (!link.passwordHash) return;
-  const throttle = throttleOf(deps);
-  const key = `share:${cred.client}`;
   if (cred.token && constantTimeEqual(cred.token, link.token)) return;
   const password = decodePassword(cred.password ?? "");
   if (!cred.token && !password) throw new UnauthorizedError("share_password_required");
-  throttle.check(key, deps.now());
+  // Count the guess before the first await, so simultaneous guesses cannot all be evaluated.
+  const throttle = guessThrottle(deps.kv, "share", deps.config.loginRateLimit);
+  const attempt = await throttle.reserve(cred.client, link.hash, deps.now());
   if (password && await verifyPassword(password, link.passwordHash)) {
-    throttle.succeed(key);
+    await attempt.release();
     return;
   }
-  throttle.fail(key, deps.now());
   throw new UnauthorizedError("share_password_wrong");
 }
 

@@ -39,7 +39,10 @@ export function startupConfig(config: Readonly<Config>, settings: Settings): Sta
     LogoutPage: "/login",
     Name: settings.branding.name,
     NoAuth: config.authMethod === "noauth",
-    ReCaptcha: false,
+    ReCaptcha: json && !!config.recaptcha,
+    ...(json && config.recaptcha
+      ? { ReCaptchaHost: config.recaptcha.host, ReCaptchaKey: config.recaptcha.key }
+      : {}),
     ResizePreview: config.resizePreview,
     Signup: json && settings.signup,
     StaticURL: `${config.baseUrl}/static`,

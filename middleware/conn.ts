@@ -1,6 +1,8 @@
-/** The client's remote address (undefined under app.request() in tests). */
+/** The client's remote address: the socket peer, or the client a trusted proxy names (undefined peer in tests). */
 import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
+import { resolveClientAddress } from "../lib/client_address.ts";
+import type { AppEnv } from "../lib/state.ts";
 
 /** Remote IP of the TCP peer. */
 export function remoteAddress(c: Context): string | undefined {
@@ -10,4 +12,13 @@ export function remoteAddress(c: Context): string | undefined {
     // No connection info (in-process requests in tests).
     return undefined;
   }
+}
+
+/**
+ * The client's address for throttling and logs: `X-Forwarded-For` / `X-Real-IP` count only when the peer is in
+ * `--trusted-proxies`; "local" for in-process requests.
+ */
+export function clientAddress(c: Context<AppEnv>): string {
+  const headers = { forwardedFor: c.req.header("X-Forwarded-For"), realIp: c.req.header("X-Real-IP") };
+  return resolveClientAddress(remoteAddress(c), headers, c.var.deps.config.trustedProxies);
 }

@@ -2,7 +2,7 @@
 import type { AppContext } from "../define.ts";
 import type { RawRequest } from "../lib/fs/raw.ts";
 import { splitSharePath } from "../lib/shares.ts";
-import { remoteAddress } from "./conn.ts";
+import { clientAddress } from "./conn.ts";
 
 /** The query and conditional/range headers of a download (docs/api.md#downloads). */
 export function rawRequestOf(c: AppContext): RawRequest {
@@ -26,7 +26,7 @@ export function shareRequestOf(c: AppContext) {
     credentials: {
       password: c.req.header("X-SHARE-PASSWORD"),
       token: c.req.query("token"),
-      client: remoteAddress(c) ?? "local",
+      client: clientAddress(c),
     },
   };
 }

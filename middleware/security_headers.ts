@@ -18,12 +18,43 @@ export const DEFAULT_CSP = [
   "frame-ancestors 'self'",
 ].join("; ");
 
+/** Where reCAPTCHA's api.js on Google's hosts loads the rest of its code from. */
+const GOOGLE_CAPTCHA_HOSTS = ["www.google.com", "www.recaptcha.net", "recaptcha.net"];
+
+/** The CSP of the login page with the human-verification widget from `host` (script, frame, verify calls). */
+export function captchaCsp(host: string): string {
+  const url = new URL(host);
+  const sources = [url.origin];
+  if (GOOGLE_CAPTCHA_HOSTS.includes(url.hostname)) sources.push("https://www.gstatic.com/recaptcha/");
+  const extra: Record<string, string[]> = {
+    "script-src": sources,
+    "frame-src": [url.origin],
+    "connect-src": [url.origin],
+  };
+  return DEFAULT_CSP.split("; ").map((d) => {
+    const name = d.split(" ")[0];
+    return extra[name] ? `${d} ${extra[name].join(" ")}` : d;
+  }).join("; ");
+}
+
+/** Options of securityHeaders. */
+export interface SecurityHeadersOptions {
+  /** Path of the login page (with the base URL). */
+  loginPath?: string;
+  /** Human-verification provider: its host is allowed on the login page only. */
+  captchaHost?: string | null;
+}
+
 /** Adds the security headers unless a handler already set a stricter CSP. */
-export function securityHeaders(): MiddlewareHandler {
+export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
+  const loginCsp = options.captchaHost && options.loginPath ? captchaCsp(options.captchaHost) : null;
   return async function securityHeaders(c, next) {
     await next();
     const h = c.res.headers;
-    if (!h.has("Content-Security-Policy")) h.set("Content-Security-Policy", DEFAULT_CSP);
+    if (!h.has("Content-Security-Policy")) {
+      const login = loginCsp && c.req.path.replace(/\/+$/, "") === options.loginPath;
+      h.set("Content-Security-Policy", login ? loginCsp : DEFAULT_CSP);
+    }
     h.set("X-Content-Type-Options", "nosniff");
     h.set("Referrer-Policy", "same-origin");
     h.set("X-Frame-Options", "SAMEORIGIN");

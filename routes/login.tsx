@@ -1,19 +1,13 @@
 import { define, page } from "../define.ts";
 import { Login } from "../islands/Login.tsx";
 import { requirePageUser } from "../middleware/require_page_user.ts";
+import { safeRedirect } from "../lib/redirect.ts";
 
 export const middleware = requirePageUser({ optional: true });
 
-/** A redirect target must stay on this site: a path, not `//host` or a URL. */
-function safeRedirect(value: string | undefined): string {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\")
-    ? value
-    : "/files/";
-}
-
 export const handler = define.handlers({
   GET(c) {
-    const redirect = safeRedirect(c.req.query("redirect"));
+    const redirect = safeRedirect(c.req.query("redirect"), { baseUrl: c.var.deps.config.baseUrl });
     if (c.var.user) return c.redirect(`${c.var.deps.config.baseUrl}${redirect}`, 302);
     return page({ redirect, signup: c.req.query("signup") === "1" }, { title: "login.title" });
   },

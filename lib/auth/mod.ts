@@ -7,21 +7,16 @@ import { sessions, users } from "../storage/mod.ts";
 import { newSessionId } from "../storage/sessions.ts";
 import { provisionUser } from "../users.ts";
 import { randomPassword, verifyPassword } from "./passwords.ts";
-import { LoginThrottle } from "./throttle.ts";
+import { guessThrottle } from "./throttle.ts";
+import { verifyCaptcha } from "./captcha.ts";
+import { isTrustedAddress } from "../client_address.ts";
+import { foldName } from "../storage/keys.ts";
 import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
 
 export { looksLikeToken } from "./tokens.ts";
 
 /** The account used by guest mode. */
 export const GUEST_USERNAME = "guest";
-
-const throttles = new WeakMap<AppDeps, LoginThrottle>();
-
-function throttleOf(deps: AppDeps): LoginThrottle {
-  let t = throttles.get(deps);
-  if (!t) throttles.set(deps, t = new LoginThrottle(deps.config.loginRateLimit));
-  return t;
-}
 
 /** Issues a token for a user in a new session (or renews an existing session). */
 export async function issueToken(
@@ -53,6 +48,8 @@ export interface LoginInput {
   password: string;
   /** Client address for throttling. */
   client: string;
+  /** Human-verification token (the `recaptcha` field). */
+  captcha?: string;
   /** Username from the proxy header, when the request came from a trusted proxy. */
   proxyUser?: string | null;
 }
@@ -77,22 +74,25 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
       });
     return issueToken(deps, user);
   }
-  const throttle = throttleOf(deps);
-  throttle.check(input.client, deps.now());
+  // Count the attempt before anything is awaited: simultaneous guesses must not all get through.
+  const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
+  const attempt = await throttle.reserve(input.client, foldName(input.username), deps.now());
   if (settings.enableGuest && input.username === GUEST_USERNAME && input.password === "") {
     // Guest mode: the admin created a "guest" account and reviewed its permissions; it logs in without a password.
     const guest = await users.findUserByName(deps.kv, GUEST_USERNAME);
     if (!guest) throw new ForbiddenError("guest_missing");
+    await attempt.release();
     return issueToken(deps, guest);
+  }
+  // A refused or failed verification keeps the slot: it counts like a wrong password.
+  if (deps.config.recaptcha) {
+    await verifyCaptcha(deps.config.recaptcha, input.captcha ?? "", { remoteIp: input.client });
   }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (!user || !ok) {
-    throttle.fail(input.client, deps.now());
-    throw new ForbiddenError("wrong_credentials");
-  }
-  throttle.succeed(input.client);
+  if (!user || !ok) throw new ForbiddenError("wrong_credentials");
+  await attempt.release();
   return issueToken(deps, user);
 }
 
@@ -150,8 +150,7 @@ export async function logout(deps: AppDeps, sessionId: string): Promise<void> {
 
 /** True when a proxy header may be trusted from this remote address. */
 export function isTrustedProxy(deps: AppDeps, remoteAddress: string | undefined): boolean {
-  if (!remoteAddress) return false;
-  return deps.config.trustedProxies.includes(remoteAddress) || deps.config.trustedProxies.includes("*");
+  return isTrustedAddress(remoteAddress, deps.config.trustedProxies);
 }
 
 /** First start on an empty database: writes default settings and creates the admin. Returns the generated password. */

@@ -1,40 +1,188 @@
-/** Login failure throttling per client: after `limit` failures in a minute, answers 429 with Retry-After. */
+/**
+ * Throttling of password guesses (logins, share passwords): `limit` attempts per (client, subject) and
+ * `clientLimit` per client in a window that starts with the first attempt; past that, 429 with Retry-After.
+ *
+ * An attempt is counted *before* the password is checked: `reserve()` takes a slot synchronously in this process
+ * (so N simultaneous guesses on one instance cannot all pass), then in KV with a compare-and-set on expiring
+ * counters (so every instance on the same database shares them). A success gives its slot back; a failure, an
+ * error or a crash keeps it until the window ends.
+ */
 import { TooManyRequestsError } from "../errors.ts";
+import { clientKey } from "../client_address.ts";
+import { keys } from "../storage/keys.ts";
 
-const WINDOW_MS = 60_000;
+/** Length of a throttling window. */
+export const THROTTLE_WINDOW_MS = 60_000;
 
-/** In-memory sliding-window counter of login failures per client key. */
-export class LoginThrottle {
-  #failures = new Map<string, number[]>();
-  #limit: number;
+/** Options of a Throttle. */
+export interface ThrottleOptions {
+  /** Counters of different scopes ("login", "share") are separate. */
+  scope: string;
+  /** Attempts per (client, subject) per window. */
+  limit: number;
+  /** Attempts per client per window over every subject. */
+  clientLimit: number;
+  windowMs?: number;
+}
 
-  constructor(limit: number) {
-    this.#limit = limit;
+/** A taken slot. */
+export interface Reservation {
+  /** Gives the slot back (after a success). */
+  release(): Promise<void>;
+}
+
+/** A counter as stored in KV: attempts in the window, and when the window ends (ms). */
+interface Counter {
+  n: number;
+  until: number;
+}
+
+/** This process's view of a counter: the last value seen in KV plus the slots not yet written there. */
+interface LocalCounter {
+  known: number;
+  pending: number;
+  until: number;
+}
+
+const MAX_LOCAL = 10_000;
+const MAX_CAS_TRIES = 100;
+const SUBJECT_MAX = 256;
+
+/** Attempt counters of one scope on one database. */
+export class Throttle {
+  #kv: Deno.Kv;
+  #options: Required<ThrottleOptions>;
+  #local = new Map<string, LocalCounter>();
+
+  constructor(kv: Deno.Kv, options: ThrottleOptions) {
+    this.#kv = kv;
+    this.#options = { windowMs: THROTTLE_WINDOW_MS, ...options };
   }
 
-  #recent(key: string, now: number): number[] {
-    const list = (this.#failures.get(key) ?? []).filter((t) => now - t < WINDOW_MS);
-    if (list.length) this.#failures.set(key, list);
-    else this.#failures.delete(key);
-    return list;
+  /**
+   * Takes a slot for `client` guessing at `subject`, or throws TooManyRequestsError. The in-process part runs
+   * before the first await, so callers must call this before awaiting anything of the attempt itself.
+   */
+  async reserve(client: string, subject: string, now: number): Promise<Reservation> {
+    const ck = clientKey(client);
+    const sk = subject.length > SUBJECT_MAX ? `${subject.slice(0, SUBJECT_MAX)}…${subject.length}` : subject;
+    const { scope, limit, clientLimit } = this.#options;
+    const slots = [
+      { key: keys.throttleClient(scope, ck), limit: clientLimit },
+      { key: keys.throttlePair(scope, ck, sk), limit },
+    ];
+    const locals = slots.map((s) => this.#localOf(JSON.stringify(s.key), now));
+    locals.forEach((l, i) => {
+      if (l.known + l.pending >= slots[i].limit) throw new TooManyRequestsError((l.until - now) / 1000);
+    });
+    for (const l of locals) l.pending++;
+    try {
+      await this.#reserveInKv(slots, locals, now);
+    } finally {
+      for (const l of locals) l.pending--;
+    }
+    return { release: () => this.#release(slots.map((s) => s.key), locals, now) };
   }
 
-  /** Throws TooManyRequestsError when the client has used up its failures. */
-  check(key: string, now: number): void {
-    const list = this.#recent(key, now);
-    if (list.length >= this.#limit) throw new TooManyRequestsError((list[0] + WINDOW_MS - now) / 1000);
+  #localOf(id: string, now: number): LocalCounter {
+    let l = this.#local.get(id);
+    if (l && l.until <= now && l.pending === 0) l = undefined;
+    if (!l) {
+      if (this.#local.size >= MAX_LOCAL) this.#prune(now);
+      l = { known: 0, pending: 0, until: now + this.#options.windowMs };
+      this.#local.set(id, l);
+    }
+    return l;
   }
 
-  /** Records one failure. */
-  fail(key: string, now: number): void {
-    const list = this.#recent(key, now);
-    list.push(now);
-    this.#failures.set(key, list);
-    if (this.#failures.size > 10_000) this.#failures.delete(this.#failures.keys().next().value!);
+  /** Drops ended windows, then the oldest idle entries: the local view is only a front for KV. */
+  #prune(now: number): void {
+    for (const [id, l] of this.#local) if (l.until <= now && l.pending === 0) this.#local.delete(id);
+    for (const [id, l] of this.#local) {
+      if (this.#local.size < MAX_LOCAL) break;
+      if (l.pending === 0) this.#local.delete(id);
+    }
   }
 
-  /** Clears a client's failures after a success. */
-  succeed(key: string): void {
-    this.#failures.delete(key);
+  #live(value: Counter | null, now: number): Counter {
+    return value && value.until > now ? value : { n: 0, until: now + this.#options.windowMs };
   }
+
+  async #reserveInKv(
+    slots: { key: Deno.KvKey; limit: number }[],
+    locals: LocalCounter[],
+    now: number,
+  ): Promise<void> {
+    for (let attempt = 0; attempt < MAX_CAS_TRIES; attempt++) {
+      const entries = await busyRetry(() => this.#kv.getMany<Counter[]>(slots.map((s) => s.key)));
+      if (!entries) continue;
+      const counters = entries.map((e) => this.#live(e.value, now));
+      counters.forEach((c, i) => Object.assign(locals[i], { known: c.n, until: c.until }));
+      counters.forEach((c, i) => {
+        if (c.n >= slots[i].limit) throw new TooManyRequestsError((c.until - now) / 1000);
+      });
+      const op = this.#kv.atomic();
+      entries.forEach((e, i) => {
+        const c = counters[i];
+        op.check(e).set(e.key, { n: c.n + 1, until: c.until }, { expireIn: c.until - now });
+      });
+      if ((await busyRetry(() => op.commit()))?.ok) {
+        counters.forEach((c, i) => locals[i].known = Math.max(locals[i].known, c.n + 1));
+        return;
+      }
+    }
+    // Never evaluate a guess whose slot could not be recorded.
+    throw new TooManyRequestsError(1, "throttle_contended");
+  }
+
+  async #release(slotKeys: Deno.KvKey[], locals: LocalCounter[], now: number): Promise<void> {
+    for (const l of locals) l.known = Math.max(0, l.known - 1);
+    for (let attempt = 0; attempt < MAX_CAS_TRIES; attempt++) {
+      const entries = await busyRetry(() => this.#kv.getMany<Counter[]>(slotKeys));
+      if (!entries) continue;
+      const op = this.#kv.atomic();
+      let writes = 0;
+      for (const e of entries) {
+        const c = e.value;
+        if (!c || c.until <= now || c.n <= 0) continue;
+        op.check(e).set(e.key, { n: c.n - 1, until: c.until }, { expireIn: c.until - now });
+        writes++;
+      }
+      if (writes === 0 || (await busyRetry(() => op.commit()))?.ok) return;
+    }
+  }
+}
+
+/** How many more guesses a client may spread over several users (or shares) than it may spend on one. */
+export const CLIENT_LIMIT_FACTOR = 5;
+
+/**
+ * Runs a KV call; null after a short random pause when the database is busy (two processes on one SQLite file
+ * answer "database is locked" instead of waiting), so the caller's CAS loop tries again.
+ */
+async function busyRetry<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!/database is locked|busy/i.test(String((err as Error)?.message))) throw err;
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+    return null;
+  }
+}
+
+const registry = new WeakMap<Deno.Kv, Map<string, Throttle>>();
+
+/** The throttle of a scope on a database (one per process, created on first use). */
+export function throttleFor(kv: Deno.Kv, options: ThrottleOptions): Throttle {
+  let byScope = registry.get(kv);
+  if (!byScope) registry.set(kv, byScope = new Map());
+  const id = `${options.scope}:${options.limit}:${options.clientLimit}:${options.windowMs ?? ""}`;
+  let t = byScope.get(id);
+  if (!t) byScope.set(id, t = new Throttle(kv, options));
+  return t;
+}
+
+/** The password-guess throttle of a scope: `limit` per (client, subject), CLIENT_LIMIT_FACTOR times that per client. */
+export function guessThrottle(kv: Deno.Kv, scope: string, limit: number): Throttle {
+  return throttleFor(kv, { scope, limit, clientLimit: limit * CLIENT_LIMIT_FACTOR });
 }

@@ -16,6 +16,8 @@
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
  * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
+ * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
+ * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -39,6 +41,9 @@ export const keys = {
   sessionByUser: (userId: number, id: string) => ["sessions_by_user", userId, id] as const,
   sessionsByUserPrefix: (userId: number) => ["sessions_by_user", userId] as const,
   uploadsPrefix: () => ["uploads"] as const,
+  throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
+  throttlePair: (scope: string, client: string, subject: string) =>
+    ["throttle", scope, "pair", client, subject] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

@@ -2,12 +2,12 @@ import { type AppContext, define } from "../../define.ts";
 import { isTrustedProxy, login } from "../../lib/auth/mod.ts";
 import { readJsonObject, stringField } from "../../lib/json_body.ts";
 import { ForbiddenError, HttpError } from "../../lib/errors.ts";
-import { remoteAddress } from "../../middleware/conn.ts";
+import { clientAddress, remoteAddress } from "../../middleware/conn.ts";
 
 async function handle(c: AppContext) {
   const deps = c.var.deps;
-  const client = remoteAddress(c) ?? "local";
-  let username = "", password = "";
+  const client = clientAddress(c);
+  let username = "", password = "", captcha = "";
   if (deps.config.authMethod === "json") {
     // Malformed or oversized credentials are a failed login (403), as upstream.
     const body = await readJsonObject(c.req.raw).catch((err) => {
@@ -15,11 +15,12 @@ async function handle(c: AppContext) {
     });
     username = stringField(body, "username");
     password = stringField(body, "password");
+    captcha = stringField(body, "recaptcha");
   }
-  const proxyUser = deps.config.authMethod === "proxy" && isTrustedProxy(deps, client ?? "")
+  const proxyUser = deps.config.authMethod === "proxy" && isTrustedProxy(deps, remoteAddress(c))
     ? c.req.header(deps.config.authHeader) ?? null
     : null;
-  const token = await login(deps, c.var.settings, { username, password, client, proxyUser });
+  const token = await login(deps, c.var.settings, { username, password, captcha, client, proxyUser });
   return c.text(token, 200);
 }
 

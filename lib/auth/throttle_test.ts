@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { TooManyRequestsError } from "../errors.ts";
+import { Throttle } from "./throttle.ts";
+
+async function outcomes(attempts: Promise<unknown>[]): Promise<{ granted: number; refused: number }> {
+  const settled = await Promise.allSettled(attempts);
+  for (const s of settled) {
+    if (s.status === "rejected") assert.ok(s.reason instanceof TooManyRequestsError, String(s.reason));
+  }
+  const granted = settled.filter((s) => s.status === "fulfilled").length;
+  return { granted, refused: settled.length - granted };
+}
+
+Deno.test("Throttle.reserve(): 100 simultaneous attempts get exactly `limit` slots", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const t = new Throttle(kv, { scope: "login", limit: 5, clientLimit: 25 });
+    const now = 1_000_000;
+    const r = await outcomes(Array.from({ length: 100 }, () => t.reserve("198.51.100.1", "alice", now)));
+    assert.deepEqual(r, { granted: 5, refused: 95 });
+    const err = await t.reserve("198.51.100.1", "alice", now + 1000).catch((e) => e);
+    assert.ok(err instanceof TooManyRequestsError);
+    assert.equal(err.headers["Retry-After"], "59");
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("Throttle: other clients and other users keep their own slots; the client cap spans users", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const t = new Throttle(kv, { scope: "login", limit: 2, clientLimit: 5 });
+    const now = 1_000_000;
+    for (let i = 0; i < 2; i++) await t.reserve("198.51.100.1", "alice", now);
+    await assert.rejects(t.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+    await t.reserve("198.51.100.2", "alice", now);
+    await t.reserve("198.51.100.1", "bob", now);
+    await t.reserve("198.51.100.1", "carol", now);
+    await t.reserve("198.51.100.1", "dave", now);
+    // Five attempts by this client in the window: a sixth user is refused too.
+    await assert.rejects(t.reserve("198.51.100.1", "erin", now), TooManyRequestsError);
+    // One IPv6 /64 is one client.
+    await t.reserve("2001:db8::1", "alice", now);
+    await t.reserve("2001:db8::2", "alice", now);
+    await assert.rejects(t.reserve("2001:db8::3", "alice", now), TooManyRequestsError);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("Throttle: a released slot is free again; counters end with their window", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const t = new Throttle(kv, { scope: "share", limit: 2, clientLimit: 10, windowMs: 60_000 });
+    const now = 1_000_000;
+    const first = await t.reserve("198.51.100.1", "hash1", now);
+    await t.reserve("198.51.100.1", "hash1", now);
+    await assert.rejects(t.reserve("198.51.100.1", "hash1", now), TooManyRequestsError);
+    await first.release();
+    await t.reserve("198.51.100.1", "hash1", now);
+    await assert.rejects(t.reserve("198.51.100.1", "hash1", now + 59_000), TooManyRequestsError);
+    await t.reserve("198.51.100.1", "hash1", now + 60_000);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("Throttle: two instances on one database share their counters, also under concurrency", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fbthrottle-" });
+  const kvA = await Deno.openKv(`${dir}/db.kv`);
+  const kvB = await Deno.openKv(`${dir}/db.kv`);
+  try {
+    const options = { scope: "login", limit: 6, clientLimit: 30 };
+    const a = new Throttle(kvA, options), b = new Throttle(kvB, options);
+    const now = 1_000_000;
+    const attempts = Array.from(
+      { length: 80 },
+      (_, i) => (i % 2 ? a : b).reserve("198.51.100.1", "alice", now),
+    );
+    assert.deepEqual(await outcomes(attempts), { granted: 6, refused: 74 });
+    await assert.rejects(a.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+    await assert.rejects(b.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+  } finally {
+    kvA.close();
+    kvB.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Throttle: very long subjects are keyed by a bounded prefix", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const t = new Throttle(kv, { scope: "login", limit: 1, clientLimit: 5 });
+    await t.reserve("198.51.100.1", "x".repeat(100_000), 1_000_000);
+    await assert.rejects(t.reserve("198.51.100.1", "x".repeat(100_000), 1_000_000), TooManyRequestsError);
+  } finally {
+    kv.close();
+  }
+});
