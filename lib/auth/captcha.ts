@@ -1,7 +1,7 @@
 /**
  * Human verification of logins with the reCAPTCHA v2 API: the browser gets a token from the provider's widget,
  * the server checks it with `POST <host>/recaptcha/api/siteverify` before it looks at the password.
- * A refused or missing token is 403 like a wrong password; a provider that cannot be reached is 500 (API.md §6.1).
+ * A refused or missing token is 403 like a wrong password; a provider that cannot be reached is 500 (docs/api.md, login).
  */
 import type { RecaptchaConfig } from "../../config.ts";
 import { ForbiddenError, HttpError } from "../errors.ts";

@@ -24,7 +24,7 @@ Deno.test("verifyCaptcha() posts secret, response and remoteip to <host>/recaptc
     await assert.rejects(verifyCaptcha(config, "pass-" + "x".repeat(20_000)), ForbiddenError);
     assert.equal(fake.calls.length, calls, "empty and oversized tokens are refused without a call");
     fake.mode = "status500";
-    assert.equal(await verifyCaptcha(config, "pass-4").catch(status), 403, "non-200 is a refusal (API.md)");
+    assert.equal(await verifyCaptcha(config, "pass-4").catch(status), 403, "non-200 is a refusal");
     fake.mode = "garbage";
     assert.equal(
       await verifyCaptcha(config, "pass-5").catch(status),
