@@ -23,15 +23,15 @@ export const handler = define.handlers({
     const rest = (c.req.param("path") ?? "").split("/").map(decodeSegment);
     const hash = rest[0] ?? "";
     const sub = "/" + rest.slice(1).join("/");
-    return page({ hash, sub, signedIn: !!c.var.user }, { title: "share.title" });
+    return page({ hash, sub }, { title: "share.title" });
   },
 });
 
 export default define.page<typeof handler>(({ data }) => (
   <Layout
     header={<Header />}
-    // Anonymous pages serialise their user as {} (framework serializeProps), which the Sidebar takes for a user.
-    sidebar={data.signedIn ? <Sidebar /> : null}
+    // Visitors get the logged-out sidebar (Login, and Signup when it is on); users their own.
+    sidebar={<Sidebar />}
     overlays={
       <>
         <Prompts />
