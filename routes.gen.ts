@@ -56,8 +56,9 @@ import * as $i6 from "./islands/SettingsUser.tsx";
 import * as $i7 from "./islands/SettingsUsers.tsx";
 import * as $i8 from "./islands/ShareManager.tsx";
 import * as $i9 from "./islands/SharePage.tsx";
-import * as $i10 from "./islands/Sidebar.tsx";
-import * as $i11 from "./islands/Toasts.tsx";
+import * as $i10 from "./islands/ShellPanel.tsx";
+import * as $i11 from "./islands/Sidebar.tsx";
+import * as $i12 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -120,7 +121,8 @@ export const manifest: Manifest = {
     "islands/SettingsUsers.tsx": $i7,
     "islands/ShareManager.tsx": $i8,
     "islands/SharePage.tsx": $i9,
-    "islands/Sidebar.tsx": $i10,
-    "islands/Toasts.tsx": $i11,
+    "islands/ShellPanel.tsx": $i10,
+    "islands/Sidebar.tsx": $i11,
+    "islands/Toasts.tsx": $i12,
   },
 };
