@@ -148,7 +148,7 @@ export function ShellWindow(props: { open: boolean; page: PageView }) {
           <Icon node={X} size={18} label={t("shell.close")} />
         </button>
       </div>
-      <div class="shell-term" ref={host} />
+      <div class="shell-term" dir="ltr" ref={host} />
       <PromptLine
         folder={folder}
         busy={!!running || !ready}

@@ -208,6 +208,23 @@ Deno.test({
         await waitForText(page, /\^C/);
       });
 
+      await t.step("keys typed in the terminal go to the prompt line; Ctrl+C there stops a command", async () => {
+        await clearTerm(page);
+        await runLine(page, "sleep 30", false);
+        await page.locator('[data-testid="shell"][data-running]').waitFor();
+        await page.locator(".shell-term .xterm-screen").click();
+        await page.keyboard.press("Control+c");
+        await page.locator('[data-testid="shell"]:not([data-running])').waitFor({ timeout: 10_000 });
+        await page.locator(".shell-term .xterm-screen").click();
+        await page.keyboard.type("pw");
+        const input = page.getByTestId("shell-input");
+        assert.equal(await input.inputValue(), "pw");
+        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "shell-input");
+        await page.keyboard.type("d");
+        await page.keyboard.press("Enter");
+        await waitForText(page, /\/ \$ pwd\n/);
+      });
+
       await t.step("the divider resizes the panel; the height is remembered after a reload", async () => {
         const panel = page.getByTestId("shell");
         const before = (await panel.boundingBox())!;
@@ -243,7 +260,7 @@ Deno.test({
         assert.ok(Math.abs(reloaded.height - keyed.height) <= 2, `${keyed.height} vs ${reloaded.height}`);
         // The history survived the reload too.
         await page.getByTestId("shell-input").press("ArrowUp");
-        assert.equal(await page.getByTestId("shell-input").inputValue(), "sleep 30");
+        assert.equal(await page.getByTestId("shell-input").inputValue(), "pwd");
       });
 
       await t.step("navigating to a sub-folder keeps the panel; pwd and ls run there", async () => {
