@@ -325,7 +325,7 @@ Deno.test("command: unconfined mode runs with the same protocol, environment and
   await probe.close();
   await withApp({ ...execApp(), exec: { ...confined, sandbox: null } }, async (app) => {
     const scope = await Deno.realPath(`${app.t.root}/alice`);
-    let r = await runLine(app, "/", "sh -c 'env; pwd'", { as: "alice" });
+    const r = await runLine(app, "/", "sh -c 'env; pwd'", { as: "alice" });
     assert.deepEqual(
       r.lines.map((l) => l.split("=")[0]).sort(),
       ["HOME", "LANG", "PATH", "PWD", scope].sort(),
