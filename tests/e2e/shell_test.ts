@@ -20,44 +20,11 @@ import type { E2eServer } from "./_server.ts";
 
 const run = await hasChromium();
 
-// TEMPORARY until the exec branch's command runner is merged: a fake runner registered on the test app only.
-import { upgradeWebSocket } from "hono/deno";
-import { manifest } from "../../routes.gen.ts";
-function fakeRunner(server: E2eServer): void {
-  if (Object.keys(manifest.routes).some((k) => k.includes("api/command"))) return;
-  server.t.app.get(
-    "/api/command/*",
-    upgradeWebSocket((c) => {
-      const folder = decodeURIComponent(new URL(c.req.url).pathname.slice("/api/command".length));
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      return {
-        async onMessage(e, ws) {
-          const [cmd, arg] = String(e.data).trim().split(/\s+/);
-          const dir = server.t.root + folder;
-          if (cmd === "ls") {
-            const names: string[] = [];
-            for await (const d of Deno.readDir(dir)) names.push(d.name);
-            for (const n of names.sort()) ws.send(n);
-          } else if (cmd === "pwd") ws.send(dir.replace(/\/$/, ""));
-          else if (cmd === "sleep") {
-            timer = setTimeout(() => ws.close(1000, "exit 0"), Number(arg) * 1000);
-            return;
-          } else ws.send("Command not allowed.");
-          ws.close(1000, "exit 0");
-        },
-        onClose() {
-          clearTimeout(timer);
-        },
-      };
-    }),
-  );
-}
-
 const USERS = [
   {
     username: "runner",
     perm: { create: true, download: true, execute: true },
-    commands: ["ls", "pwd", "sleep"],
+    commands: ["ls", "pwd", "sleep", "printf"],
   },
   { username: "viewer", perm: { download: true }, commands: ["ls"] },
 ];
@@ -118,7 +85,6 @@ Deno.test({
   sanitizeResources: false,
   async fn(t) {
     const server = await startServer({ config: { enableExec: true }, users: USERS });
-    fakeRunner(server);
     const browser = await launchBrowser();
     try {
       await fixture(server);
@@ -155,6 +121,25 @@ Deno.test({
         await waitForText(page, /Command not allowed\./);
       });
 
+      await t.step(
+        "stderr and a non-zero exit status are shown; ANSI colours are drawn, not printed",
+        async () => {
+          await clearTerm(page);
+          await runLine(page, "ls no-such-file");
+          await waitForText(page, /No such file or directory/);
+          await waitForText(page, /Exit status 2/);
+          await runLine(page, "printf '\\033[31mred\\033[0m plain\\n'");
+          const text = await waitForText(page, /red plain/);
+          // The output line holds the words only (the echoed command line shows the escapes as typed).
+          assert.ok(text.split("\n").some((l) => l.trim() === "red plain"), text);
+          const red = await page.$$eval(
+            ".shell-term .xterm-rows span",
+            (els) => els.filter((e) => e.textContent === "red").map((e) => e.className),
+          );
+          assert.ok(red.some((c) => /xterm-fg-1\b/.test(c)), JSON.stringify(red));
+        },
+      );
+
       await t.step("ArrowUp/ArrowDown browse the history; Enter runs the recalled command", async () => {
         await runLine(page, "pwd");
         const input = page.getByTestId("shell-input");
@@ -162,9 +147,12 @@ Deno.test({
         await input.press("ArrowUp");
         assert.equal(await input.inputValue(), "pwd");
         await input.press("ArrowUp");
-        assert.equal(await input.inputValue(), "whoami");
+        assert.equal(await input.inputValue(), "printf '\\033[31mred\\033[0m plain\\n'");
         await input.press("ArrowUp");
-        assert.equal(await input.inputValue(), "ls");
+        assert.equal(await input.inputValue(), "ls no-such-file");
+        await input.press("ArrowUp");
+        assert.equal(await input.inputValue(), "whoami");
+        await input.press("ArrowDown");
         await input.press("ArrowDown");
         await input.press("ArrowDown");
         await input.press("ArrowDown");
@@ -208,22 +196,28 @@ Deno.test({
         await waitForText(page, /\^C/);
       });
 
-      await t.step("keys typed in the terminal go to the prompt line; Ctrl+C there stops a command", async () => {
-        await clearTerm(page);
-        await runLine(page, "sleep 30", false);
-        await page.locator('[data-testid="shell"][data-running]').waitFor();
-        await page.locator(".shell-term .xterm-screen").click();
-        await page.keyboard.press("Control+c");
-        await page.locator('[data-testid="shell"]:not([data-running])').waitFor({ timeout: 10_000 });
-        await page.locator(".shell-term .xterm-screen").click();
-        await page.keyboard.type("pw");
-        const input = page.getByTestId("shell-input");
-        assert.equal(await input.inputValue(), "pw");
-        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-testid")), "shell-input");
-        await page.keyboard.type("d");
-        await page.keyboard.press("Enter");
-        await waitForText(page, /\/ \$ pwd\n/);
-      });
+      await t.step(
+        "keys typed in the terminal go to the prompt line; Ctrl+C there stops a command",
+        async () => {
+          await clearTerm(page);
+          await runLine(page, "sleep 30", false);
+          await page.locator('[data-testid="shell"][data-running]').waitFor();
+          await page.locator(".shell-term .xterm-screen").click();
+          await page.keyboard.press("Control+c");
+          await page.locator('[data-testid="shell"]:not([data-running])').waitFor({ timeout: 10_000 });
+          await page.locator(".shell-term .xterm-screen").click();
+          await page.keyboard.type("pw");
+          const input = page.getByTestId("shell-input");
+          assert.equal(await input.inputValue(), "pw");
+          assert.equal(
+            await page.evaluate(() => document.activeElement?.getAttribute("data-testid")),
+            "shell-input",
+          );
+          await page.keyboard.type("d");
+          await page.keyboard.press("Enter");
+          await waitForText(page, /\/ \$ pwd\n/);
+        },
+      );
 
       await t.step("the divider resizes the panel; the height is remembered after a reload", async () => {
         const panel = page.getByTestId("shell");
