@@ -43,7 +43,8 @@ export function PromptLine(props: PromptLineProps) {
     props.onRun(line);
   };
   return (
-    <form class="shell-prompt" onSubmit={onSubmit}>
+    // A command line reads left to right, on right-to-left pages too.
+    <form class="shell-prompt" dir="ltr" onSubmit={onSubmit}>
       <span class="shell-cwd" aria-hidden="true" title={props.folder}>
         <bdi dir="ltr">{props.folder}</bdi>
       </span>

@@ -96,9 +96,6 @@ export function ShellWindow(props: { open: boolean; page: PageView }) {
   }
 
   useEffect(() => {
-    if (ready) term.current?.write(dim(t("shell.welcome")));
-  }, [ready]);
-  useEffect(() => {
     if (props.open && ready) input.current?.focus();
   }, [props.open, ready]);
   useEffect(() => {
@@ -131,6 +128,7 @@ export function ShellWindow(props: { open: boolean; page: PageView }) {
         <span class="shell-status" role="status" data-testid="shell-status">
           {running && t("shell.running", { command: running })}
         </span>
+        {!running && <span class="shell-hint" title={t("shell.welcome")}>{t("shell.welcome")}</span>}
         {running && (
           <button type="button" class="action small stop" title={t("shell.stop")} onClick={interrupt}>
             <Icon node={CircleStop} size={18} label={t("shell.stop")} />

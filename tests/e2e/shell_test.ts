@@ -2,7 +2,8 @@
  * Browser tests of the shell panel: opened from the header (the terminal loads only then), `ls` output in the
  * terminal, a refused command, history with ArrowUp, Ctrl+C stopping `sleep 30`, the local `clear` and `exit`,
  * resizing by dragging the divider (remembered after a reload), the working folder following client-side
- * navigation, the panel absent without the execute permission or with exec off, dark theme and the phone layout.
+ * navigation, stderr with the exit status, ANSI colours, right-to-left pages, the panel absent without the execute
+ * permission or with exec off, dark theme and the phone layout.
  * Screenshots go to tests/_artifacts/shell-*.png.
  */
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import {
   newSession,
   openFiles,
   screenshot,
+  setPrefs,
   startServer,
   writeFile,
 } from "./_server.ts";
@@ -91,6 +93,8 @@ Deno.test({
       const { page } = await newSession(browser, server, { as: "runner" });
       const scripts: string[] = [];
       page.on("request", (r) => scripts.push(new URL(r.url()).pathname));
+      const consoleErrors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
 
       await t.step("the terminal loads only when the panel opens; ls lists the folder", async () => {
         await openFiles(page, server, "/");
@@ -296,6 +300,10 @@ Deno.test({
         assert.ok(parseFloat(pad) < 100, pad);
       });
 
+      await t.step("no console errors on the way (CSP, xterm)", () => {
+        assert.deepEqual(consoleErrors, []);
+      });
+
       await t.step("dark theme: the terminal is drawn dark", async () => {
         const { page: dark } = await newSession(browser, server, { as: "runner", colorScheme: "dark" });
         await openFiles(dark, server, "/");
@@ -310,6 +318,26 @@ Deno.test({
         await screenshot(dark, "shell-dark");
         await dark.close();
       });
+
+      await t.step(
+        "right to left (Arabic): the panel sits beside the sidebar, the terminal stays ltr",
+        async () => {
+          await setPrefs(server, "runner", { locale: "ar" });
+          const { page: ar } = await newSession(browser, server, { as: "runner" });
+          await openFiles(ar, server, "/");
+          await ar.locator('[data-action="shell"]').click();
+          await ar.locator('[data-testid="shell"][data-ready]').waitFor();
+          await runLine(ar, "ls");
+          await waitForText(ar, /beta\.md/);
+          await screenshot(ar, "shell-rtl");
+          const box = (await ar.getByTestId("shell").boundingBox())!;
+          assert.ok(box.x === 0 && box.width === 1280 - 240, JSON.stringify(box));
+          assert.equal(await ar.locator(".shell-term").getAttribute("dir"), "ltr");
+          assert.equal(await ar.getByTestId("shell-input").getAttribute("aria-label"), "أمر (يُنفَّذ في /)");
+          await ar.close();
+          await setPrefs(server, "runner", { locale: "en" });
+        },
+      );
 
       await t.step(
         "phone: the toggle is in the more menu; the panel is full width with a sensible height",
