@@ -4,7 +4,7 @@
  */
 
 /** Authentication methods. */
-export type AuthMethod = "json" | "proxy" | "noauth";
+export type AuthMethod = "json" | "proxy" | "noauth" | "hook";
 
 /** The fully resolved, frozen server configuration. */
 export interface Config {
@@ -19,12 +19,22 @@ export interface Config {
   authMethod: AuthMethod;
   /** Header carrying the username for proxy auth. */
   authHeader: string;
+  /** Command that decides logins with `--auth hook` (API.md §2.6). */
+  authCommand: string;
   /** Remote addresses allowed to set the proxy auth header. */
   trustedProxies: string[];
   /** Token lifetime in seconds. */
   tokenExpiration: number;
   /** Command runner and event hooks on/off (off by default). */
   enableExec: boolean;
+  /** Wall-clock limit of one command or hook, in seconds. */
+  execTimeout: number;
+  /** Commands keep the host network (off: no network at all). */
+  execNetwork: boolean;
+  /** Run commands without the sandbox when bubblewrap is unavailable (unsafe). */
+  execUnconfined: boolean;
+  /** Processes one command may run at once. */
+  execMaxProcesses: number;
   minPasswordLength: number;
   logLevel: "debug" | "info" | "warn" | "error";
   enableThumbs: boolean;
@@ -114,7 +124,14 @@ export const OPTIONS: OptionSpec[] = [
     env: "FB_AUTH",
     type: "string",
     default: "json",
-    help: "auth method: json, proxy or noauth",
+    help: "auth method: json, proxy, noauth or hook",
+  },
+  {
+    name: "auth-command",
+    env: "FB_AUTH_COMMAND",
+    type: "string",
+    default: "",
+    help: "command that decides logins with --auth hook",
   },
   {
     name: "auth-header",
@@ -143,6 +160,34 @@ export const OPTIONS: OptionSpec[] = [
     type: "boolean",
     default: "false",
     help: "enable the command runner and event hooks",
+  },
+  {
+    name: "exec-timeout",
+    env: "FB_EXEC_TIMEOUT",
+    type: "string",
+    default: "5m",
+    help: "wall-clock limit of one command or hook",
+  },
+  {
+    name: "exec-network",
+    env: "FB_EXEC_NETWORK",
+    type: "boolean",
+    default: "false",
+    help: "let commands use the network",
+  },
+  {
+    name: "exec-unconfined",
+    env: "FB_EXEC_UNCONFINED",
+    type: "boolean",
+    default: "false",
+    help: "run commands without a sandbox when bubblewrap is unavailable (unsafe)",
+  },
+  {
+    name: "exec-max-processes",
+    env: "FB_EXEC_MAX_PROCESSES",
+    type: "string",
+    default: "64",
+    help: "processes one command may run at once",
   },
   {
     name: "min-password-length",
@@ -381,9 +426,11 @@ export function loadConfig(
   const database = get("database");
   const dataDir = isRemote(database) ? absolute("data", cwd) : dirOf(absolute(database, cwd));
   const auth = get("auth");
-  if (auth !== "json" && auth !== "proxy" && auth !== "noauth") {
+  if (auth !== "json" && auth !== "proxy" && auth !== "noauth" && auth !== "hook") {
     throw new Error(`Invalid auth method: "${auth}"`);
   }
+  const authCommand = get("auth-command").trim();
+  if (auth === "hook" && !authCommand) throw new Error("--auth hook needs --auth-command");
   const level = get("log-level");
   if (!["debug", "info", "warn", "error"].includes(level)) throw new Error(`Invalid log level: "${level}"`);
   let baseUrl = get("baseurl").trim().replace(/\/+$/, "");
@@ -398,9 +445,14 @@ export function loadConfig(
     baseUrl,
     authMethod: auth,
     authHeader: get("auth-header"),
+    authCommand,
     trustedProxies: get("trusted-proxies").split(",").map((s) => s.trim()).filter(Boolean),
     tokenExpiration: parseDuration(get("token-expiration")) || 7200,
     enableExec: bool("enable-exec"),
+    execTimeout: duration("exec-timeout"),
+    execNetwork: bool("exec-network"),
+    execUnconfined: bool("exec-unconfined"),
+    execMaxProcesses: int("exec-max-processes", 1, 100000),
     minPasswordLength: int("min-password-length", 1, 72),
     logLevel: level as Config["logLevel"],
     enableThumbs: !bool("disable-thumbnails"),

@@ -5,6 +5,7 @@ import { build } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { onServeError } from "./lib/serve_error.ts";
 import { bootDeps } from "./lib/boot.ts";
+import { ExecUnavailableError } from "./lib/runner/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
 
@@ -23,7 +24,12 @@ if (config.help) {
 }
 setLogLevel(config.logLevel);
 await build();
-const { deps, firstStart } = await bootDeps(config);
+const { deps, firstStart, warnings } = await bootDeps(config).catch((err) => {
+  if (!(err instanceof ExecUnavailableError)) throw err;
+  log.error(err.message);
+  Deno.exit(2);
+});
+for (const w of warnings) log.warn(w);
 if (firstStart.password) {
   log.info(`first start: admin user "${config.adminUsername}" created with password: ${firstStart.password}`);
   log.info("this password is shown only once; change it under Settings > Profile");

@@ -5,47 +5,48 @@ import * as $r1 from "./routes/404.tsx";
 import * as $r2 from "./routes/500.tsx";
 import * as $r3 from "./routes/_app.tsx";
 import * as $r4 from "./routes/_error.tsx";
-import * as $r5 from "./routes/api/login.ts";
-import * as $r6 from "./routes/api/logout.ts";
-import * as $r7 from "./routes/api/preview/[size]/[...path].ts";
-import * as $r8 from "./routes/api/preview/_middleware.ts";
-import * as $r9 from "./routes/api/public/dl/[...path].ts";
-import * as $r10 from "./routes/api/public/share/[...path].ts";
-import * as $r11 from "./routes/api/raw/[...path].ts";
-import * as $r12 from "./routes/api/raw/_middleware.ts";
-import * as $r13 from "./routes/api/renew.ts";
-import * as $r14 from "./routes/api/resources/[...path].ts";
-import * as $r15 from "./routes/api/resources/_middleware.ts";
-import * as $r16 from "./routes/api/resources/recursive/[...path].ts";
-import * as $r17 from "./routes/api/search/[...path].ts";
-import * as $r18 from "./routes/api/search/_middleware.ts";
-import * as $r19 from "./routes/api/settings/index.ts";
-import * as $r20 from "./routes/api/share/[...path].ts";
-import * as $r21 from "./routes/api/shares/index.ts";
-import * as $r22 from "./routes/api/signup.ts";
-import * as $r23 from "./routes/api/subtitle/[...path].ts";
-import * as $r24 from "./routes/api/subtitle/_middleware.ts";
-import * as $r25 from "./routes/api/tus/[...path].ts";
-import * as $r26 from "./routes/api/tus/_middleware.ts";
-import * as $r27 from "./routes/api/usage/[...path].ts";
-import * as $r28 from "./routes/api/usage/_middleware.ts";
-import * as $r29 from "./routes/api/users/[id].ts";
-import * as $r30 from "./routes/api/users/index.ts";
-import * as $r31 from "./routes/custom.css.ts";
-import * as $r32 from "./routes/files/[...path].tsx";
-import * as $r33 from "./routes/files/index.tsx";
-import * as $r34 from "./routes/index.tsx";
-import * as $r35 from "./routes/login.tsx";
-import * as $r36 from "./routes/settings/_middleware.ts";
-import * as $r37 from "./routes/settings/global/_middleware.ts";
-import * as $r38 from "./routes/settings/global/index.tsx";
-import * as $r39 from "./routes/settings/index.tsx";
-import * as $r40 from "./routes/settings/profile.tsx";
-import * as $r41 from "./routes/settings/shares.tsx";
-import * as $r42 from "./routes/settings/users/[id].tsx";
-import * as $r43 from "./routes/settings/users/_middleware.ts";
-import * as $r44 from "./routes/settings/users/index.tsx";
-import * as $r45 from "./routes/share/[...path].tsx";
+import * as $r5 from "./routes/api/command/[...path].ts";
+import * as $r6 from "./routes/api/login.ts";
+import * as $r7 from "./routes/api/logout.ts";
+import * as $r8 from "./routes/api/preview/[size]/[...path].ts";
+import * as $r9 from "./routes/api/preview/_middleware.ts";
+import * as $r10 from "./routes/api/public/dl/[...path].ts";
+import * as $r11 from "./routes/api/public/share/[...path].ts";
+import * as $r12 from "./routes/api/raw/[...path].ts";
+import * as $r13 from "./routes/api/raw/_middleware.ts";
+import * as $r14 from "./routes/api/renew.ts";
+import * as $r15 from "./routes/api/resources/[...path].ts";
+import * as $r16 from "./routes/api/resources/_middleware.ts";
+import * as $r17 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r18 from "./routes/api/search/[...path].ts";
+import * as $r19 from "./routes/api/search/_middleware.ts";
+import * as $r20 from "./routes/api/settings/index.ts";
+import * as $r21 from "./routes/api/share/[...path].ts";
+import * as $r22 from "./routes/api/shares/index.ts";
+import * as $r23 from "./routes/api/signup.ts";
+import * as $r24 from "./routes/api/subtitle/[...path].ts";
+import * as $r25 from "./routes/api/subtitle/_middleware.ts";
+import * as $r26 from "./routes/api/tus/[...path].ts";
+import * as $r27 from "./routes/api/tus/_middleware.ts";
+import * as $r28 from "./routes/api/usage/[...path].ts";
+import * as $r29 from "./routes/api/usage/_middleware.ts";
+import * as $r30 from "./routes/api/users/[id].ts";
+import * as $r31 from "./routes/api/users/index.ts";
+import * as $r32 from "./routes/custom.css.ts";
+import * as $r33 from "./routes/files/[...path].tsx";
+import * as $r34 from "./routes/files/index.tsx";
+import * as $r35 from "./routes/index.tsx";
+import * as $r36 from "./routes/login.tsx";
+import * as $r37 from "./routes/settings/_middleware.ts";
+import * as $r38 from "./routes/settings/global/_middleware.ts";
+import * as $r39 from "./routes/settings/global/index.tsx";
+import * as $r40 from "./routes/settings/index.tsx";
+import * as $r41 from "./routes/settings/profile.tsx";
+import * as $r42 from "./routes/settings/shares.tsx";
+import * as $r43 from "./routes/settings/users/[id].tsx";
+import * as $r44 from "./routes/settings/users/_middleware.ts";
+import * as $r45 from "./routes/settings/users/index.tsx";
+import * as $r46 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -56,8 +57,9 @@ import * as $i6 from "./islands/SettingsUser.tsx";
 import * as $i7 from "./islands/SettingsUsers.tsx";
 import * as $i8 from "./islands/ShareManager.tsx";
 import * as $i9 from "./islands/SharePage.tsx";
-import * as $i10 from "./islands/Sidebar.tsx";
-import * as $i11 from "./islands/Toasts.tsx";
+import * as $i10 from "./islands/ShellPanel.tsx";
+import * as $i11 from "./islands/Sidebar.tsx";
+import * as $i12 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -67,47 +69,48 @@ export const manifest: Manifest = {
     "routes/500.tsx": $r2,
     "routes/_app.tsx": $r3,
     "routes/_error.tsx": $r4,
-    "routes/api/login.ts": $r5,
-    "routes/api/logout.ts": $r6,
-    "routes/api/preview/[size]/[...path].ts": $r7,
-    "routes/api/preview/_middleware.ts": $r8,
-    "routes/api/public/dl/[...path].ts": $r9,
-    "routes/api/public/share/[...path].ts": $r10,
-    "routes/api/raw/[...path].ts": $r11,
-    "routes/api/raw/_middleware.ts": $r12,
-    "routes/api/renew.ts": $r13,
-    "routes/api/resources/[...path].ts": $r14,
-    "routes/api/resources/_middleware.ts": $r15,
-    "routes/api/resources/recursive/[...path].ts": $r16,
-    "routes/api/search/[...path].ts": $r17,
-    "routes/api/search/_middleware.ts": $r18,
-    "routes/api/settings/index.ts": $r19,
-    "routes/api/share/[...path].ts": $r20,
-    "routes/api/shares/index.ts": $r21,
-    "routes/api/signup.ts": $r22,
-    "routes/api/subtitle/[...path].ts": $r23,
-    "routes/api/subtitle/_middleware.ts": $r24,
-    "routes/api/tus/[...path].ts": $r25,
-    "routes/api/tus/_middleware.ts": $r26,
-    "routes/api/usage/[...path].ts": $r27,
-    "routes/api/usage/_middleware.ts": $r28,
-    "routes/api/users/[id].ts": $r29,
-    "routes/api/users/index.ts": $r30,
-    "routes/custom.css.ts": $r31,
-    "routes/files/[...path].tsx": $r32,
-    "routes/files/index.tsx": $r33,
-    "routes/index.tsx": $r34,
-    "routes/login.tsx": $r35,
-    "routes/settings/_middleware.ts": $r36,
-    "routes/settings/global/_middleware.ts": $r37,
-    "routes/settings/global/index.tsx": $r38,
-    "routes/settings/index.tsx": $r39,
-    "routes/settings/profile.tsx": $r40,
-    "routes/settings/shares.tsx": $r41,
-    "routes/settings/users/[id].tsx": $r42,
-    "routes/settings/users/_middleware.ts": $r43,
-    "routes/settings/users/index.tsx": $r44,
-    "routes/share/[...path].tsx": $r45,
+    "routes/api/command/[...path].ts": $r5,
+    "routes/api/login.ts": $r6,
+    "routes/api/logout.ts": $r7,
+    "routes/api/preview/[size]/[...path].ts": $r8,
+    "routes/api/preview/_middleware.ts": $r9,
+    "routes/api/public/dl/[...path].ts": $r10,
+    "routes/api/public/share/[...path].ts": $r11,
+    "routes/api/raw/[...path].ts": $r12,
+    "routes/api/raw/_middleware.ts": $r13,
+    "routes/api/renew.ts": $r14,
+    "routes/api/resources/[...path].ts": $r15,
+    "routes/api/resources/_middleware.ts": $r16,
+    "routes/api/resources/recursive/[...path].ts": $r17,
+    "routes/api/search/[...path].ts": $r18,
+    "routes/api/search/_middleware.ts": $r19,
+    "routes/api/settings/index.ts": $r20,
+    "routes/api/share/[...path].ts": $r21,
+    "routes/api/shares/index.ts": $r22,
+    "routes/api/signup.ts": $r23,
+    "routes/api/subtitle/[...path].ts": $r24,
+    "routes/api/subtitle/_middleware.ts": $r25,
+    "routes/api/tus/[...path].ts": $r26,
+    "routes/api/tus/_middleware.ts": $r27,
+    "routes/api/usage/[...path].ts": $r28,
+    "routes/api/usage/_middleware.ts": $r29,
+    "routes/api/users/[id].ts": $r30,
+    "routes/api/users/index.ts": $r31,
+    "routes/custom.css.ts": $r32,
+    "routes/files/[...path].tsx": $r33,
+    "routes/files/index.tsx": $r34,
+    "routes/index.tsx": $r35,
+    "routes/login.tsx": $r36,
+    "routes/settings/_middleware.ts": $r37,
+    "routes/settings/global/_middleware.ts": $r38,
+    "routes/settings/global/index.tsx": $r39,
+    "routes/settings/index.tsx": $r40,
+    "routes/settings/profile.tsx": $r41,
+    "routes/settings/shares.tsx": $r42,
+    "routes/settings/users/[id].tsx": $r43,
+    "routes/settings/users/_middleware.ts": $r44,
+    "routes/settings/users/index.tsx": $r45,
+    "routes/share/[...path].tsx": $r46,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
@@ -120,7 +123,8 @@ export const manifest: Manifest = {
     "islands/SettingsUsers.tsx": $i7,
     "islands/ShareManager.tsx": $i8,
     "islands/SharePage.tsx": $i9,
-    "islands/Sidebar.tsx": $i10,
-    "islands/Toasts.tsx": $i11,
+    "islands/ShellPanel.tsx": $i10,
+    "islands/Sidebar.tsx": $i11,
+    "islands/Toasts.tsx": $i12,
   },
 };

@@ -12,6 +12,10 @@ const CLIENT_SOURCES = ["islands", "components", "client", "lib", "framework", "
 /** Name of the file listing, per island bundle, the chunks it imports (for modulepreload links). */
 export const DEPS_FILE = "deps.json";
 const LOCK_STALE_MS = 120_000;
+/** Files of npm packages that code loaded on demand needs, copied next to the bundles (`/_islands/<name>`). */
+const VENDOR_FILES: Record<string, string> = {
+  "xterm.css": "node_modules/@xterm/xterm/css/xterm.css",
+};
 
 async function listFiles(dir: string, re: RegExp): Promise<string[]> {
   const out: string[] = [];
@@ -200,6 +204,9 @@ export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
       }
     }
     await Deno.mkdir(outDir, { recursive: true });
+    for (const [name, src] of Object.entries(VENDOR_FILES)) {
+      await Deno.copyFile(`${root}/${src}`, `${outDir}/${name}`);
+    }
     await Deno.writeTextFile(`${outDir}/${DEPS_FILE}`, JSON.stringify(await chunkDeps(outDir, names)));
     await Deno.writeTextFile(stampPath, String(Math.max(newest, startedAt - 1)));
     return true;

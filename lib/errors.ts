@@ -8,6 +8,8 @@ export interface HttpErrorOptions {
   cause?: unknown;
   /** Extra response headers (e.g. Retry-After). */
   headers?: Record<string, string>;
+  /** Put the message in the body (default: for 4xx with a message; a 500 only when set). */
+  expose?: boolean;
 }
 
 /** Base class: an error that maps to an HTTP status. */
@@ -15,7 +17,7 @@ export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
   readonly headers: Record<string, string>;
-  /** When true, the 400 body carries the message (`400 Bad Request (<message>)`). */
+  /** When true, a 400 or 500 body carries the message (`400 Bad Request (<message>)`). */
   readonly expose: boolean;
 
   constructor(status: number, code: string, message?: string, options: HttpErrorOptions = {}) {
@@ -24,7 +26,7 @@ export class HttpError extends Error {
     this.status = status;
     this.code = code;
     this.headers = options.headers ?? {};
-    this.expose = message !== undefined && message !== "";
+    this.expose = message !== undefined && message !== "" && (options.expose ?? status < 500);
   }
 }
 
@@ -161,6 +163,6 @@ const REASONS: Record<number, string> = {
 /** The plain-text status body of docs/api.md#errors (`404 Not Found\n`, `400 Bad Request (msg)\n`). */
 export function statusText(status: number, message?: string): string {
   const reason = REASONS[status] ?? "Unknown";
-  if (status === 400 && message) return `400 Bad Request (${message})\n`;
+  if ((status === 400 || status === 500) && message) return `${status} ${reason} (${message})\n`;
   return `${status} ${reason}\n`;
 }

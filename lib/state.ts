@@ -4,6 +4,7 @@ import type { Settings, StoredUser } from "./types.ts";
 import type { Store } from "./storage/mod.ts";
 import type { EventHooks } from "./hooks.ts";
 import type { ListingCache } from "./fs/listing_cache.ts";
+import type { ExecEnv } from "./runner/run.ts";
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -11,6 +12,8 @@ export interface AppDeps {
   kv: Deno.Kv;
   store: Store;
   hooks: EventHooks;
+  /** How commands run (runner and hooks); null or absent when command execution is off. */
+  exec?: ExecEnv | null;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
   /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */

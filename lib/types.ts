@@ -117,6 +117,18 @@ export interface Branding {
   color: string;
 }
 
+/** How the server runs commands (shown to admins on the global settings screen). */
+export interface ExecStatus {
+  /** "disabled": no `--enable-exec`; "confined": in the sandbox; "unconfined": `--exec-unconfined` fallback. */
+  mode: "disabled" | "confined" | "unconfined";
+  /** The sandbox in use, e.g. "bubblewrap 0.8.0" ("" unless confined). */
+  sandbox: string;
+  /** How the process count is capped: RLIMIT_NPROC, a pids cgroup, or not at all. */
+  processLimit: "rlimit" | "cgroup" | "none";
+  /** Commands may use the network (`--exec-network`). */
+  network: boolean;
+}
+
 /** Event hook names. */
 export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete"] as const;
 
@@ -138,6 +150,8 @@ export interface Settings {
   enableGuest?: boolean;
   /** Our addition: custom stylesheet text served after ours. */
   customCss?: string;
+  /** Our addition, read-only (GET only, never stored): how this server runs commands. */
+  exec?: ExecStatus;
 }
 
 /** A share link on the wire (docs/api.md#shares). */

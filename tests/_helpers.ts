@@ -4,6 +4,8 @@ import { loadConfig } from "../config.ts";
 import type { Config } from "../config.ts";
 import { issueToken } from "../lib/auth/mod.ts";
 import { noopHooks } from "../lib/hooks.ts";
+import { createExecEnv, type ExecEnv } from "../lib/runner/mod.ts";
+import { createEventHooks } from "../lib/runner/hooks.ts";
 import { defaultSettings, normalizeSettings } from "../lib/settings.ts";
 import type { AppDeps } from "../lib/state.ts";
 import { Store, users } from "../lib/storage/mod.ts";
@@ -32,6 +34,8 @@ export interface TestAppOptions {
   users?: TestUserSpec[];
   settings?: Partial<Settings>;
   config?: Partial<Config>;
+  /** Replaces the exec environment built from the config (`--enable-exec`): e.g. an unconfined one. */
+  exec?: ExecEnv | null;
 }
 
 /** A running test app. */
@@ -80,7 +84,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = new Store(kv);
   const settings = normalizeSettings({ ...defaultSettings(), ...options.settings });
   await store.saveSettings(settings);
-  const deps: AppDeps = { config, kv, store, hooks: noopHooks, now: Date.now };
+  const exec = options.exec !== undefined ? options.exec : (await createExecEnv(config)).exec;
+  const hooks = exec ? createEventHooks({ exec, store, root }) : noopHooks;
+  const deps: AppDeps = { config, kv, store, hooks, exec, now: Date.now };
   const specs: TestUserSpec[] = [{ username: "admin", perm: "all" }, ...(options.users ?? [])];
   const made: Record<string, StoredUser> = {};
   const tokens: Record<string, string> = {};

@@ -3,6 +3,7 @@ import { Layout } from "../../components/Layout.tsx";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
 import { Header } from "../../islands/Header.tsx";
 import { Prompts } from "../../islands/Prompts.tsx";
+import { ShellPanel } from "../../islands/ShellPanel.tsx";
 import { Sidebar } from "../../islands/Sidebar.tsx";
 import { Toasts } from "../../islands/Toasts.tsx";
 import { requirePageUser } from "../../middleware/require_page_user.ts";
@@ -25,7 +26,9 @@ export const handler = define.handlers({
     const name = path.split("/").filter(Boolean).pop();
     // The browser fetches the listing while the scripts load (client/listing.ts asks for the same URL).
     const preload = `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
-    return page({ path, preload }, { title: name ?? "sidebar.myFiles" });
+    // The shell panel (and its script) only for users who may run commands.
+    const shell = c.var.deps.config.enableExec && c.var.user?.perm.execute === true;
+    return page({ path, preload, shell }, { title: name ?? "sidebar.myFiles" });
   },
 });
 
@@ -39,6 +42,7 @@ export default define.page<typeof handler>(({ data }) => (
         <>
           <Prompts />
           <Toasts />
+          {data.shell && <ShellPanel />}
         </>
       }
     >

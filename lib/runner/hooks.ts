@@ -1,0 +1,119 @@
+/**
+ * Event hooks (API.md §7): the admin's `before_<event>`/`after_<event>` command lines, run confined in the user's
+ * scope with the runner's limits. `$FILE`, `$SCOPE`, `$TRIGGER`, `$USERNAME` and `$DESTINATION` are exported, and
+ * expanded in the arguments after splitting (so a file name stays one argument); with a shell set the line goes
+ * to the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
+ * A line ending in `&` runs in the background. A failing hook throws a 500; its output goes to the log only.
+ */
+import { HttpError } from "../errors.ts";
+import { scopeDirOf } from "../fs/gate.ts";
+import type { EventHooks, HookContext, HookEvent } from "../hooks.ts";
+import { log } from "../log.ts";
+import { normalizeSettings } from "../settings.ts";
+import type { Settings } from "../types.ts";
+import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
+import { expandVars, splitWords, WordsError } from "./words.ts";
+
+/** What the hooks need from the server. */
+export interface HookDeps {
+  exec: ExecEnv;
+  /** Settings are read per operation, so edits take effect at once. */
+  store: { findSettings(): Promise<Settings | null> };
+  /** Absolute server root. */
+  root: string;
+}
+
+/** One configured hook line, split into what runs and how. */
+export interface HookCommand {
+  argv: string[];
+  /** Trailing `&`: start it and do not wait. */
+  background: boolean;
+}
+
+/** Builds the argv of a hook line (null for an empty line); throws WordsError for a line that cannot be split. */
+export function hookCommand(
+  raw: string,
+  options: { shell: string[]; vars: Record<string, string> },
+): HookCommand | null {
+  let line = raw.trim();
+  const background = line.endsWith("&");
+  if (background) line = line.slice(0, -1).trim();
+  if (line === "") return null;
+  if (options.shell.length > 0) return { argv: [...options.shell, line], background };
+  const words = splitWords(line);
+  if (words.length === 0) return null;
+  const lookup = (name: string) => options.vars[name];
+  // The program itself is never expanded: a variable cannot choose what runs.
+  return { argv: [words[0], ...words.slice(1).map((w) => expandVars(w, lookup))], background };
+}
+
+function describe(r: RunResult): string {
+  return r.stop === "exit" ? `exit ${r.code}` : r.stop;
+}
+
+async function realScope(root: string, ctx: HookContext): Promise<{ lexical: string; real: string }> {
+  const lexical = scopeDirOf({ root, user: ctx.user });
+  return { lexical, real: await Deno.realPath(lexical) };
+}
+
+/** Runs the hooks of one trigger in order; throws on the first failing foreground hook. */
+async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Promise<void> {
+  const settings = normalizeSettings(await deps.store.findSettings());
+  const lines = settings.commands[trigger] ?? [];
+  if (lines.length === 0) return;
+  const failed = (detail: string, output: string[] = []) => {
+    log.warn(`${trigger} hook failed for user "${ctx.user.username}": ${detail}`);
+    for (const l of output.slice(-50)) log.warn(`  | ${l}`);
+    return new HttpError(500, "hook_failed", `${trigger} hook failed`, { expose: true });
+  };
+  let scope: { lexical: string; real: string };
+  try {
+    scope = await realScope(deps.root, ctx);
+  } catch (err) {
+    throw failed(`scope missing (${(err as Error).message})`);
+  }
+  // The sandbox mounts the real scope; paths under the lexical scope must point into it.
+  const inScope = (p: string) =>
+    p === scope.lexical
+      ? scope.real
+      : p.startsWith(scope.lexical + "/")
+      ? scope.real + p.slice(scope.lexical.length)
+      : p;
+  const vars = {
+    FILE: inScope(ctx.file),
+    SCOPE: ctx.user.scope,
+    TRIGGER: trigger,
+    USERNAME: ctx.user.username,
+    DESTINATION: inScope(ctx.destination),
+  };
+  const env = commandEnv(scope.real, vars);
+  for (const raw of lines) {
+    let cmd: HookCommand | null;
+    try {
+      cmd = hookCommand(raw, { shell: settings.shell, vars: env });
+    } catch (err) {
+      if (err instanceof WordsError) throw failed(`cannot split ${JSON.stringify(raw)}: ${err.message}`);
+      throw err;
+    }
+    if (!cmd) continue;
+    const run = runCommand(deps.exec, { argv: cmd.argv, scope: scope.real, cwd: scope.real, env });
+    if (cmd.background) {
+      run.then((r) => {
+        if (r.code !== 0 || r.stop !== "exit") {
+          failed(`${JSON.stringify(raw)} (background): ${describe(r)}`, r.lines);
+        }
+      }).catch((err) => log.warn(`${trigger} hook ${JSON.stringify(raw)} could not run`, err));
+      continue;
+    }
+    const r = await run;
+    if (r.code !== 0 || r.stop !== "exit") throw failed(`${JSON.stringify(raw)}: ${describe(r)}`, r.lines);
+  }
+}
+
+/** The real event hooks (command execution on). */
+export function createEventHooks(deps: HookDeps): EventHooks {
+  return {
+    before: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `before_${event}`, ctx),
+    after: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `after_${event}`, ctx),
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * Runs one command (confined by the sandbox, or unconfined when the admin chose so) with the limits of every
+ * command: no stdin, a small fixed environment, a wall-clock limit, capped output, and the whole process tree
+ * killed on timeout, on overflow, or when the caller goes away. Output comes as lines: all of stdout, then stderr.
+ */
+import { log } from "../log.ts";
+import { createPidsGroup, type PidsGroup } from "./cgroup.ts";
+import { type Sandbox, sandboxArgv } from "./sandbox.ts";
+
+/** Limits that apply to every command. */
+export interface ExecLimits {
+  timeoutMs: number;
+  maxProcesses: number;
+  /** Output lines (stdout + stderr) before the command is stopped. */
+  maxLines: number;
+  /** Output bytes (stdout + stderr) before the command is stopped. */
+  maxBytes: number;
+}
+
+/** How this server runs commands; absent (or null) in AppDeps when command execution is off. */
+export interface ExecEnv {
+  /** null: unconfined (`--exec-unconfined` without a working sandbox). */
+  sandbox: Sandbox | null;
+  network: boolean;
+  limits: ExecLimits;
+}
+
+/** Default caps on the output of one command. */
+export const OUTPUT_LIMITS = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 } as const;
+/** Longer lines are sent in pieces of this many characters. */
+export const MAX_LINE = 64 * 1024;
+/** How long output is still read after the command ended or was killed. */
+const DRAIN_MS = 500;
+/** PATH inside and outside the sandbox. */
+export const EXEC_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** The environment of a command: PATH, HOME (the scope), LANG and `extra` (hook variables), nothing else. */
+export function commandEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: EXEC_PATH, HOME: home, LANG: "C.UTF-8", ...extra };
+}
+
+/** One command to run. */
+export interface RunOptions {
+  /** Program and arguments (already vetted). */
+  argv: string[];
+  /** Real path of the user's scope (the writable tree of the sandbox). */
+  scope: string;
+  /** Real path of the working directory. */
+  cwd: string;
+  env: Record<string, string>;
+  /** Aborting kills the command (the client went away). */
+  signal?: AbortSignal;
+  /** Receives each output line as it comes (stdout first, then stderr); without it lines are collected. */
+  onLine?: (line: string) => void;
+}
+
+/** Why a command ended. */
+export type RunStop = "exit" | "timeout" | "output" | "aborted";
+
+/** The outcome of {@link runCommand}. */
+export interface RunResult {
+  /** Exit status (128 + signal number when killed by a signal). */
+  code: number;
+  stop: RunStop;
+  /** Collected output when no `onLine` was given (capped like streamed output). */
+  lines: string[];
+}
+
+async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: (bytes: number) => boolean) {
+  const decoder = new TextDecoder();
+  let rest = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!count(value.byteLength)) return;
+    rest += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = rest.indexOf("\n")) >= 0) {
+      yield rest.slice(0, nl).replace(/\r$/, "");
+      rest = rest.slice(nl + 1);
+    }
+    while (rest.length > MAX_LINE) {
+      yield rest.slice(0, MAX_LINE);
+      rest = rest.slice(MAX_LINE);
+    }
+  }
+  rest += decoder.decode();
+  if (rest !== "") yield rest.replace(/\r$/, "");
+}
+
+function spawnArgv(exec: ExecEnv, options: RunOptions, group: PidsGroup | null): string[] {
+  if (!exec.sandbox) return options.argv;
+  return sandboxArgv(exec.sandbox, {
+    scope: options.scope,
+    cwd: options.cwd,
+    argv: options.argv,
+    network: exec.network,
+    maxProcesses: exec.limits.maxProcesses,
+    cgroup: group?.dir,
+  });
+}
+
+/** Runs a command to its end (or until a limit or the caller stops it) and reports how it ended. */
+export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<RunResult> {
+  const lines: string[] = [];
+  const emit = options.onLine ?? ((l: string) => void lines.push(l));
+  const sandbox = exec.sandbox;
+  const group = sandbox?.processLimit === "cgroup" && sandbox.cgroupParent
+    ? await createPidsGroup(sandbox.cgroupParent, exec.limits.maxProcesses)
+    : null;
+  let child: Deno.ChildProcess;
+  try {
+    const argv = spawnArgv(exec, options, group);
+    child = new Deno.Command(argv[0], {
+      args: argv.slice(1),
+      // Unconfined commands get the working directory from us; bwrap sets it inside the sandbox.
+      cwd: sandbox ? undefined : options.cwd,
+      clearEnv: true,
+      env: options.env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      // Own session and process group: the whole tree can be killed at once.
+      detached: true,
+    }).spawn();
+  } catch (err) {
+    await group?.remove();
+    if (err instanceof Deno.errors.NotFound) {
+      emit(`${options.argv[0]}: command not found`);
+      return { code: 127, stop: "exit", lines };
+    }
+    throw err;
+  }
+  let stop: RunStop = "exit";
+  const out = child.stdout.getReader();
+  const err = child.stderr.getReader();
+  let ended = false;
+  const killTree = () => {
+    if (ended && sandbox) return;
+    try {
+      // Killing bwrap (the group leader) makes --die-with-parent tear down the whole PID namespace.
+      Deno.kill(-child.pid, "SIGKILL");
+    } catch { /* the group is gone */ }
+  };
+  // A descendant that left the group may hold the pipes (unconfined): stop reading soon after the end.
+  let drain: ReturnType<typeof setTimeout> | undefined;
+  const stopReading = () => {
+    drain ??= setTimeout(() => {
+      out.cancel().catch(() => {});
+      err.cancel().catch(() => {});
+    }, DRAIN_MS);
+  };
+  const kill = (why: RunStop) => {
+    if (stop === "exit") stop = why;
+    killTree();
+    stopReading();
+  };
+  const timer = setTimeout(() => kill("timeout"), exec.limits.timeoutMs);
+  const onAbort = () => kill("aborted");
+  options.signal?.addEventListener("abort", onAbort);
+  if (options.signal?.aborted) kill("aborted");
+  const exited = child.status.then((s) => {
+    ended = true;
+    // Nothing an unconfined command started may outlive it (a sandbox ends with its PID namespace).
+    if (!sandbox) killTree();
+    stopReading();
+    return s;
+  });
+
+  let bytes = 0, count = 0;
+  const budget = (n: number) => {
+    bytes += n;
+    if (bytes <= exec.limits.maxBytes) return true;
+    kill("output");
+    return false;
+  };
+  const take = (line: string, sink: (l: string) => void) => {
+    if (stop !== "exit") return false;
+    if (++count > exec.limits.maxLines) {
+      kill("output");
+      return false;
+    }
+    sink(line);
+    return true;
+  };
+  // Read both pipes at once (a full stderr pipe must not block the command), send stderr after stdout.
+  const stderrLines: string[] = [];
+  const readErr = (async () => {
+    for await (const line of linesOf(err, budget)) if (!take(line, (l) => stderrLines.push(l))) break;
+  })();
+  for await (const line of linesOf(out, budget)) if (!take(line, emit)) break;
+  await readErr;
+  if (stop === "exit" || stop === "output") { for (const l of stderrLines) emit(l); }
+  const status = await exited;
+  clearTimeout(timer);
+  clearTimeout(drain);
+  out.cancel().catch(() => {});
+  err.cancel().catch(() => {});
+  options.signal?.removeEventListener("abort", onAbort);
+  if (group) group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
+  const code = status.signal ? 128 + signalNumber(status.signal) : status.code;
+  return { code, stop, lines };
+}
+
+const SIGNALS: Partial<Record<Deno.Signal, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGABRT: 6,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGALRM: 14,
+  SIGTERM: 15,
+};
+
+function signalNumber(signal: Deno.Signal): number {
+  return SIGNALS[signal] ?? 0;
+}
