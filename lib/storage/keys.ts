@@ -16,6 +16,8 @@
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
  * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
+ * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
+ * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -39,6 +41,9 @@ export const keys = {
   sessionByUser: (userId: number, id: string) => ["sessions_by_user", userId, id] as const,
   sessionsByUserPrefix: (userId: number) => ["sessions_by_user", userId] as const,
   uploadsPrefix: () => ["uploads"] as const,
+  publishSchedule: (id: string) => ["publish", "schedules", id] as const,
+  publishSchedulesPrefix: () => ["publish", "schedules"] as const,
+  publishLog: (id: string) => ["publish", "logs", id] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */
