@@ -5,6 +5,7 @@
  */
 import { BadRequestError } from "../errors.ts";
 import type { FrontMatterFormat } from "../types.ts";
+import { findJsonObject, setJsonMembers } from "./_json_object.ts";
 
 /** Where the front matter sits in a text. */
 export interface FrontMatterBlock {
@@ -38,7 +39,10 @@ const EDIT_ORDER = ["title", "date", "draft"] as const;
 /** Finds the front matter at the start of `text` (after an optional BOM); null when there is none. */
 export function findFrontMatter(text: string): FrontMatterBlock | null {
   const at = text.startsWith("\uFEFF") ? 1 : 0;
-  if (text[at] === "{") return findJson(text, at);
+  if (text[at] === "{") {
+    const object = findJsonObject(text, at);
+    return object && { format: "json", start: at, end: object.end, eol: object.eol };
+  }
   const open = /^(---|\+\+\+)[ \t]*(\r?\n)/.exec(text.slice(at));
   if (!open) return null;
   const format = open[1] === "---" ? "yaml" : "toml";
@@ -49,38 +53,6 @@ export function findFrontMatter(text: string): FrontMatterBlock | null {
     if (line.trimEnd() === open[1]) return { format, start, end: i, eol: open[2] };
     if (nl < 0) break;
     i = nl + 1;
-  }
-  return null;
-}
-
-// Index just past a JSON string starting at `i` (a `"`), or -1.
-function skipString(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    if (text[j] === "\\") j++;
-    else if (text[j] === '"') return j + 1;
-  }
-  return -1;
-}
-
-function findJson(text: string, at: number): FrontMatterBlock | null {
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      i = skipString(text, i) - 1;
-      if (i < 0) return null;
-    } else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") {
-      if (--depth > 0) continue;
-      try {
-        const value = JSON.parse(text.slice(at, i + 1));
-        if (!value || typeof value !== "object" || Array.isArray(value)) return null;
-      } catch {
-        return null; // Not JSON: a body that merely starts with "{".
-      }
-      const eol = /\r\n/.test(text.slice(at, i)) ? "\r\n" : "\n";
-      return { format: "json", start: at, end: i + 1, eol };
-    }
   }
   return null;
 }
@@ -184,67 +156,6 @@ function editLines(inner: string, format: "yaml" | "toml", edit: FrontMatterEdit
   return lines.join("");
 }
 
-interface JsonMember {
-  key: string;
-  valueStart: number;
-  valueEnd: number;
-}
-
-// The top-level members of a JSON object that JSON.parse accepted (so the scan can be simple).
-function jsonMembers(text: string, open: number, close: number): JsonMember[] {
-  const out: JsonMember[] = [];
-  let i = open + 1;
-  while (i < close) {
-    const c = text[i];
-    if (c !== '"') {
-      i++;
-      continue;
-    }
-    const keyEnd = skipString(text, i);
-    const key = JSON.parse(text.slice(i, keyEnd)) as string;
-    let j = text.indexOf(":", keyEnd) + 1;
-    while (/\s/.test(text[j])) j++;
-    const valueStart = j;
-    let depth = 0;
-    for (; j < close; j++) {
-      const d = text[j];
-      if (d === '"') j = skipString(text, j) - 1;
-      else if (d === "{" || d === "[") depth++;
-      else if (d === "}" || d === "]") depth--;
-      else if (depth === 0 && (d === "," || /\s/.test(d))) break;
-    }
-    out.push({ key, valueStart, valueEnd: j });
-    i = j;
-  }
-  return out;
-}
-
-function editJson(text: string, block: FrontMatterBlock, edit: FrontMatterEdit): string {
-  const close = block.end - 1;
-  const members = jsonMembers(text, block.start, close);
-  const replacements: { from: number; to: number; text: string }[] = [];
-  const missing: string[] = [];
-  for (const key of EDIT_ORDER) {
-    const value = edit[key];
-    if (value === undefined) continue;
-    const json = render(key, value, "json");
-    const member = members.find((m) => m.key.toLowerCase() === key);
-    if (member) replacements.push({ from: member.valueStart, to: member.valueEnd, text: json });
-    else missing.push(`${JSON.stringify(key)}: ${json}`);
-  }
-  let out = text;
-  for (const r of replacements.sort((a, b) => b.from - a.from)) {
-    out = out.slice(0, r.from) + r.text + out.slice(r.to);
-  }
-  if (missing.length) {
-    const indent = text.slice(block.start + 1, close).match(/^\r?\n([ \t]*)/)?.[1] ?? "  ";
-    const inserted = missing.map((m) => `${block.eol}${indent}${m}`).join(",");
-    const rest = members.length ? "," : block.eol;
-    out = out.slice(0, block.start + 1) + inserted + rest + out.slice(block.start + 1);
-  }
-  return out;
-}
-
 /**
  * Sets `title`, `date` and/or `draft` in the front matter of `text`, editing only their lines (an absent key
  * is added at the end of the top level). Throws BadRequestError `no_front_matter` when there is none.
@@ -253,7 +164,11 @@ function editJson(text: string, block: FrontMatterBlock, edit: FrontMatterEdit):
 export function editFrontMatter(text: string, edit: FrontMatterEdit): string {
   const block = findFrontMatter(text);
   if (!block) throw new BadRequestError("the file has no front matter", { code: "no_front_matter" });
-  if (block.format === "json") return editJson(text, block, edit);
+  if (block.format === "json") {
+    const members = EDIT_ORDER.filter((k) => edit[k] !== undefined)
+      .map((key) => ({ key, json: render(key, edit[key]!, "json") }));
+    return setJsonMembers(text, block.start, block.end, members);
+  }
   const inner = editLines(text.slice(block.start, block.end), block.format, edit, block.eol);
   return text.slice(0, block.start) + inner + text.slice(block.end);
 }
