@@ -26,21 +26,23 @@ export function ScheduleList(props: ScheduleListProps) {
             </span>
           </span>
           <span class="publish-badge" data-state={s.state}>{t(`publish.state.${s.state}`)}</span>
-          {s.state === "scheduled" && (
-            <>
-              <button type="button" class="button flat" onClick={() => props.onReschedule(s)}>
-                {t("publish.schedule.reschedule")}
+          <span class="publish-actions">
+            {s.state === "scheduled" && (
+              <>
+                <button type="button" class="button flat" onClick={() => props.onReschedule(s)}>
+                  {t("publish.schedule.reschedule")}
+                </button>
+                <button type="button" class="button flat" onClick={() => props.onCancel(s)}>
+                  {t("publish.schedule.cancel")}
+                </button>
+              </>
+            )}
+            {s.hasLog && (
+              <button type="button" class="button flat" onClick={() => props.onLog(s)}>
+                {t("publish.schedule.log")}
               </button>
-              <button type="button" class="button flat" onClick={() => props.onCancel(s)}>
-                {t("publish.schedule.cancel")}
-              </button>
-            </>
-          )}
-          {s.hasLog && (
-            <button type="button" class="button flat" onClick={() => props.onLog(s)}>
-              {t("publish.schedule.log")}
-            </button>
-          )}
+            )}
+          </span>
         </li>
       ))}
     </ul>

@@ -6,8 +6,10 @@ const CSS = `
 .publish-post { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 .publish-state { margin: 0; }
 .publish-list { list-style: none; margin: 0; padding: 0; }
-.publish-list li { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; padding: 8px 0; border-block-end: 1px solid var(--border); }
-.publish-list .publish-item { flex: 1 1 180px; min-width: 0; display: flex; flex-direction: column; }
+.publish-list li { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: center; gap: 4px 8px; padding: 8px 0; border-block-end: 1px solid var(--border); }
+.publish-list .publish-item { min-width: 0; display: flex; flex-direction: column; }
+.publish-list .publish-actions { grid-column: 1 / -1; display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 4px; }
+.publish-list .publish-actions:empty { display: none; }
 .publish-list .publish-name { overflow-wrap: anywhere; }
 .publish-list .publish-when { color: var(--text-muted); font-size: 0.85rem; }
 .publish-badge { font-size: 0.75rem; padding: 2px 8px; border-radius: 999px; background: var(--accent-soft); color: var(--on-accent-soft); white-space: nowrap; }
