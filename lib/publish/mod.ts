@@ -140,7 +140,10 @@ export function publishActOf(deps: PublishDeps): PublishAct {
   };
 }
 
-/** Starts the queue listener that runs due schedules; resolves when KV is closed. Once per KV handle. */
-export function startPublishing(deps: PublishDeps): Promise<void> {
-  return listenPublishQueue({ kv: deps.kv, now: deps.now, act: publishActOf(deps) });
+/**
+ * Starts the queue listener that runs due schedules; resolves when KV is closed, rejects when this KV has no
+ * queue (a failure to listen never throws synchronously). Once per KV handle.
+ */
+export async function startPublishing(deps: PublishDeps): Promise<void> {
+  await listenPublishQueue({ kv: deps.kv, now: deps.now, act: publishActOf(deps) });
 }
