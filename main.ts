@@ -8,6 +8,7 @@ import { bootDeps } from "./lib/boot.ts";
 import { ExecUnavailableError } from "./lib/runner/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
+import { startPublishing } from "./lib/publish/mod.ts";
 
 let config;
 try {
@@ -36,6 +37,8 @@ if (firstStart.password) {
 }
 // Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
 deps.listings = new ListingCache();
+// Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
+startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
 const app = createApp(deps);
 const server = Deno.serve({
   hostname: config.address,

@@ -27,6 +27,8 @@ import { Skeleton } from "../components/Skeleton.tsx";
 import "./preview/mod.ts";
 // Share dialog and the share button (share links).
 import "./share/mod.ts";
+// New post and schedule publish prompts with their buttons (publishing, issue #11).
+import "./prompts/publish.ts";
 // Upload prompt, drop zone and upload panel (issue #6).
 import { UploadLayer } from "./upload/UploadLayer.tsx";
 

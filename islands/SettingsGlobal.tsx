@@ -14,6 +14,7 @@ import { ChunkSizeField } from "./settings/ChunkSizeField.tsx";
 import type { ChunkSizeHandle } from "./settings/ChunkSizeField.tsx";
 import { DefaultsFields } from "./settings/DefaultsFields.tsx";
 import { RulesEditor } from "./settings/RulesEditor.tsx";
+import { SiteCard } from "./settings/SiteCard.tsx";
 
 const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
 
@@ -189,6 +190,10 @@ function GlobalForm(props: { initial: Settings }) {
         <Card title={t("settings.defaults.title")} id="defaults" {...common}>
           <p class="settings-hint">{t("settings.defaults.hint")}</p>
           <DefaultsFields value={s.defaults} onChange={set("defaults")} exec={exec} t={t} />
+        </Card>
+        <Card title={t("settings.site.title")} id="site" {...common}>
+          {/* GET /api/settings always carries `site` (lib/settings.ts toWireSettings). */}
+          <SiteCard value={s.site!} onChange={set("site")} exec={exec} t={t} />
         </Card>
       </div>
       {exec && (

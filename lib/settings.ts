@@ -1,6 +1,7 @@
 /** Admin-editable settings: defaults, normalisation (docs/api.md#settings) and rule validation. */
 import { BadRequestError } from "./errors.ts";
-import type { Rule, Settings, UserDefaults } from "./types.ts";
+import { cleanVpath } from "./fs/path.ts";
+import type { Rule, Settings, SiteSettings, UserDefaults } from "./types.ts";
 import { HOOK_EVENTS } from "./types.ts";
 
 /** Default permissions for new users. */
@@ -21,6 +22,7 @@ export function defaultUserDefaults(): UserDefaults {
       delete: true,
       share: true,
       download: true,
+      publish: false,
     },
     commands: [],
     hideDotfiles: false,
@@ -53,6 +55,7 @@ export function defaultSettings(options: { authMethod?: string; minPasswordLengt
     commands: {},
     enableGuest: false,
     customCss: "",
+    site: defaultSiteSettings(),
   });
 }
 
@@ -110,11 +113,45 @@ export function normalizeDefaults(x: unknown): UserDefaults {
       delete: bool(perm.delete),
       share: bool(perm.share),
       download: bool(perm.download),
+      publish: bool(perm.publish),
     },
     commands: strList(d.commands),
     hideDotfiles: bool(d.hideDotfiles),
     dateFormat: bool(d.dateFormat),
     aceEditorTheme: str(d.aceEditorTheme),
+  };
+}
+
+/** The site settings of a first start: off, Hugo's folder names. */
+export function defaultSiteSettings(): SiteSettings {
+  return {
+    enabled: false,
+    path: "",
+    contentDir: "content",
+    archetypesDir: "archetypes",
+    frontMatter: "detect",
+    build: [],
+  };
+}
+
+// A folder below the site folder: relative, lexically clean, never above it (`../x` becomes `x`).
+function subFolder(x: unknown, fallback: string): string {
+  return cleanVpath("/" + str(x)).path.slice(1) || fallback;
+}
+
+/** Normalises the site settings from untrusted JSON (paths cleaned lexically; the disk is checked on save). */
+export function normalizeSiteSettings(x: unknown): SiteSettings {
+  const s = (x && typeof x === "object" ? x : {}) as Record<string, unknown>;
+  const base = defaultSiteSettings();
+  const format = str(s.frontMatter);
+  const path = str(s.path).trim();
+  return {
+    enabled: bool(s.enabled),
+    path: path ? cleanVpath(path).path : "",
+    contentDir: subFolder(s.contentDir, base.contentDir),
+    archetypesDir: subFolder(s.archetypesDir, base.archetypesDir),
+    frontMatter: format === "yaml" || format === "toml" || format === "json" ? format : "detect",
+    build: strList(s.build).filter((w) => w !== ""),
   };
 }
 
@@ -160,6 +197,7 @@ export function normalizeSettings(x: unknown): Settings {
     commands: sorted,
     enableGuest: bool(s.enableGuest),
     customCss: str(s.customCss),
+    site: normalizeSiteSettings(s.site),
   };
 }
 
@@ -210,6 +248,7 @@ export function toWireSettings(s: Settings): Settings {
     commands: s.commands,
     enableGuest: s.enableGuest ?? false,
     customCss: s.customCss ?? "",
+    site: s.site ?? defaultSiteSettings(),
   };
 }
 
@@ -228,6 +267,7 @@ const SETTINGS_TYPES: Record<string, "boolean" | "number" | "string" | "object" 
   commands: "object",
   enableGuest: "boolean",
   customCss: "string",
+  site: "object",
 };
 
 function typeOf(v: unknown): string {
@@ -251,7 +291,9 @@ export function saveSettingsFromWire(body: Record<string, unknown>, current: Set
       throw new BadRequestError(`"tus.${k}" must be a non-negative number`, { code: "bad_type" });
     }
   }
-  const next = normalizeSettings({ ...body, authMethod: current.authMethod });
+  // Clients that do not know the site settings (filebrowser's) leave them as they are.
+  const site = body.site ?? current.site;
+  const next = normalizeSettings({ ...body, site, authMethod: current.authMethod });
   validateRules(next.rules, "global rule");
   return next;
 }

@@ -5,6 +5,7 @@ import type { Store } from "./storage/mod.ts";
 import type { EventHooks } from "./hooks.ts";
 import type { ListingCache } from "./fs/listing_cache.ts";
 import type { ExecEnv } from "./runner/run.ts";
+import type { BuildRunner } from "./publish/build.ts";
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -18,6 +19,8 @@ export interface AppDeps {
   now: () => number;
   /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
   listings?: ListingCache;
+  /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
+  buildRunner?: BuildRunner;
 }
 
 /** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */

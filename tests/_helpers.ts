@@ -12,6 +12,7 @@ import { Store, users } from "../lib/storage/mod.ts";
 import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { userFromDefaults } from "../lib/users.ts";
+import { startPublishing } from "../lib/publish/mod.ts";
 
 /** bcrypt hash of TEST_PASSWORD (cost 4, so tests stay fast; verification accepts any cost). */
 export const TEST_PASSWORD = "correct-horse-battery";
@@ -107,6 +108,8 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     tokens[spec.username] = await issueToken(deps, user);
   }
   const app = createApp(deps);
+  // Publish schedules are due through the KV queue, as in main.ts.
+  const publishing = startPublishing(deps);
   return {
     app,
     deps,
@@ -121,6 +124,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
     async close() {
       kv.close();
+      await publishing;
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };

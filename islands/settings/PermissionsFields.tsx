@@ -17,7 +17,7 @@ export function PermissionsFields(
           key={name}
           name={`perm.${name}`}
           label={t(`settings.perm.${name}`)}
-          checked={perm[name]}
+          checked={!!perm[name]}
           disabled={name !== "admin" && perm.admin}
           onChange={(on) => props.onChange(togglePermission(perm, name, on))}
         />

@@ -18,6 +18,8 @@
  * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
+ * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
+ * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -44,6 +46,9 @@ export const keys = {
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
+  publishSchedule: (id: string) => ["publish", "schedules", id] as const,
+  publishSchedulesPrefix: () => ["publish", "schedules"] as const,
+  publishLog: (id: string) => ["publish", "logs", id] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

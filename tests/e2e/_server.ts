@@ -74,6 +74,8 @@ export interface SessionOptions {
   viewport?: { width: number; height: number };
   locale?: string;
   colorScheme?: "light" | "dark";
+  /** IANA time zone of the browser (default: the machine's). */
+  timezoneId?: string;
 }
 
 /** A browser context, logged in as a test user without going through the form. */
@@ -84,6 +86,7 @@ export async function newSession(browser: Browser, server: E2eServer, options: S
     viewport: options.viewport ?? { width: 1280, height: 800 },
     locale: options.locale ?? "en-US",
     colorScheme: options.colorScheme ?? "light",
+    timezoneId: options.timezoneId,
     acceptDownloads: true,
   });
   if (options.as) {

@@ -1,6 +1,8 @@
 import { define } from "../../../define.ts";
 import { readJsonObject } from "../../../lib/json_body.ts";
 import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings.ts";
+import { gateContextOf } from "../../../lib/fs/gate.ts";
+import { validateSiteSettings } from "../../../lib/publish/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { requireUser } from "../../../middleware/require_user.ts";
 
@@ -12,7 +14,9 @@ export const handler = define.handlers({
   },
   async PUT(c) {
     const body = await readJsonObject(c.req.raw);
-    await c.var.deps.store.saveSettings(saveSettingsFromWire(body, c.var.settings));
+    const next = saveSettingsFromWire(body, c.var.settings);
+    await validateSiteSettings(next, c.var.settings, gateContextOf(c.var));
+    await c.var.deps.store.saveSettings(next);
     return c.text(statusText(200), 200);
   },
 });
