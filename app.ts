@@ -35,10 +35,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.all("/health", (c) => c.json({ status: "OK" }));
-  app.on(["GET", "HEAD"], "/static/:file{.+}", async (c) => {
+  app.on(["GET", "HEAD"], "/static/:file{[\\s\\S]+}", async (c) => {
     return await serveFile(c, `${HERE}/static`, c.req.param("file"), { maxAge: 86400 }) ?? c.notFound();
   });
-  app.on(["GET", "HEAD"], "/_islands/:file{.+}", async (c) => {
+  app.on(["GET", "HEAD"], "/_islands/:file{[\\s\\S]+}", async (c) => {
     return await serveFile(c, `${HERE}/${BUILD_DIR}/islands`, c.req.param("file"), { maxAge: 3600 }) ??
       c.notFound();
   });
@@ -59,7 +59,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   root.onError((err, c) => {
     const httpErr = toHttpError(err);
-    if (httpErr.status >= 500) {
+    // Only the unexpected is an ERROR; a deliberate 501/503 (no preview for the type, a tool missing) is
+    // already a WARN line of the request log.
+    if (httpErr.status === 500) {
       log.error(`${c.req.method} ${c.req.url}: ${httpErr.code}`, httpErr.cause ?? err);
     }
     for (const [k, v] of Object.entries(httpErr.headers)) c.header(k, v);

@@ -63,14 +63,20 @@ function islandChunks(dir: string | undefined): Record<string, string[]> {
 
 const METHODS: Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 
-/** Converts `routes/a/[id]/[...path].ts` into a Hono path `/a/:id/:path{.*}`. */
+/**
+ * Matches any rest of a path. Not `.*`: a regex dot stops at CR, LF, U+2028 and U+2029, so names holding them
+ * would fall outside every route (a file that can be created but never read, renamed or deleted).
+ */
+export const REST_PATTERN = "[\\s\\S]*";
+
+/** Converts `routes/a/[id]/[...path].ts` into a Hono path `/a/:id/:path{[\s\S]*}`. */
 export function routePathOf(file: string): string {
   const rel = file.replace(/^routes\//, "").replace(/\.(tsx?|jsx?)$/, "");
   const segs = rel.split("/").filter((s) => !/^\(.*\)$/.test(s));
   if (segs[segs.length - 1] === "index") segs.pop();
   const out = segs.map((s) => {
     const rest = s.match(/^\[\.\.\.(\w+)\]$/);
-    if (rest) return `:${rest[1]}{.*}`;
+    if (rest) return `:${rest[1]}{${REST_PATTERN}}`;
     const param = s.match(/^\[(\w+)\]$/);
     if (param) return `:${param[1]}`;
     return s;

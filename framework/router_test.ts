@@ -10,9 +10,23 @@ import { writeManifest } from "./build.ts";
 Deno.test("routePathOf() maps files to Hono paths (index, params, rest params, groups)", () => {
   assert.equal(routePathOf("routes/index.tsx"), "/");
   assert.equal(routePathOf("routes/files/index.tsx"), "/files");
-  assert.equal(routePathOf("routes/files/[...path].tsx"), "/files/:path{.*}");
+  assert.equal(routePathOf("routes/files/[...path].tsx"), "/files/:path{[\\s\\S]*}");
   assert.equal(routePathOf("routes/api/users/[id].ts"), "/api/users/:id");
   assert.equal(routePathOf("routes/(group)/login.tsx"), "/login");
+});
+
+Deno.test("rest params match every character: CR, LF, U+2028 and U+2029 included", async () => {
+  const app = new Hono();
+  const manifest: Manifest = {
+    routes: { "routes/api/x/[...path].ts": { handler: { GET: (c) => c.text(c.req.param("path") ?? "") } } },
+    islands: {},
+  };
+  mountManifest(app, manifest, { islandsUrl: "/_islands" });
+  for (const name of ["a\nb", "a\rb", "x\u2028y", "x\u2029y", "t\tb/c\u0085d", ""]) {
+    const res = await app.request(`/api/x/${name.split("/").map(encodeURIComponent).join("/")}`);
+    assert.equal(res.status, 200, JSON.stringify(name));
+    assert.equal(await res.text(), name);
+  }
 });
 
 Deno.test("serializeProps() cannot close the script tag or break on U+2028", () => {

@@ -79,6 +79,13 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
+/** 414: the path (or another part of the URL) is longer than the server can use. */
+export class UriTooLongError extends HttpError {
+  constructor(code = "uri_too_long", message?: string, options?: HttpErrorOptions) {
+    super(414, code, message, options);
+  }
+}
+
 /** 415: wrong content type. */
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(code = "unsupported_media_type", message?: string, options?: HttpErrorOptions) {
@@ -127,8 +134,47 @@ export function toHttpError(err: unknown): HttpError {
     return new ConflictError("already_exists", undefined, { cause: err });
   }
   if (err instanceof KvCommitError) return new ConflictError("kv_conflict", undefined, { cause: err });
+  // A file stands where the path needs a folder (writing `a.txt/b` when `a.txt` is a file).
+  if (err instanceof Deno.errors.NotADirectory) {
+    return new ConflictError("not_a_directory", undefined, { cause: err });
+  }
+  const input = inputErrorOf(err);
+  if (input) return input;
   if (err instanceof SyntaxError) return new BadRequestError(err.message, { cause: err, code: "bad_json" });
   return new HttpError(500, "internal", undefined, { cause: err });
+}
+
+/**
+ * Errors that only client input can cause, raised by the system or by KV rather than by our checks (which
+ * normally come first): a too-long file name or path, a NUL byte in a path, an over-sized KV key or value.
+ */
+function inputErrorOf(err: unknown): HttpError | null {
+  if (!(err instanceof Error)) return null;
+  const options = { cause: err };
+  // A folder that gained an entry while it was being deleted (another request wrote into it).
+  if ((err as { code?: unknown }).code === "ENOTEMPTY") {
+    return new ConflictError("not_empty", undefined, options);
+  }
+  if ((err as { code?: unknown }).code === "ENAMETOOLONG") {
+    return new BadRequestError("file name or path too long", { ...options, code: "name_too_long" });
+  }
+  if (!(err instanceof TypeError)) return null;
+  if (/unexpected NUL byte/.test(err.message)) {
+    return new BadRequestError("path contains a NUL byte", { ...options, code: "nul_byte" });
+  }
+  if (/^Key too large for read/.test(err.message)) {
+    return new NotFoundError("key_too_large", undefined, options);
+  }
+  if (/^Key too large for write/.test(err.message)) {
+    return new BadRequestError("identifier too long to store", { ...options, code: "key_too_large" });
+  }
+  if (/^Value too large/.test(err.message)) {
+    return new BadRequestError("record too large to store (limit 64 KiB)", {
+      ...options,
+      code: "value_too_large",
+    });
+  }
+  return null;
 }
 
 /** Thrown by storage when an atomic commit lost a race and should not be retried. */
@@ -151,6 +197,7 @@ const REASONS: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   413: "Request Entity Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   416: "Requested Range Not Satisfiable",
   423: "Locked",

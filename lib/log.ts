@@ -6,6 +6,18 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 let threshold: number = ORDER.info;
 
+/** Receives every printed log line instead of the console (tests capture output with it). */
+export type LogSink = (level: LogLevel, line: string, extra?: unknown) => void;
+
+let sink: LogSink | null = null;
+
+/** Routes log lines to `next` instead of the console (null restores the console); returns the previous sink. */
+export function setLogSink(next: LogSink | null): LogSink | null {
+  const previous = sink;
+  sink = next;
+  return previous;
+}
+
 /** Sets the minimum level that is printed. */
 export function setLogLevel(level: LogLevel): void {
   threshold = ORDER[level] ?? ORDER.info;
@@ -14,6 +26,7 @@ export function setLogLevel(level: LogLevel): void {
 function emit(level: LogLevel, message: string, extra?: unknown): void {
   if (ORDER[level] < threshold) return;
   const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;
+  if (sink) return sink(level, line, extra);
   // deno-lint-ignore no-console -- this module is the one sanctioned console writer
   const out = level === "error" || level === "warn" ? console.error : console.log;
   if (extra === undefined) out(line);

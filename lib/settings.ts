@@ -1,4 +1,5 @@
 /** Admin-editable settings: defaults, normalisation (docs/api.md#settings) and rule validation. */
+import { RE2JS } from "re2js";
 import { BadRequestError } from "./errors.ts";
 import { cleanVpath } from "./fs/path.ts";
 import type { Rule, Settings, SiteSettings, UserDefaults } from "./types.ts";
@@ -201,16 +202,18 @@ export function normalizeSettings(x: unknown): Settings {
   };
 }
 
-/** Compiles a rule's regular expression. Accepts RE2-style leading flags such as `(?i)`. */
-export function compileRuleRegex(raw: string): RegExp {
-  let flags = "";
-  let pattern = raw;
-  const m = raw.match(/^\(\?([imsU]+)\)/);
-  if (m) {
-    flags = [...new Set(m[1].replace("U", "").split(""))].join("");
-    pattern = raw.slice(m[0].length);
-  }
-  return new RegExp(pattern, flags);
+/** A compiled rule regex: an unanchored search, like Go's `regexp.MatchString`. */
+export interface RuleRegex {
+  test(input: string): boolean;
+}
+
+/**
+ * Compiles a rule's regular expression with RE2 semantics, as upstream's Go `regexp` does: matching is linear in
+ * the path length (a backtracking engine lets one crafted rule freeze the server), inline flags such as `(?i)`,
+ * `(?s)` or `(?U)` work, and backreferences and lookarounds do not compile. Throws on an invalid pattern.
+ */
+export function compileRuleRegex(raw: string): RuleRegex {
+  return RE2JS.compile(raw);
 }
 
 /** Throws BadRequestError naming the first rule whose regex does not compile. */

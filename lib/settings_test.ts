@@ -32,6 +32,19 @@ Deno.test("validateRules() names the broken rule", () => {
   );
 });
 
+Deno.test("validateRules() refuses what RE2 cannot compile: backreferences, lookarounds", () => {
+  const ok = { regex: true, allow: false, path: "", regexp: { raw: "(?i)\\.txt$" } };
+  for (const raw of ["(a)\\1", "^/(?=x)", "^/(?!x)", "(?<=a)b", "(?<!a)b"]) {
+    const bad = { regex: true, allow: false, path: "", regexp: { raw } };
+    assert.throws(() => validateRules([ok, bad], "user rule"), (err: Error) => {
+      assert.match(err.message, /user rule 2/);
+      assert.ok(err.message.includes(raw), err.message);
+      return true;
+    });
+  }
+  validateRules([ok]);
+});
+
 Deno.test("saveSettingsFromWire() keeps the current authMethod and fills hook lists", () => {
   const next = saveSettingsFromWire(
     { authMethod: "noauth", commands: { after_save: ["echo hi"] } },

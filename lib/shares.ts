@@ -14,6 +14,7 @@ import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
 import { cleanAbsolute } from "./fs/confine.ts";
 import { cleanVpath, vpathBase } from "./fs/path.ts";
+import { newNameProblem } from "./names.ts";
 import { getResource } from "./fs/resources.ts";
 import { openRaw, type RawRequest } from "./fs/raw.ts";
 import type { FileDownload } from "./fs/download.ts";
@@ -136,7 +137,7 @@ export function expiryOf(expires: string | undefined, unit: string | undefined, 
 
 /** Whether a custom link name is acceptable: URL-safe, starts with a word character. */
 export function isValidCustomLink(link: string): boolean {
-  return CUSTOM_LINK.test(link);
+  return newNameProblem(link) === null && CUSTOM_LINK.test(link);
 }
 
 /** POST /api/share<vpath>: creates a link (random hash, or the custom link; 409 when that is taken). */

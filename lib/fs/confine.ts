@@ -50,7 +50,8 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
     return await Deno.lstat(path);
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
+    // ENOTDIR: an ancestor is a file, so nothing can be there.
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
     throw err;
   }
 }
@@ -110,7 +111,7 @@ async function realParent(
     if (err instanceof Deno.errors.FilesystemLoop) {
       throw new ForbiddenError("symlink_loop", undefined, { cause: err });
     }
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory)) throw err;
   }
   return await walkPhysical(rootReal, parentSegments, { hops: MAX_SYMLINK_HOPS });
 }

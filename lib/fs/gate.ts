@@ -13,6 +13,7 @@ import { isCaseInsensitive } from "./case_probe.ts";
 import { cleanAbsolute, isInsideDir, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { cleanVpath, joinVpath, vpathSegments } from "./path.ts";
 import { hasHiddenSegment, hasRules, isAllowedByRules, type RuleSet } from "./rules.ts";
+import { assertNewNames, assertPathFits, isCreating } from "./path_limits.ts";
 
 /** What the gate needs to know about the request. */
 export interface GateContext {
@@ -208,8 +209,10 @@ function brand(fields: Omit<ScopedPath, typeof SCOPED>): ScopedPath {
 }
 
 /**
- * The gate: permission → rules/hidden → confinement. `vpath` is the router-decoded path (cleaned here).
- * Throws 202/403 for permissions, 403 for rule/hidden denial and symlink escapes, 404 for a missing scope.
+ * The gate: permission → limits → rules/hidden → confinement. `vpath` is the router-decoded path (cleaned here).
+ * Throws 202/403 for permissions, 400/414 for a path no file system takes (NUL, over-long), 403 for rule/hidden
+ * denial and symlink escapes, 404 for a missing scope, and 400 when a creating need (`create`, `rename`) would
+ * make a missing part with a name that is not a valid new name (see lib/names.ts).
  * The returned path may not exist (`lstat === null`); operations decide what that means.
  */
 export async function resolveScoped(
@@ -220,6 +223,7 @@ export async function resolveScoped(
   assertPermission(ctx.user, need);
   const clean = cleanVpath(vpath);
   const conf = await getConfinement(ctx);
+  assertPathFits(conf.rootReal, clean.path);
   const rulePath = rulePathOf(conf, clean.path);
   if (conf.hideDotfiles && hasHiddenSegment(rulePath)) throw new ForbiddenError("hidden", "Path is hidden");
   if (!isAllowedByRules(rulePath, conf.rules)) {
@@ -233,6 +237,8 @@ export async function resolveScoped(
   if (target !== null && !isVisible(conf, target)) {
     throw new ForbiddenError("rule_denied", "Path resolves to a denied or hidden path");
   }
+  // What an operation creates must stay addressable: no control characters or separators in new names.
+  if (resolution.lstat === null && isCreating(need)) await assertNewNames(conf.rootReal, segments);
   return brand({
     ...resolution,
     vpath: clean.path,
@@ -383,6 +389,7 @@ export function scopedTempSibling(p: ScopedPath, tempReal: string): ScopedPath {
 export async function resolveWalkBase(ctx: GateContext, vpath: string): Promise<ScopedPath> {
   const clean = cleanVpath(vpath);
   const conf = await getConfinement(ctx);
+  assertPathFits(conf.rootReal, clean.path);
   const segments = vpathSegments(clean.path);
   const resolution = conf.followExternal
     ? await resolveLexical(conf.rootReal, segments)

@@ -2,7 +2,7 @@
  * Allow/deny rules and dot-file hiding (docs/security.md#the-path-gate). Pure functions over canonical vpaths
  * (no trailing slash), so the gate, walkers and tests share one matcher.
  */
-import { compileRuleRegex } from "../settings.ts";
+import { compileRuleRegex, type RuleRegex } from "../settings.ts";
 import type { Rule } from "../types.ts";
 import { log } from "../log.ts";
 
@@ -12,9 +12,10 @@ export interface RuleMatchOptions {
   foldCase?: boolean;
 }
 
-const regexCache = new Map<string, RegExp | null>();
+// Compiled rules by pattern (null: does not compile). Rules are few and shared by every request.
+const regexCache = new Map<string, RuleRegex | null>();
 
-function ruleRegex(raw: string): RegExp | null {
+function ruleRegex(raw: string): RuleRegex | null {
   let re = regexCache.get(raw);
   if (re === undefined) {
     try {

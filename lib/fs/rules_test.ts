@@ -78,3 +78,39 @@ Deno.test("hasHiddenSegment() sees a dot-name on any segment (stricter than file
   ];
   for (const [path, want] of cases) assert.equal(hasHiddenSegment(path), want, path);
 });
+
+Deno.test("matchesRule() runs in linear time: a catastrophic-backtracking pattern on a 10,000-character path", () => {
+  // With a backtracking engine this pattern takes seconds on a 30-character path and never ends on this one.
+  const rule = regexRule("^/(\\w+\\s?)*$");
+  const path = "/" + "a".repeat(9998) + "!";
+  matchesRule(rule, "/warm-up");
+  const t0 = performance.now();
+  assert.equal(matchesRule(rule, path), false);
+  assert.equal(matchesRule(rule, path.slice(0, -1)), true);
+  const ms = performance.now() - t0;
+  assert.ok(ms < 500, `took ${ms.toFixed(1)} ms`);
+});
+
+Deno.test("matchesRule() keeps Go's inline flags and RE2 semantics", () => {
+  const cases: [string, string, boolean][] = [
+    ["(?i)\\.PDF$", "/a/b.pdf", true],
+    ["(?s)^/a.b$", "/a\nb", true],
+    ["^/a.b$", "/a\nb", false],
+    ["(?m)^b$", "/a\nb", true],
+    ["^/a$", "/a\nb", false],
+    ["(?U)^/a+", "/aaa", true],
+    ["(?i:SECRET)/x", "/secret/x", true],
+    ["\\p{Greek}", "/αβγ", true],
+    ["(?P<name>[0-9]+)\\.log$", "/logs/2024.log", true],
+    ["\\s", "/a\u00a0b", false],
+  ];
+  for (const [raw, path, want] of cases) {
+    assert.equal(matchesRule(regexRule(raw), path), want, `${raw} ${path}`);
+  }
+});
+
+Deno.test("isAllowedByRules() fails closed on patterns RE2 refuses (backreferences, lookarounds)", () => {
+  for (const raw of ["(a)\\1", "^/(?=x)", "^/(?!x)", "(?<=a)b", "a++"]) {
+    assert.equal(isAllowedByRules("/x", { globalRules: [regexRule(raw, true)], userRules: [] }), false, raw);
+  }
+});

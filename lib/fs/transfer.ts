@@ -6,6 +6,7 @@ import { copyEntry } from "./copy.ts";
 import { assertPermission, type Need, resolveScoped, type ScopedPath } from "./gate.ts";
 import { isSameEntry, moveEntry } from "./move.ts";
 import { isSameOrInside, joinVpath, splitExtension, vpathBase, vpathDir } from "./path.ts";
+import { assertTreeFits } from "./path_limits.ts";
 import { dropPreviewsUnder } from "./remove.ts";
 import { type FsRequest, hookContext } from "./request.ts";
 import { findDeniedDescendant } from "./tree.ts";
@@ -95,6 +96,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
   if (denied !== null) {
     throw new ForbiddenError("rule_denied", `Cannot ${action}: "${denied}" is denied by a rule`);
   }
+  if (follows) await assertTreeFits(src, dst);
   await withHooks(req.hooks, action, hookContext(req, src.path, dst.path), async () => {
     if (action === "copy") {
       await copyEntry(src, dst, { signal: options.signal });

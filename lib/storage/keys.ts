@@ -25,6 +25,17 @@
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
  */
 
+/**
+ * Longest string (UTF-8 bytes) used as a key part. KV refuses keys over 2 KiB with a TypeError, so lookups by a
+ * client-supplied name or hash check this first and treat a longer one as missing.
+ */
+export const MAX_KEY_PART_BYTES = 1024;
+
+/** True when `part` is short enough to be a key part (see {@link MAX_KEY_PART_BYTES}). */
+export function fitsKeyPart(part: string): boolean {
+  return part.length <= MAX_KEY_PART_BYTES && new TextEncoder().encode(part).length <= MAX_KEY_PART_BYTES;
+}
+
 /** Key builders. */
 export const keys = {
   version: () => ["meta", "version"] as const,

@@ -1,6 +1,6 @@
 /** Share links in Deno KV, indexed by hash and by owner. Expired links are removed when read. */
 import type { Share } from "../types.ts";
-import { keys } from "./keys.ts";
+import { fitsKeyPart, keys } from "./keys.ts";
 
 /** A stored share: the wire share plus its secrets (never sent by the authenticated API). */
 export interface StoredShare extends Omit<Share, "hasPassword" | "username"> {
@@ -24,6 +24,8 @@ export async function createShare(kv: Deno.Kv, share: StoredShare): Promise<bool
 
 /** Finds a live share by hash (an expired one is deleted and reported missing). */
 export async function findShare(kv: Deno.Kv, hash: string, now: number): Promise<StoredShare | null> {
+  // Visitors choose the hash: one too long for a KV key names no share.
+  if (!fitsKeyPart(hash)) return null;
   const s = (await kv.get<StoredShare>(keys.share(hash))).value;
   if (!s) return null;
   if (isExpired(s, now)) {

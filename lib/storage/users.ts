@@ -1,7 +1,7 @@
 /** Users in Deno KV, with a unique case-folded username index and a unique derived-scope index. */
-import { ConflictError, KvCommitError, NotFoundError } from "../errors.ts";
+import { BadRequestError, ConflictError, KvCommitError, NotFoundError } from "../errors.ts";
 import type { StoredUser } from "../types.ts";
-import { foldName, keys } from "./keys.ts";
+import { fitsKeyPart, foldName, keys, MAX_KEY_PART_BYTES } from "./keys.ts";
 
 const MAX_RETRIES = 64;
 
@@ -16,6 +16,14 @@ function backoff(attempt: number): Promise<void> {
 export interface CreateUserOptions {
   /** When set, the scope is a derived home dir that must not belong to anyone else. */
   derivedScope?: string;
+}
+
+function assertNameFits(username: string): void {
+  if (!fitsKeyPart(foldName(username))) {
+    throw new BadRequestError(`username is longer than ${MAX_KEY_PART_BYTES} bytes`, {
+      code: "username_too_long",
+    });
+  }
 }
 
 /** Finds a user by id. */
@@ -36,6 +44,8 @@ export async function findUserByName(
   username: string,
   options: { exact?: boolean } = {},
 ): Promise<StoredUser | null> {
+  // Login and proxy headers choose the name: one too long for a KV key names no user.
+  if (!fitsKeyPart(foldName(username))) return null;
   const id = (await kv.get<number>(keys.userByName(username))).value;
   if (id === null) return null;
   const user = await findUser(kv, id);
@@ -62,6 +72,7 @@ export async function createUser(
     const counter = await kv.get<Deno.KvU64>(keys.userIdCounter());
     const id = Number(counter.value?.value ?? 0n) + 1;
     const user: StoredUser = { ...data, id };
+    assertNameFits(user.username);
     const nameKey = keys.userByName(user.username);
     const existing = await kv.get(nameKey);
     if (existing.value !== null) {
@@ -107,6 +118,7 @@ export async function mutateUser(
     const next = { ...fn(structuredClone(entry.value)), id };
     let op = kv.atomic().check(entry).set(keys.user(id), next);
     if (foldName(next.username) !== foldName(entry.value.username)) {
+      assertNameFits(next.username);
       const newKey = keys.userByName(next.username);
       if ((await kv.get(newKey)).value !== null) {
         throw new ConflictError("username_taken", `Cannot rename user to "${next.username}": username taken`);

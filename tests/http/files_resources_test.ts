@@ -142,13 +142,21 @@ Deno.test("POST/PUT/DELETE /api/resources: the traversal set cannot write or del
   const f = await filesFixture();
   try {
     // Cleaned inside the scope: allowed, but must land in the user's folder.
-    for (const path of ["..%2F..%2Finside.txt", "%2Fetc%2Finside.txt", "docs%5C..%5C..%5Cinside.txt"]) {
+    for (const path of ["..%2F..%2Finside.txt", "%2Fetc%2Finside.txt"]) {
       const r = await f.request(`/api/resources/${path}`, { method: "POST", body: "ok", as: "u" });
       assert.equal(r.status, 200, path);
     }
     assert.ok(await exists(`${f.home}/inside.txt`));
     assert.ok(await exists(`${f.home}/etc/inside.txt`));
-    assert.ok(await exists(`${f.home}/docs\\..\\..\\inside.txt`));
+    // A backslash is no separator here, but it is one on the user's machine: refused in new names.
+    const bs = await f.request("/api/resources/docs%5C..%5C..%5Cinside.txt", {
+      method: "POST",
+      body: "x",
+      as: "u",
+    });
+    assert.equal(bs.status, 400);
+    await bs.body?.cancel();
+    assert.equal(await exists(`${f.home}/docs\\..\\..\\inside.txt`), false);
     assert.equal(await exists(`${f.root}/inside.txt`), false);
     const writes = [
       "evil-link/new.txt",
