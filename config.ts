@@ -19,7 +19,7 @@ export interface Config {
   authMethod: AuthMethod;
   /** Header carrying the username for proxy auth. */
   authHeader: string;
-  /** Command that decides logins with `--auth hook` (API.md §2.6). */
+  /** Command that decides logins with `--auth hook` (docs/api.md). */
   authCommand: string;
   /** Remote addresses allowed to set the proxy auth header. */
   trustedProxies: string[];

@@ -1,5 +1,5 @@
 /**
- * Event hooks (API.md §7): the admin's `before_<event>`/`after_<event>` command lines, run confined in the user's
+ * Event hooks (docs/api.md): the admin's `before_<event>`/`after_<event>` command lines, run confined in the user's
  * scope with the runner's limits. `$FILE`, `$SCOPE`, `$TRIGGER`, `$USERNAME` and `$DESTINATION` are exported, and
  * expanded in the arguments after splitting (so a file name stays one argument); with a shell set the line goes
  * to the shell untouched and the shell expands the exported variables (a file name never becomes shell code).

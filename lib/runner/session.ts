@@ -1,5 +1,5 @@
 /**
- * One WebSocket command session (API.md §6.19): the first non-blank text message is the command line; it is
+ * One WebSocket command session: the first non-blank text message is the command line; it is
  * vetted (exec on, `execute` permission, no deny rules, first word in the user's commands), run in the folder
  * of the vpath (through the gate) and its output sent line by line. The socket is then closed with a code that
  * tells how the command ended (see {@link CLOSE}).

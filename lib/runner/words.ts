@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * Shell-like word splitting of a command line (API.md §6.19 step 3) and `$VAR` expansion of single words.
+ * Shell-like word splitting of a command line and `$VAR` expansion of single words.
  * Nothing here runs anything: `;`, `|`, `&`, `$(…)`, backticks, globs and newlines are ordinary characters, so a
  * line always becomes one program and its literal arguments.
  */

@@ -1,5 +1,5 @@
 /**
- * The WebSocket command runner (API.md §6.19) over real connections: filebrowser's protocol, authentication and
+ * The WebSocket command runner over real connections: filebrowser's protocol, authentication and
  * handshake checks, vetting of the first word, no shell injection, the close frame, and the limits.
  * Confinement (what a command can reach) is in command_sandbox_test.ts.
  */

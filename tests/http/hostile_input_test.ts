@@ -9,7 +9,7 @@ import { testApp } from "../_helpers.ts";
 import { users } from "../../lib/storage/mod.ts";
 import { captureLog } from "./_log.ts";
 
-/** The double encoding of PATCH `destination` (API.md §6.9). */
+/** The double encoding of PATCH `destination`. */
 function dest(vpath: string): string {
   return encodeURIComponent(encodeURIComponent(vpath));
 }
@@ -237,7 +237,7 @@ Deno.test("names with CR/LF or U+2028 never break a response header (download, p
       ["GET", `/api/raw/${enc("latin\u00e9\u0085.txt")}`, 200],
       ["GET", `/api/raw/?files=${enc("/cr\r\nlf.txt")},${enc("/ls\u2028ps\u2029.txt")}&algo=zip`, 200],
       ["GET", `/api/subtitle/${enc("tab\tname.srt")}`, 200],
-      // Not an image: API.md's 501, a deliberate answer (no ERROR line).
+      // Not an image: the API answers 501, a deliberate answer (no ERROR line).
       ["GET", `/api/preview/thumb/${enc("cr\r\nlf.txt")}`, 501],
       ["GET", `/api/resources//${enc("cr\r\nlf.txt")}`, 301],
       ["GET", `/files//${enc("cr\r\nlf.txt")}`, 301],

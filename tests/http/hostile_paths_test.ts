@@ -226,7 +226,7 @@ async function runPartition(
       const res = await f.request(call.url, init);
       const body = call.method === "HEAD" ? "" : await res.text();
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      // 501 is API.md's answer for a preview of a non-image; any other 5xx is a bug.
+      // 501 is the API's answer for a preview of a non-image; any other 5xx is a bug.
       const deliberate = res.status === 501 && call.url.startsWith("/api/preview/");
       assert.ok(res.status < 500 || deliberate, `${where} -> ${res.status} ${log.errors().join("\n")}`);
       assert.ok(!body.includes(SECRET), `${where} leaked the secret`);

@@ -12,7 +12,7 @@ function url(vpath: string): string {
   return vpath.split("/").map(encodeURIComponent).join("/");
 }
 
-/** The double encoding of PATCH `destination` (API.md §6.9). */
+/** The double encoding of PATCH `destination`. */
 function dest(vpath: string): string {
   return encodeURIComponent(encodeURIComponent(vpath));
 }
