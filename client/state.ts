@@ -46,6 +46,9 @@ export const multiple = signal<boolean>(false);
 /** Index of the focused row of the listing (keyboard focus, the anchor for shift ranges), -1 for none. */
 export const focusIndex = signal<number>(-1);
 
+/** The item a closed preview came from: the listing focuses it again when it has loaded. */
+export const returnFocus = signal<string | null>(null);
+
 /** Items of the current folder by path. */
 export const itemsByPath = computed(() => new Map(items.value.map((i) => [i.path, i])));
 

@@ -3,7 +3,7 @@ import { Icon } from "../../components/Icon.tsx";
 import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
 import type { PageView } from "../../client/hooks.ts";
 import { saveSorting } from "../../client/file_ops.ts";
-import { focusIndex, multiple } from "../../client/state.ts";
+import { focusIndex, multiple, returnFocus } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 import { Row } from "./Row.tsx";
 import { useListingEvents } from "./use_listing_events.ts";
@@ -50,6 +50,24 @@ export function Listing(props: ListingProps) {
   const events = useListingEvents({ items, win, listRef, limit, setLimit, user });
 
   useEffect(() => setLimit(INITIAL_ITEMS), [dir.path]);
+
+  // Back from a preview: focus the item it showed, scrolled into view.
+  useEffect(() => {
+    const path = returnFocus.value;
+    if (!path) return;
+    const index = items.findIndex((i) => i.path === path);
+    if (index < 0) return;
+    returnFocus.value = null;
+    if (index >= limit) setLimit(index + 1);
+    focusIndex.value = index;
+    const el = listRef.current;
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
+    if (top < scrollY || top + win.rowH > scrollY + innerHeight) {
+      scrollTo(0, Math.max(0, top - innerHeight / 3));
+    }
+  }, [dir.path, items]);
 
   useEffect(() => {
     // Grow when the page is scrolled to within 25% of its end (throttled).

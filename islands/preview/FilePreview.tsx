@@ -7,6 +7,7 @@ import {
   Info,
   Maximize2,
   Minimize2,
+  Pencil,
   Trash2,
   X,
   ZoomIn,
@@ -17,6 +18,7 @@ import { usePage } from "../../client/hooks.ts";
 import { afterDelete, findNeighbours } from "../../client/preview/neighbours.ts";
 import { bigPreviewUrl } from "../../client/preview/urls.ts";
 import { currentPrompt, showPrompt } from "../../client/prompts.ts";
+import { returnFocus } from "../../client/state.ts";
 import { navigate } from "../../client/router.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { PreviewBar } from "../../components/preview/PreviewBar.tsx";
@@ -67,7 +69,11 @@ export function FilePreview(props: FilePreviewProps) {
   const resized = config.ResizePreview && !fullSize.value;
 
   const go = (item: Resource | null) => item && navigate(filesUrl(item.path));
-  const close = () => navigate(filesUrl(dir, { isDir: true }));
+  const close = () => {
+    // Keyboard focus goes back to the item the preview came from.
+    returnFocus.value = resource.path;
+    navigate(filesUrl(dir, { isDir: true }));
+  };
   const zoomBy = (kind: ZoomCommand["kind"]) => setZoomCmd({ kind, nonce: Date.now() + Math.random() });
   const remove = () =>
     showPrompt("delete", {
@@ -94,9 +100,13 @@ export function FilePreview(props: FilePreviewProps) {
     // Arrows and Enter belong to the player on videos (seeking), and Enter to a focused button.
     if (resource.type === "video") return;
     const onControl = ["BUTTON", "A"].includes((e.target as HTMLElement | null)?.tagName ?? "");
-    const target = e.key === "ArrowRight" || (e.key === "Enter" && !onControl)
+    // In right-to-left pages the next item lies to the left.
+    const rtl = document.documentElement.dir === "rtl";
+    const forward = rtl ? "ArrowLeft" : "ArrowRight";
+    const back = rtl ? "ArrowRight" : "ArrowLeft";
+    const target = e.key === forward || (e.key === "Enter" && !onControl)
       ? next
-      : e.key === "ArrowLeft"
+      : e.key === back
       ? previous
       : null;
     if (target) {
@@ -148,6 +158,21 @@ export function FilePreview(props: FilePreviewProps) {
       icon: Download,
       href: rawUrl(resource.path),
       download: true,
+    });
+  }
+  if (user?.perm.rename) {
+    buttons.push({
+      id: "rename",
+      label: t("buttons.rename"),
+      icon: Pencil,
+      onClick: () =>
+        showPrompt("rename", {
+          item: { path: resource.path, name: resource.name },
+          onRenamed: (path: string) => {
+            forgetItem(dir, resource.path);
+            navigate(filesUrl(path));
+          },
+        }),
     });
   }
   buttons.push({ id: "info", label: t("preview.info"), icon: Info, onClick: () => showPrompt("info") });

@@ -81,9 +81,12 @@ export function ImageViewer(props: ImageViewerProps) {
     setPan(next <= 1 ? { x: 0, y: 0 } : clampPan(nextPan, { scale: next, ...sizes() }));
   }
 
+  // The last toolbar command belongs to the image it was given for: a new image starts at 100%.
+  const seenCommand = useRef(props.command?.nonce);
   useEffect(() => {
     const c = props.command;
-    if (!c) return;
+    if (!c || c.nonce === seenCommand.current) return;
+    seenCommand.current = c.nonce;
     if (c.kind === "reset") apply(1, { x: 0, y: 0 });
     else apply(stepZoom(scale, { direction: c.kind === "in" ? 1 : -1, max: max.current }));
   }, [props.command?.nonce]);

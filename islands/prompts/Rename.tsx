@@ -1,11 +1,12 @@
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
+import { joinPath, parentPath } from "../../client/api.ts";
 import { renameItem } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 import { NamePrompt } from "./NameInput.tsx";
 
 /** The rename prompt: the old name pre-filled, Enter submits. */
-export function RenamePrompt(props: PromptProps<{ item: TransferItem }>) {
+export function RenamePrompt(props: PromptProps<{ item: TransferItem; onRenamed?: (path: string) => void }>) {
   const { t } = usePage();
   const item = props.props.item;
   return (
@@ -17,7 +18,13 @@ export function RenamePrompt(props: PromptProps<{ item: TransferItem }>) {
       selectBase
       testId="rename"
       close={props.close}
-      onSubmit={(name) => renameItem(item, name)}
+      onSubmit={async (name) => {
+        const ok = await renameItem(item, name);
+        if (ok && name.trim() && name.trim() !== item.name) {
+          props.props.onRenamed?.(joinPath(parentPath(item.path), name.trim()));
+        }
+        return ok;
+      }}
     />
   );
 }
