@@ -181,8 +181,9 @@ export async function renameItem(item: TransferItem, newName: string): Promise<b
   return true;
 }
 
-function startDownload(url: string): void {
-  // A plain navigation to an attachment keeps the page; the `auth` cookie authenticates it.
+/** Starts a download of `url` without leaving the page (the `auth` cookie authenticates it). */
+export function startDownload(url: string): void {
+  // A plain navigation to an attachment keeps the page.
   const a = document.createElement("a");
   a.href = url;
   a.download = "";

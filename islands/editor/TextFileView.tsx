@@ -5,6 +5,8 @@ import { guardUnsaved } from "../../client/editor/guard.ts";
 import { isDarkTheme, watchTheme } from "../../client/editor/theme.ts";
 import { usePage } from "../../client/hooks.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
+import { currentPrompt } from "../../client/prompts.ts";
+import { closeEditor } from "./actions.ts";
 import { EditorToolbar } from "../../components/editor/EditorToolbar.tsx";
 import type { EditorTab } from "../../components/editor/EditorToolbar.tsx";
 import { EDITOR_CSS } from "../../components/editor/styles.ts";
@@ -50,7 +52,8 @@ function TextFile(props: TextFileViewProps) {
   const { user, t } = usePage();
   const readOnly = resource.type !== "text" || !user?.perm.modify;
   const kind = renderedKind(resource);
-  const [mode, setMode] = useState<Mode>(kind ? "rendered" : "source");
+  // A new (empty) Markdown or CSV file opens on its source: there is nothing to render yet.
+  const [mode, setMode] = useState<Mode>(kind && resource.content ? "rendered" : "source");
   const [dirty, setDirty] = useState(false);
   const [saving, setSaving] = useState(false);
   const [editorReady, setEditorReady] = useState(false);
@@ -126,10 +129,18 @@ function TextFile(props: TextFileViewProps) {
         void saveRef.current();
       }
     };
+    // Esc leaves the editor unless something inside it used the key (CodeMirror's search panel, completion).
+    const onEscape = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented || currentPrompt.value) return;
+      e.preventDefault();
+      closeEditor();
+    };
     addEventListener("keydown", onKey, true);
+    addEventListener("keydown", onEscape);
     return () => {
       unguard();
       removeEventListener("keydown", onKey, true);
+      removeEventListener("keydown", onEscape);
       editorState.value = null;
     };
   }, [resource.path]);

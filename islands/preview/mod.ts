@@ -11,6 +11,7 @@ import { resource } from "../../client/state.ts";
 import { registerFileView } from "../../client/views.ts";
 import type { Resource } from "../../lib/types.ts";
 import { TextFileView } from "../editor/TextFileView.tsx";
+import "../editor/actions.ts";
 import { SearchOverlay } from "../search/SearchOverlay.tsx";
 import { FilePreview } from "./FilePreview.tsx";
 
