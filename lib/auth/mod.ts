@@ -106,7 +106,8 @@ export async function signup(
     throw new MethodNotAllowedError("signup_disabled");
   }
   if (!input.username.trim() || !input.password) throw new BadRequestError();
-  return await provisionUser(input.username.trim(), input.password, {
+  // Not trimmed: provisionUser refuses surrounding whitespace (and invisible characters) with a message.
+  return await provisionUser(input.username, input.password, {
     kv: deps.kv,
     root: deps.config.root,
     settings,
