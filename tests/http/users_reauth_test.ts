@@ -240,3 +240,18 @@ Deno.test("PUT /api/users/{id}: `which` is capped; a repeated field is applied o
     await t.close();
   }
 });
+
+Deno.test("the profile page asks for the current password with json auth only", async () => {
+  for (const authMethod of ["json", "proxy", "noauth"] as const) {
+    const t = await testApp({ config: { authMethod } });
+    try {
+      const res = await t.request("/settings/profile", { headers: { Cookie: `auth=${t.tokens.admin}` } });
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.match(html, /name="passwordConfirm"/);
+      assert.equal(/name="currentPassword"/.test(html), authMethod === "json", authMethod);
+    } finally {
+      await t.close();
+    }
+  }
+});
