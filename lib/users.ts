@@ -158,6 +158,12 @@ export async function updateUserFields(
   if (!isAdmin && requester.id !== id) throw new ForbiddenError();
   const which = parseWhich(body.which);
   const fields: UserField[] = which === "all" ? [...USER_FIELDS] : which;
+  // Refusals that cost nothing come before the password check (a bcrypt run).
+  if (which === "all" && !isAdmin) throw new ForbiddenError();
+  if (!isAdmin) {
+    if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new ForbiddenError();
+    if (fields.includes("password") && requester.lockPassword) throw new ForbiddenError("password_locked");
+  }
   // A stolen token must not be enough to take the account over: changing who someone is or what they may do needs
   // the requester's password. An empty `which` is a full replace too (upstream skips the check there).
   if (fields.some((f) => SECURITY_FIELDS.includes(f))) {
@@ -165,11 +171,6 @@ export async function updateUserFields(
   }
   const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
   if (data.id !== undefined && Number(data.id) !== id) throw new BadRequestError();
-  if (which === "all" && !isAdmin) throw new ForbiddenError();
-  if (!isAdmin) {
-    if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new ForbiddenError();
-    if (fields.includes("password") && requester.lockPassword) throw new ForbiddenError("password_locked");
-  }
   if (fields.includes("perm")) {
     const perm = normalizePerm(data.perm);
     if (perm.share && !perm.download) {
