@@ -1,14 +1,16 @@
-/** Boot: loadConfig() → open KV → first-start setup → createApp(deps) → Deno.serve. */
+/**
+ * Boot: loadConfig() → checks that write nothing (folders, first admin) → bind the port → open KV, first-start setup
+ * → createApp(deps) serves. A start-up failure is one line naming the flag, and exit code 2.
+ */
 import { helpText, loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
 import { build } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
+import { bootDeps, checkStartup } from "./lib/boot.ts";
 import { onServeError } from "./lib/serve_error.ts";
-import { bootDeps } from "./lib/boot.ts";
-import { ExecUnavailableError } from "./lib/runner/mod.ts";
+import { startPublishing } from "./lib/publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
-import { startPublishing } from "./lib/publish/mod.ts";
 
 let config;
 try {
@@ -24,31 +26,55 @@ if (config.help) {
   Deno.exit(0);
 }
 setLogLevel(config.logLevel);
-await build();
-const { deps, firstStart, warnings } = await bootDeps(config).catch((err) => {
-  if (!(err instanceof ExecUnavailableError)) throw err;
-  log.error(err.message);
+
+function fail(err: unknown): never {
+  log.error((err as Error).message.split("\n")[0]);
+  log.debug("start-up failure", err);
   Deno.exit(2);
-});
+}
+
+await checkStartup(config).catch(fail);
+// Bind before anything is written: a port in use must not leave a half-made first start behind. Until the app is
+// ready, requests get 503.
+let handler: Deno.ServeHandler<Deno.NetAddr> = () =>
+  new Response("503 Service Unavailable\n", { status: 503, headers: { "Retry-After": "1" } });
+let server: Deno.HttpServer<Deno.NetAddr>;
+try {
+  server = Deno.serve(
+    { hostname: config.address, port: config.port, onListen() {}, onError: onServeError },
+    (req, info) => handler(req, info),
+  );
+} catch (err) {
+  fail(
+    new Error(
+      `Cannot listen on --address ${config.address} --port ${config.port}: ${(err as Error).message}`,
+    ),
+  );
+}
+await build();
+// With --enable-exec, a sandbox that cannot be set up fails here too (ExecUnavailableError), before any write.
+const { deps, firstStart, warnings } = await bootDeps(config).catch(fail);
 for (const w of warnings) log.warn(w);
 if (firstStart.password) {
-  log.info(`first start: admin user "${config.adminUsername}" created with password: ${firstStart.password}`);
-  log.info("this password is shown only once; change it under Settings > Profile");
+  // Printed whatever --log-level says: it is shown only this once, and without it nobody can log in.
+  // deno-lint-ignore no-console -- the one-time admin password must not go through the level filter
+  console.log(
+    `first start: admin user "${config.adminUsername}" created with password: ${firstStart.password}\n` +
+      "this password is shown only once; change it under Settings > Profile (or: deno task users update)",
+  );
 }
 // Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
 deps.listings = new ListingCache();
 // Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
 startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
 const app = createApp(deps);
-const server = Deno.serve({
-  hostname: config.address,
-  port: config.port,
-  onListen: ({ hostname, port }) =>
-    log.info(
-      `listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${config.baseUrl}/`,
-    ),
-  onError: onServeError,
-}, app.fetch);
+handler = (req, info) => app.fetch(req, info);
+{
+  const { hostname, port } = server.addr;
+  log.info(
+    `listening on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}${config.baseUrl}/`,
+  );
+}
 
 // Abandoned partial uploads are removed after --upload-expiry; check every 15 minutes (and once at start).
 const sweep = () => cleanupUploads(deps).catch((err) => log.error("upload cleanup failed", err));

@@ -28,12 +28,23 @@ export async function getUser(id: number): Promise<User> {
   return await (await apiFetch(`/users/${id}`)).json() as User;
 }
 
+/** Options of the calls that change accounts. */
+export interface ReauthOptions {
+  /** The requester's own password (json auth re-authenticates these calls; other methods ignore it). */
+  currentPassword?: string;
+}
+
 /** Creates a user (admin); returns the new id read from the Location header. */
-export async function createUser(data: User): Promise<number> {
+export async function createUser(data: User, options: ReauthOptions = {}): Promise<number> {
   const res = await apiFetch("/users", {
     method: "POST",
     headers: JSON_HEADERS,
-    body: JSON.stringify({ what: "user", which: [], data: { ...data, id: 0 } }),
+    body: JSON.stringify({
+      what: "user",
+      which: [],
+      current_password: options.currentPassword ?? "",
+      data: { ...data, id: 0 },
+    }),
   });
   await res.body?.cancel();
   const id = Number(res.headers.get("Location")?.split("/").pop());
@@ -41,18 +52,46 @@ export async function createUser(data: User): Promise<number> {
 }
 
 /** Replaces a whole user record (admin, `which: ["all"]`); a blank password keeps the stored one. */
-export async function saveUser(data: User): Promise<void> {
+export async function saveUser(data: User, options: ReauthOptions = {}): Promise<void> {
   await apiFetch(`/users/${data.id}`, {
     method: "PUT",
     headers: JSON_HEADERS,
-    body: JSON.stringify({ what: "user", which: ["all"], data }),
+    body: JSON.stringify({
+      what: "user",
+      which: ["all"],
+      current_password: options.currentPassword ?? "",
+      data,
+    }),
   });
   if (sessionUser.value?.id === data.id) await refreshSessionUser();
 }
 
 /** Deletes a user (admin, or oneself). */
-export async function deleteUser(id: number): Promise<void> {
-  const res = await apiFetch(`/users/${id}`, { method: "DELETE", headers: JSON_HEADERS, body: "{}" });
+export async function deleteUser(id: number, options: ReauthOptions = {}): Promise<void> {
+  const res = await apiFetch(`/users/${id}`, {
+    method: "DELETE",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ current_password: options.currentPassword ?? "" }),
+  });
+  await res.body?.cancel();
+}
+
+/** Changes one's own password (Settings › Profile). */
+export async function changePassword(
+  id: number,
+  password: string,
+  options: ReauthOptions = {},
+): Promise<void> {
+  const res = await apiFetch(`/users/${id}`, {
+    method: "PUT",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({
+      what: "user",
+      which: ["password"],
+      current_password: options.currentPassword ?? "",
+      data: { id, password },
+    }),
+  });
   await res.body?.cancel();
 }
 

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { enterConfirms, PromptCard } from "./PromptCard.tsx";
 
 /** Props of ConfirmDelete. */
@@ -11,6 +12,8 @@ export interface ConfirmDeleteProps {
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Extra content under the message (e.g. a password field). */
+  children?: ComponentChildren;
 }
 
 /** The one delete confirmation card: Cancel, Delete (focused, danger), Enter confirms. */
@@ -36,6 +39,7 @@ export function ConfirmDelete(props: ConfirmDeleteProps) {
       }
     >
       <p>{props.message}</p>
+      {props.children}
     </PromptCard>
   );
 }

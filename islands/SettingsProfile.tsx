@@ -7,7 +7,7 @@ import { usePage } from "../client/hooks.ts";
 import { renewToken } from "../client/session.ts";
 import { user as sessionUser } from "../client/state.ts";
 import { showError, showSuccess } from "../client/toasts.ts";
-import type { User } from "../lib/types.ts";
+import { PasswordChange } from "./settings/PasswordChange.tsx";
 
 const PROFILE_FIELDS = ["locale", "hideDotfiles", "singleClick", "dateFormat", "theme"] as const;
 
@@ -17,61 +17,6 @@ function applyTheme(theme: string): void {
   if (theme) root.dataset.theme = theme;
   else delete root.dataset.theme;
   document.querySelector('meta[name="color-scheme"]')?.setAttribute("content", theme || "light dark");
-}
-
-function PasswordCard(props: { user: User; t: (k: string) => string }) {
-  const { t } = props;
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [busy, setBusy] = useState(false);
-  const state = password === "" && confirm === "" ? "" : password === confirm ? "ok" : "bad";
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (busy || password === "" || password !== confirm) return;
-    setBusy(true);
-    try {
-      await updateUser(props.user.id, ["password"], { password });
-      setPassword("");
-      setConfirm("");
-      showSuccess(t("settings.passwordUpdated"));
-    } catch (err) {
-      showError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const cls = state ? `input ${state === "ok" ? "input-ok" : "input-bad"}` : "input";
-  return (
-    <form class="card settings-card" onSubmit={submit} data-testid="password-form">
-      <h2 class="card-title">{t("settings.profile.changePassword")}</h2>
-      <div class="card-content settings-fields">
-        <input
-          class={cls}
-          type="password"
-          name="password"
-          autocomplete="new-password"
-          aria-label={t("settings.profile.newPassword")}
-          placeholder={t("settings.profile.newPassword")}
-          value={password}
-          onInput={(e) => setPassword((e.currentTarget as HTMLInputElement).value)}
-        />
-        <input
-          class={cls}
-          type="password"
-          name="passwordConfirm"
-          autocomplete="new-password"
-          aria-label={t("settings.profile.newPasswordConfirm")}
-          placeholder={t("settings.profile.newPasswordConfirm")}
-          value={confirm}
-          data-state={state || undefined}
-          onInput={(e) => setConfirm((e.currentTarget as HTMLInputElement).value)}
-        />
-      </div>
-      <div class="card-actions">
-        <button type="submit" class="button" disabled={busy}>{t("settings.update")}</button>
-      </div>
-    </form>
-  );
 }
 
 function SettingsProfileImpl() {
@@ -157,7 +102,9 @@ function SettingsProfileImpl() {
           <button type="submit" class="button" disabled={busy}>{t("settings.update")}</button>
         </div>
       </form>
-      {!user.lockPassword && <PasswordCard user={user} t={t} />}
+      {!user.lockPassword && (
+        <PasswordChange userId={user.id} askCurrent={config.AuthMethod === "json"} t={t} />
+      )}
     </div>
   );
 }

@@ -55,6 +55,10 @@ function SettingsUserImpl(props: SettingsUserProps) {
   const [data, setData] = useState<Loaded | null>(null);
   const [error, setError] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
+  // The admin's own password: json auth re-authenticates every save of this form (it may change names, passwords,
+  // permissions) and every deletion.
+  const [current, setCurrent] = useState("");
+  const askCurrent = config.AuthMethod === "json";
   useEffect(() => {
     load(props.id).then(setData).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, [props.id]);
@@ -66,12 +70,13 @@ function SettingsUserImpl(props: SettingsUserProps) {
     setBusy(true);
     try {
       if (isNew) {
-        const id = await createUser(data.user);
+        const id = await createUser(data.user, { currentPassword: current });
         showSuccess(t("settings.userCreated"));
         location.assign(`${baseUrl()}/settings/users/${id}`);
         return;
       }
-      await saveUser(data.user);
+      await saveUser(data.user, { currentPassword: current });
+      setCurrent("");
       setData({ ...data, name: data.user.username, user: { ...data.user, password: "" } });
       showSuccess(t("settings.userUpdated"));
     } catch (err) {
@@ -82,9 +87,9 @@ function SettingsUserImpl(props: SettingsUserProps) {
   };
   const remove = () =>
     showPrompt("settings-delete-user", {
-      onConfirm: async () => {
+      onConfirm: async (currentPassword: string) => {
         try {
-          await deleteUser(data.user.id);
+          await deleteUser(data.user.id, { currentPassword });
           showSuccess(t("settings.userDeleted"));
           location.assign(`${baseUrl()}/settings/users`);
         } catch (err) {
@@ -108,6 +113,20 @@ function SettingsUserImpl(props: SettingsUserProps) {
           exec={config.EnableExec}
           t={t}
         />
+        {askCurrent && (
+          <label class="field">
+            <span>{t("settings.currentPassword")}</span>
+            <input
+              class="input"
+              type="password"
+              name="currentPassword"
+              autocomplete="current-password"
+              required
+              value={current}
+              onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+        )}
       </div>
       <div class="card-actions">
         {!isNew && (

@@ -1,35 +1,148 @@
-/** Creates the app's dependencies from a Config: opens KV, writes first-start settings and the admin. */
+/**
+ * Start-up: checks that can fail (folders, database, first admin) run before anything is written, then the folders,
+ * KV, settings and the first admin are created. Failures are Errors whose message is one line naming the flag.
+ */
 import type { Config } from "../config.ts";
 import { ensureFirstStart } from "./auth/mod.ts";
-import { defaultSettings } from "./settings.ts";
+import { checkPasswordPolicy } from "./auth/passwords.ts";
+import { defaultSettings, normalizeSettings } from "./settings.ts";
 import { noopHooks } from "./hooks.ts";
 import { createExecEnv } from "./runner/mod.ts";
 import { createEventHooks } from "./runner/hooks.ts";
-import { openKv, Store } from "./storage/mod.ts";
+import { openKv, Store, users } from "./storage/mod.ts";
 import type { AppDeps } from "./state.ts";
+import { normalizeUsername } from "./usernames.ts";
+
+function isLocalFile(database: string): boolean {
+  return !/^https?:\/\//.test(database) && database !== ":memory:";
+}
+
+function parentOf(path: string): string {
+  return path.replace(/\/[^/]*\/?$/, "") || "/";
+}
+
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.stat(path);
+  } catch (err) {
+    // ENOTDIR: an ancestor is a file; the caller walks up and reports it.
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
+    throw err;
+  }
+}
+
+/** A folder the server creates: the flag that sets it, the value shown in messages, the folder itself. */
+interface Folder {
+  flag: string;
+  shown: string;
+  dir: string;
+}
+
+function foldersOf(config: Readonly<Config>): Folder[] {
+  const out: Folder[] = [];
+  if (isLocalFile(config.database)) {
+    out.push({ flag: "--database", shown: config.database, dir: parentOf(config.database) });
+  }
+  for (
+    const [flag, dir] of [["--root", config.root], ["--cache-dir", config.cacheDir], [
+      "--upload-dir",
+      config.uploadDir,
+    ]]
+  ) {
+    out.push({ flag, shown: dir, dir });
+  }
+  return out;
+}
+
+/** The missing levels of a folder, outermost first; throws when the folder or an ancestor is not a directory. */
+async function missingLevels(folder: Folder): Promise<string[]> {
+  const missing: string[] = [];
+  let p = folder.dir;
+  for (;;) {
+    const info = await statOrNull(p);
+    if (info) {
+      if (info.isDirectory) return missing;
+      throw new Error(
+        p === folder.shown
+          ? `Cannot use ${folder.flag} "${p}": not a directory`
+          : `Cannot create ${folder.flag} "${folder.shown}": "${p}" is not a directory`,
+      );
+    }
+    missing.unshift(p);
+    if (p === "/") return missing;
+    p = parentOf(p);
+  }
+}
+
+/** Checks the first admin's configured name and password against the rules. */
+export function checkFirstAdmin(config: Readonly<Config>, minPasswordLength: number): void {
+  try {
+    normalizeUsername(config.adminUsername);
+    if (config.adminPassword) checkPasswordPolicy(config.adminPassword, minPasswordLength);
+  } catch (err) {
+    const flag = config.adminPassword && !/username/.test((err as Error).message)
+      ? "--password (FB_ADMIN_PASSWORD)"
+      : "--username (FB_ADMIN_USERNAME)";
+    throw new Error(`Cannot create the first admin: ${flag}: ${(err as Error).message}`);
+  }
+}
 
 /**
- * Opens storage, prepares folders and runs the first-start setup. With `--enable-exec` it probes the sandbox
- * first: throws ExecUnavailableError when commands cannot be confined (and `--exec-unconfined` was not given).
+ * Checks, writing nothing, what would make the start fail half-way: folders that cannot be created and, on a first
+ * start (no database file yet), an unusable admin name or password.
+ */
+export async function checkStartup(config: Readonly<Config>): Promise<void> {
+  for (const folder of foldersOf(config)) await missingLevels(folder);
+  if (isLocalFile(config.database)) {
+    const db = await statOrNull(config.database);
+    if (db && !db.isFile) throw new Error(`Cannot use --database "${config.database}": not a file`);
+    if (!db) checkFirstAdmin(config, config.minPasswordLength);
+  }
+}
+
+/** Creates the folders; when one fails, removes those this call created and throws naming the flag. */
+async function createFolders(config: Readonly<Config>): Promise<void> {
+  const created: string[] = [];
+  for (const folder of foldersOf(config)) {
+    try {
+      for (const level of await missingLevels(folder)) {
+        await Deno.mkdir(level);
+        created.push(level);
+      }
+    } catch (err) {
+      // Undo: a failed start leaves nothing behind.
+      for (const dir of created.reverse()) await Deno.remove(dir).catch(() => {});
+      const reason = err instanceof Deno.errors.AlreadyExists ? "exists" : (err as Error).message;
+      throw new Error(
+        reason.startsWith("Cannot") ? reason : `Cannot create ${folder.flag} "${folder.shown}": ${reason}`,
+      );
+    }
+  }
+}
+
+/**
+ * Opens storage, creates the folders and runs the first-start setup (settings, secret, first admin). With
+ * `--enable-exec` it probes the sandbox first: throws ExecUnavailableError when commands cannot be confined (and
+ * `--exec-unconfined` was not given), before anything is written.
  */
 export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv; now?: () => number } = {}) {
   const { exec, warnings } = await createExecEnv(config);
-  if (!/^https?:\/\//.test(config.database) && config.database !== ":memory:") {
-    await Deno.mkdir(config.database.replace(/\/[^/]*$/, "") || "/", { recursive: true });
+  await createFolders(config);
+  let kv = options.kv;
+  try {
+    kv ??= await openKv(config.database);
+  } catch (err) {
+    throw new Error(`Cannot open --database "${config.database}": ${(err as Error).message}`);
   }
-  for (const dir of [config.root, config.cacheDir, config.uploadDir]) {
-    await Deno.mkdir(dir, { recursive: true });
-  }
-  const kv = options.kv ?? await openKv(config.database);
   const store = new Store(kv);
-  let settings = await store.findSettings();
-  if (!settings) {
-    settings = defaultSettings({
-      authMethod: config.authMethod,
-      minPasswordLength: config.minPasswordLength,
-    });
-    await store.saveSettings(settings);
-  }
+  const stored = await store.findSettings();
+  const settings = stored
+    ? normalizeSettings(stored)
+    : defaultSettings({ authMethod: config.authMethod, minPasswordLength: config.minPasswordLength });
+  // An existing but empty database is a first start too: check the admin before writing anything into it.
+  const empty = (await users.listUsers(kv)).length === 0;
+  if (empty) checkFirstAdmin(config, settings.minimumPasswordLength);
+  if (!stored) await store.saveSettings(settings);
   const hooks = exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks;
   const deps: AppDeps = { config, kv, store, hooks, exec, now: options.now ?? Date.now };
   await store.getSecret();

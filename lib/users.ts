@@ -1,21 +1,25 @@
 /** Users: provisioning, the wire shape, `which`-based updates (docs/api.md#users) and deletion rules. */
+import type { AuthMethod } from "../config.ts";
 import { BadRequestError, ForbiddenError } from "./errors.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
-import type { Permissions, Rule, Settings, StoredUser, User } from "./types.ts";
+import { checkCurrentPassword } from "./auth/reauth.ts";
+import type { Settings, StoredUser, User } from "./types.ts";
 import { PERMISSION_NAMES } from "./types.ts";
-import { normalizeRules, validateRules } from "./settings.ts";
+import {
+  ADMIN_ONLY_FIELDS,
+  applyField,
+  cleanPath,
+  normalizePerm,
+  parseWhich,
+  SECURITY_FIELDS,
+  str,
+  USER_FIELDS,
+  type UserField,
+} from "./user_fields.ts";
+import { normalizeUsername } from "./usernames.ts";
 import { sessions, users } from "./storage/mod.ts";
 
-/** Lexically cleans a path into `/`-absolute form ("" and "." become "/"). */
-export function cleanPath(p: string): string {
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return "/" + out.join("/");
-}
+export { cleanPath, normalizePerm } from "./user_fields.ts";
 
 /** Cleans a username into a directory name (as filebrowser does); throws on an unusable result. */
 export function homeDirName(username: string): string {
@@ -34,22 +38,6 @@ export function homeScope(settings: Settings, username: string): string {
 /** Creates the scope directory under the server root. */
 export async function ensureScopeDir(root: string, scope: string): Promise<void> {
   await Deno.mkdir(root + (cleanPath(scope) === "/" ? "" : cleanPath(scope)), { recursive: true });
-}
-
-function bool(x: unknown, fallback = false): boolean {
-  return typeof x === "boolean" ? x : fallback;
-}
-
-function str(x: unknown, fallback = ""): string {
-  return typeof x === "string" ? x : fallback;
-}
-
-/** Normalises the `perm` object of untrusted input. */
-export function normalizePerm(x: unknown, fallback?: Permissions): Permissions {
-  const p = (x && typeof x === "object" ? x : {}) as Record<string, unknown>;
-  const out = {} as Permissions;
-  for (const k of PERMISSION_NAMES) out[k] = bool(p[k], fallback?.[k] ?? false);
-  return out;
 }
 
 /** The wire form of a user; password always "", scope hidden from non-admins reading themselves. */
@@ -120,7 +108,11 @@ export async function provisionUser(
   options: ProvisionOptions,
 ): Promise<StoredUser> {
   if (!username.trim()) throw new BadRequestError();
-  if (options.source !== "proxy") checkPasswordPolicy(password, options.minPasswordLength);
+  // Proxy names come from a trusted header and must match it exactly; the others are typed by people.
+  if (options.source !== "proxy") {
+    username = normalizeUsername(username);
+    checkPasswordPolicy(password, options.minPasswordLength);
+  }
   const data = userFromDefaults(options.settings, username, await hashPassword(password));
   let derived: string | undefined;
   if (options.source === "first") {
@@ -141,125 +133,21 @@ export async function provisionUser(
   return await users.createUser(options.kv, data, { derivedScope: derived });
 }
 
-const FULL_FIELDS = [
-  "username",
-  "password",
-  "scope",
-  "locale",
-  "lockPassword",
-  "viewMode",
-  "singleClick",
-  "redirectAfterCopyMove",
-  "perm",
-  "commands",
-  "sorting",
-  "rules",
-  "hideDotfiles",
-  "dateFormat",
-  "aceEditorTheme",
-  "theme",
-] as const;
-type Field = typeof FULL_FIELDS[number];
-const ADMIN_ONLY: Field[] = ["username", "scope", "lockPassword", "perm", "commands", "rules"];
-/** Fields whose change revokes the user's other sessions. */
-const SECURITY_FIELDS: Field[] = [
-  "username",
-  "password",
-  "scope",
-  "lockPassword",
-  "perm",
-  "commands",
-  "rules",
-];
-
-/** Applies one field of untrusted `data` onto a stored user. */
-async function applyField(
-  u: StoredUser,
-  field: Field,
-  data: Record<string, unknown>,
-  minLen: number,
-): Promise<void> {
-  switch (field) {
-    case "username": {
-      const name = str(data.username).trim();
-      if (!name) throw new BadRequestError("username is empty");
-      u.username = name;
-      break;
-    }
-    case "password": {
-      const pw = str(data.password);
-      if (pw === "") return;
-      checkPasswordPolicy(pw, minLen);
-      u.passwordHash = await hashPassword(pw);
-      break;
-    }
-    case "scope":
-      u.scope = cleanPath(str(data.scope).trim());
-      break;
-    case "perm":
-      u.perm = normalizePerm(data.perm, u.perm);
-      break;
-    case "commands":
-      u.commands = Array.isArray(data.commands)
-        ? data.commands.filter((c): c is string => typeof c === "string" && c !== "")
-        : [];
-      break;
-    case "rules": {
-      const rules: Rule[] = normalizeRules(data.rules);
-      validateRules(rules, "user rule");
-      u.rules = rules;
-      break;
-    }
-    case "sorting": {
-      const s = (data.sorting && typeof data.sorting === "object" ? data.sorting : {}) as Record<
-        string,
-        unknown
-      >;
-      const by = str(s.by, "name");
-      u.sorting = { by: ["name", "size", "modified"].includes(by) ? by : "name", asc: bool(s.asc) };
-      break;
-    }
-    case "viewMode": {
-      const vm = str(data.viewMode, "list");
-      u.viewMode = ["list", "mosaic", "mosaic gallery"].includes(vm) ? vm : "list";
-      break;
-    }
-    case "theme": {
-      const t = str(data.theme);
-      u.theme = ["", "light", "dark"].includes(t) ? t : "";
-      break;
-    }
-    case "locale":
-    case "aceEditorTheme":
-      u[field] = str(data[field]);
-      break;
-    default:
-      u[field] = bool(data[field]);
-  }
-}
-
 /** Options of updateUserFields. */
 export interface UpdateOptions {
   kv: Deno.Kv;
   requester: StoredUser;
   minPasswordLength: number;
+  /** With "json", security fields need the requester's `current_password`. */
+  authMethod: AuthMethod;
   /** The requester's current session: kept when they change their own password. */
   sessionId?: string;
 }
 
-/** Parses a `which` list into field names; throws on unknown names (upstream answers 500, we answer 400). */
-export function parseWhich(which: unknown): Field[] | "all" {
-  if (!Array.isArray(which) || which.length === 0) return "all";
-  if (which.length === 1 && which[0] === "all") return "all";
-  return which.map((w) => {
-    const name = String(w);
-    const f = FULL_FIELDS.find((x) => x === name || x === name.charAt(0).toLowerCase() + name.slice(1));
-    if (!f) throw new BadRequestError(`unknown user field "${name}"`);
-    return f;
-  });
-}
-
-/** Applies a PUT /api/users/{id} body; enforces self/admin rules, password lock, policy and last-admin. */
+/**
+ * Applies a PUT /api/users/{id} body; enforces self/admin rules, re-authentication for security fields, password
+ * lock, policy and last-admin. Nothing is written when a check fails.
+ */
 export async function updateUserFields(
   id: number,
   body: Record<string, unknown>,
@@ -268,15 +156,21 @@ export async function updateUserFields(
   const { requester, kv } = options;
   const isAdmin = requester.perm.admin;
   if (!isAdmin && requester.id !== id) throw new ForbiddenError();
-  const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
-  if (data.id !== undefined && Number(data.id) !== id) throw new BadRequestError();
   const which = parseWhich(body.which);
-  const fields: Field[] = which === "all" ? [...FULL_FIELDS] : which;
+  const fields: UserField[] = which === "all" ? [...USER_FIELDS] : which;
+  // Refusals that cost nothing come before the password check (a bcrypt run).
   if (which === "all" && !isAdmin) throw new ForbiddenError();
   if (!isAdmin) {
-    if (fields.some((f) => ADMIN_ONLY.includes(f))) throw new ForbiddenError();
+    if (fields.some((f) => ADMIN_ONLY_FIELDS.includes(f))) throw new ForbiddenError();
     if (fields.includes("password") && requester.lockPassword) throw new ForbiddenError("password_locked");
   }
+  // A stolen token must not be enough to take the account over: changing who someone is or what they may do needs
+  // the requester's password. An empty `which` is a full replace too (upstream skips the check there).
+  if (fields.some((f) => SECURITY_FIELDS.includes(f))) {
+    await checkCurrentPassword(requester, body, { authMethod: options.authMethod });
+  }
+  const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
+  if (data.id !== undefined && Number(data.id) !== id) throw new BadRequestError();
   if (fields.includes("perm")) {
     const perm = normalizePerm(data.perm);
     if (perm.share && !perm.download) {
@@ -315,36 +209,44 @@ async function assertNotLastAdmin(kv: Deno.Kv, id: number): Promise<void> {
   if (admins.length === 0) throw new ForbiddenError("last_admin", "the last admin cannot lose admin rights");
 }
 
-/** Deletes a user (self or admin), protecting the last admin, and revokes their sessions. */
-export async function deleteUserAccount(
-  id: number,
-  options: { kv: Deno.Kv; requester: StoredUser },
-): Promise<void> {
+/** Options of deleteUserAccount and createUserByAdmin. */
+export interface AccountRequestOptions {
+  kv: Deno.Kv;
+  requester: StoredUser;
+  /** The request body: `current_password` is checked with "json" auth. */
+  body: Record<string, unknown>;
+  authMethod: AuthMethod;
+}
+
+/** Deletes a user (self or admin, re-authenticated), protecting the last admin, and revokes their sessions. */
+export async function deleteUserAccount(id: number, options: AccountRequestOptions): Promise<void> {
   if (!options.requester.perm.admin && options.requester.id !== id) throw new ForbiddenError();
+  await checkCurrentPassword(options.requester, options.body, { authMethod: options.authMethod });
   const target = await users.getUser(options.kv, id);
   if (target.perm.admin) await assertNotLastAdmin(options.kv, id);
   await users.deleteUser(options.kv, id);
   await sessions.deleteUserSessions(options.kv, id);
 }
 
-/** Creates a user from an admin's POST /api/users body. */
+/** Creates a user from an admin's (re-authenticated) POST /api/users body. */
 export async function createUserByAdmin(
-  body: Record<string, unknown>,
-  options: { kv: Deno.Kv; root: string; settings: Settings; minPasswordLength: number },
+  options: AccountRequestOptions & { root: string; settings: Settings; minPasswordLength: number },
 ): Promise<StoredUser> {
+  const body = options.body;
+  // An admin token alone must not be enough to create (admin) accounts.
+  await checkCurrentPassword(options.requester, body, { authMethod: options.authMethod });
   if (Array.isArray(body.which) && body.which.length > 0) throw new BadRequestError();
   const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
   const password = str(data.password);
   if (!password) throw new BadRequestError("password is empty");
-  const username = str(data.username).trim();
-  if (!username) throw new BadRequestError("username is empty");
+  const username = normalizeUsername(str(data.username));
   const perm = normalizePerm(data.perm);
   if (perm.share && !perm.download) {
     throw new BadRequestError("permission to share requires permission to download");
   }
   checkPasswordPolicy(password, options.minPasswordLength);
   const u = userFromDefaults(options.settings, username, "");
-  for (const f of FULL_FIELDS) {
+  for (const f of USER_FIELDS) {
     if (f !== "password" && f !== "username" && data[f] !== undefined) {
       await applyField(u as StoredUser, f, data, 0);
     }

@@ -9,7 +9,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const SKIP = /^(node_modules|\.tools|_build|data|files|tests\/_artifacts|bench\/_work|\.git)(\/|$)/;
 const BROWSER_SAFE_MARK = "// This module is browser-compatible.";
 /** npm packages that must never reach the browser (or lib/ for the UI ones). */
-const SERVER_ONLY_NPM = ["hono", "sharp", "jose", "bcryptjs", "playwright-core"];
+const SERVER_ONLY_NPM = ["hono", "sharp", "jose", "@node-rs/bcrypt", "playwright-core"];
 const UI_NPM = ["preact", "react", "react-dom", "@preact/signals", "lucide", "preact-render-to-string"];
 
 interface Edge {

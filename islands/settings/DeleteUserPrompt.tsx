@@ -3,15 +3,26 @@ import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 
-/** Asks 'Are you sure you want to delete this user?'; `onConfirm` does the deletion. */
-export function DeleteUserPrompt(props: PromptProps<{ onConfirm: () => Promise<void> }>) {
-  const { t } = usePage();
+/** Props of DeleteUserPrompt. */
+export interface DeleteUserPromptProps {
+  /** Does the deletion, with the requester's current password (empty unless json auth asks for it). */
+  onConfirm: (currentPassword: string) => Promise<void>;
+}
+
+/**
+ * Asks 'Are you sure you want to delete this user?' and, with json auth, for the requester's own password (the server
+ * re-authenticates deletions); Enter in the password field confirms.
+ */
+export function DeleteUserPrompt(props: PromptProps<DeleteUserPromptProps>) {
+  const { config, t } = usePage();
   const [busy, setBusy] = useState(false);
+  const [current, setCurrent] = useState("");
+  const askCurrent = config.AuthMethod === "json";
   const confirm = async () => {
     if (busy) return;
     setBusy(true);
     props.close();
-    await props.props.onConfirm();
+    await props.props.onConfirm(current);
   };
   return (
     <ConfirmDelete
@@ -23,6 +34,25 @@ export function DeleteUserPrompt(props: PromptProps<{ onConfirm: () => Promise<v
       busy={busy}
       onConfirm={confirm}
       onCancel={props.close}
-    />
+    >
+      {askCurrent && (
+        <label class="field">
+          <span>{t("settings.currentPassword")}</span>
+          <input
+            class="input"
+            type="password"
+            name="currentPassword"
+            autocomplete="current-password"
+            value={current}
+            onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
+            onKeyDown={(e) => {
+              if (e.key !== "Enter") return;
+              e.preventDefault();
+              confirm();
+            }}
+          />
+        </label>
+      )}
+    </ConfirmDelete>
   );
 }

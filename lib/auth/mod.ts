@@ -106,7 +106,8 @@ export async function signup(
     throw new MethodNotAllowedError("signup_disabled");
   }
   if (!input.username.trim() || !input.password) throw new BadRequestError();
-  return await provisionUser(input.username.trim(), input.password, {
+  // Not trimmed: provisionUser refuses surrounding whitespace (and invisible characters) with a message.
+  return await provisionUser(input.username, input.password, {
     kv: deps.kv,
     root: deps.config.root,
     settings,
@@ -160,12 +161,16 @@ export async function ensureFirstStart(
 ): Promise<{ created: boolean; password?: string }> {
   const existing = await users.listUsers(deps.kv);
   if (existing.length > 0) return { created: false };
-  const generated = deps.config.adminPassword ? undefined : randomPassword(12);
+  const minLength = settings.minimumPasswordLength;
+  // Long enough for any minimum (base64url: 4 characters per 3 bytes; 72 bytes at most, as bcrypt reads no more).
+  const generated = deps.config.adminPassword
+    ? undefined
+    : randomPassword(Math.max(12, Math.ceil(minLength * 3 / 4)));
   const user = await provisionUser(deps.config.adminUsername, deps.config.adminPassword || generated!, {
     kv: deps.kv,
     root: deps.config.root,
     settings,
-    minPasswordLength: 1,
+    minPasswordLength: minLength,
     source: "first",
   });
   log.info(`created admin user "${user.username}" (id ${user.id})`);

@@ -1,16 +1,28 @@
-/** Password hashing (bcrypt, so accounts imported from filebrowser keep working) and the password policy. */
-import type Bcrypt from "bcryptjs";
+/**
+ * Password hashing and the password policy. bcrypt, so accounts imported from filebrowser keep working; hashing runs
+ * on the native thread pool of @node-rs/bcrypt (never on the event loop), at most HASH_CONCURRENCY at a time.
+ */
+import { BadRequestError } from "../errors.ts";
+import { Semaphore } from "../semaphore.ts";
 
-// bcryptjs pulls in Node's crypto shim (~10 MiB): load it with the first password check, not at server start.
-let bcryptModule: Promise<typeof Bcrypt> | null = null;
-function loadBcrypt(): Promise<typeof Bcrypt> {
-  bcryptModule ??= import("bcryptjs").then((m) => m.default);
+type Bcrypt = typeof import("@node-rs/bcrypt");
+
+// A native addon: load it with the first password check, not at server start.
+let bcryptModule: Promise<Bcrypt> | null = null;
+function loadBcrypt(): Promise<Bcrypt> {
+  bcryptModule ??= import("@node-rs/bcrypt");
   return bcryptModule;
 }
-import { BadRequestError } from "../errors.ts";
 
 /** bcrypt cost, as upstream. */
 export const BCRYPT_COST = 10;
+
+/**
+ * Hashes running at once. Each one keeps a core busy for ~50 ms; leaving one core to the event loop keeps every other
+ * request (and /health) fast while a burst of logins queues here.
+ */
+export const HASH_CONCURRENCY = Math.max(1, (navigator.hardwareConcurrency || 2) - 1);
+const slots = new Semaphore(HASH_CONCURRENCY);
 
 // A valid hash of a random string: verifying against it costs the same as against a real hash, so a login for an
 // unknown user takes as long as one for a known user.
@@ -61,14 +73,18 @@ const COMMON_PASSWORDS = new Set([
   "filebrowser1",
 ]);
 
-/** Hashes a password with bcrypt cost 10. */
+/** Hashes a password with bcrypt cost 10, written as `$2a$` like upstream. */
 export async function hashPassword(password: string): Promise<string> {
-  return (await loadBcrypt()).hash(password, BCRYPT_COST);
+  const bcrypt = await loadBcrypt();
+  const hash = await slots.run(() => bcrypt.hash(password, BCRYPT_COST));
+  // The addon writes `$2y$`; for passwords of at most 72 bytes `$2a$`, `$2b$` and `$2y$` are the same algorithm.
+  return hash.replace(/^\$2[aby]\$/, "$$2a$$");
 }
 
-/** Compares a password with a hash; with a null hash it still spends the same time and returns false. */
+/** Compares a password with a hash; with a null (or unreadable) hash it still spends the same time and returns false. */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  const ok = await (await loadBcrypt()).compare(password, hash || DUMMY_HASH);
+  const bcrypt = await loadBcrypt();
+  const ok = await slots.run(() => bcrypt.verify(password, hash || DUMMY_HASH)).catch(() => false);
   return hash ? ok : false;
 }
 

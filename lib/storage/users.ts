@@ -38,7 +38,7 @@ export async function getUser(kv: Deno.Kv, id: number): Promise<StoredUser> {
   return user;
 }
 
-/** Finds a user by username (index is case-folded; the stored name must match exactly). */
+/** Finds a user by username (index is case-folded; the stored name must match exactly, or after NFC). */
 export async function findUserByName(
   kv: Deno.Kv,
   username: string,
@@ -50,7 +50,9 @@ export async function findUserByName(
   if (id === null) return null;
   const user = await findUser(kv, id);
   if (!user) return null;
-  if (options.exact !== false && user.username !== username) return null;
+  // New names are stored in NFC; a keyboard may send the decomposed form of the same name.
+  const same = user.username === username || user.username === username.normalize("NFC");
+  if (options.exact !== false && !same) return null;
   return user;
 }
 

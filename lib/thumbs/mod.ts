@@ -14,7 +14,7 @@
 import { BadRequestError } from "../errors.ts";
 import { log } from "../log.ts";
 import { CONTENT_TYPES, MAX_SIDE, type PreviewSize, renderPreview, sniffFormat } from "./_render.ts";
-import { Semaphore } from "./_semaphore.ts";
+import { Semaphore } from "../semaphore.ts";
 
 export type { PreviewFormat, PreviewSize } from "./_render.ts";
 

@@ -1,6 +1,7 @@
 /** Browser tests: the settings screens (profile, password, global settings, guards); users: settings_users_test.ts. */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
+import { TEST_PASSWORD } from "../_helpers.ts";
 import { hasChromium, hydrated, launchBrowser, newSession, screenshot, startServer } from "./_server.ts";
 import type { E2eServer } from "./_server.ts";
 
@@ -94,6 +95,24 @@ Deno.test({
         assert.equal(puts, 0, "no request was sent");
       });
 
+      await t.step("a wrong current password shows the server's message and changes nothing", async () => {
+        const form = page.getByTestId("password-form");
+        await form.getByLabel("Confirm your new password").fill("Correct-Horse-42-battery");
+        await form.getByLabel("Your current password").fill("not-my-password-1");
+        await form.getByRole("button", { name: "Update" }).click();
+        const toast = page.getByTestId("toast-error").filter({
+          hasText: "the current password is incorrect",
+        });
+        await toast.waitFor();
+        await toast.getByRole("button").first().click();
+        const res = await server.t.request("/api/login", {
+          method: "POST",
+          body: JSON.stringify({ username: "alice", password: TEST_PASSWORD }),
+        });
+        await res.body?.cancel();
+        assert.equal(res.status, 200, "the old password still logs in");
+      });
+
       await t.step("matching passwords turn green and save with a success toast", async () => {
         const form = page.getByTestId("password-form");
         await form.getByLabel("Confirm your new password").fill("Correct-Horse-42-battery");
@@ -101,6 +120,7 @@ Deno.test({
           await form.getByLabel("Your new password", { exact: true }).getAttribute("class") ?? "",
           /input-ok/,
         );
+        await form.getByLabel("Your current password").fill(TEST_PASSWORD);
         await form.getByRole("button", { name: "Update" }).click();
         await successToast(page, "Password updated!");
         const res = await server.t.request("/api/login", {
@@ -111,6 +131,7 @@ Deno.test({
         await res.body?.cancel();
         assert.equal(res.status, 200, "the new password logs in");
         assert.equal(await form.getByLabel("Your new password", { exact: true }).inputValue(), "");
+        assert.equal(await form.getByLabel("Your current password").inputValue(), "");
       });
 
       await t.step("choosing a language reloads the page in that language (and direction)", async () => {
@@ -262,6 +283,7 @@ Deno.test({
         await hydrated(page, "SettingsUser");
         await page.getByTestId("user-form").locator('input[name="commands"]').fill("ls  echo");
         const before = await page.evaluate(() => localStorage.getItem("jwt"));
+        await page.getByTestId("user-edit").getByLabel("Your current password").fill(TEST_PASSWORD);
         await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
         await successToast(page, "User updated!");
         assert.deepEqual((await userByName(server, "admin"))?.commands, ["ls", "echo"]);

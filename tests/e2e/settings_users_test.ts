@@ -89,6 +89,7 @@ Deno.test({
         const form = page.getByTestId("user-form");
         await form.locator('input[name="username"]').fill("bob");
         await form.locator('input[name="password"]').fill(TEST_PASSWORD);
+        await page.getByTestId("user-edit").getByLabel("Your current password").fill(TEST_PASSWORD);
         await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
         await page.waitForURL(/\/settings\/users\/\d+$/);
         id = Number(new URL(page.url()).pathname.split("/").pop());
@@ -101,10 +102,25 @@ Deno.test({
         assert.equal((bob?.perm as Record<string, boolean>).admin, false);
       });
 
+      await t.step("saving with a wrong current password shows the message and saves nothing", async () => {
+        const form = page.getByTestId("user-form");
+        await form.getByLabel("Administrator").check();
+        await page.getByTestId("user-edit").getByLabel("Your current password").fill("not-my-password-1");
+        await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
+        const toast = page.getByTestId("toast-error").filter({
+          hasText: "the current password is incorrect",
+        });
+        await toast.waitFor();
+        await toast.getByRole("button").first().click();
+        assert.equal(((await userByName(server, "bob"))?.perm as Record<string, boolean>).admin, false);
+        await form.getByLabel("Administrator").uncheck();
+      });
+
       await t.step("editing keeps a blank password and saves the changes", async () => {
         const form = page.getByTestId("user-form");
         await form.locator('input[name="scope"]').fill("/users/robert");
         await form.getByLabel("Share files").uncheck();
+        await page.getByTestId("user-edit").getByLabel("Your current password").fill(TEST_PASSWORD);
         await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
         await successToast(page, "User updated!");
         const bob = await userByName(server, "bob");
@@ -127,6 +143,7 @@ Deno.test({
         await prompt.getByRole("button", { name: "Cancel" }).click();
         assert.ok(await userByName(server, "bob"));
         await page.getByTestId("delete-user-button").click();
+        await page.getByTestId("delete-user").getByLabel("Your current password").fill(TEST_PASSWORD);
         await page.getByTestId("delete-user").getByRole("button", { name: "Delete" }).click();
         await page.waitForURL(`${server.url}/settings/users`);
         await hydrated(page, "SettingsUsers");
@@ -139,6 +156,7 @@ Deno.test({
         await page.goto(`${server.url}/settings/users/1`);
         await hydrated(page, "SettingsUser");
         await page.getByTestId("delete-user-button").click();
+        await page.getByTestId("delete-user").getByLabel("Your current password").fill(TEST_PASSWORD);
         await page.getByTestId("delete-user").getByRole("button", { name: "Delete" }).click();
         const toast = page.getByTestId("toast-error");
         await toast.waitFor();

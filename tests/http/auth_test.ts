@@ -7,6 +7,8 @@ function json(body: unknown): RequestInit {
   return { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } };
 }
 
+const REAUTH = JSON.stringify({ current_password: TEST_PASSWORD });
+
 function payloadOf(token: string): Record<string, unknown> {
   const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
   return JSON.parse(atob(part + "=".repeat((4 - part.length % 4) % 4)));
@@ -181,6 +183,7 @@ Deno.test("a password change revokes the user's other sessions but keeps the cur
       body: JSON.stringify({
         what: "user",
         which: ["password"],
+        current_password: TEST_PASSWORD,
         data: { id: t.users.bob.id, password: "a-new-long-password" },
       }),
     });
@@ -204,12 +207,17 @@ Deno.test("permission changes and user deletion revoke that user's tokens", asyn
     const upd = await t.request(`/api/users/${u.id}`, {
       method: "PUT",
       as: "admin",
-      body: JSON.stringify({ what: "user", which: ["perm"], data: { id: u.id, perm: { download: false } } }),
+      body: JSON.stringify({
+        what: "user",
+        which: ["perm"],
+        current_password: TEST_PASSWORD,
+        data: { id: u.id, perm: { download: false } },
+      }),
     });
     assert.equal(upd.status, 200);
     assert.equal((await t.request(`/api/users/${u.id}`, { as: "carol" })).status, 401);
     assert.equal(
-      (await t.request(`/api/users/${t.users.dave.id}`, { method: "DELETE", as: "admin", body: "{}" }))
+      (await t.request(`/api/users/${t.users.dave.id}`, { method: "DELETE", as: "admin", body: REAUTH }))
         .status,
       200,
     );

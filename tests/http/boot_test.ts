@@ -1,39 +1,7 @@
 import assert from "node:assert/strict";
 import { testApp } from "../_helpers.ts";
 import { users } from "../../lib/storage/mod.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname;
-
-async function startServer(args: string[], env: Record<string, string>) {
-  const child = new Deno.Command("deno", {
-    args: ["task", "start", "--port", "0", ...args],
-    cwd: ROOT,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const decoder = new TextDecoder();
-  let log = "";
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const errDone = child.stderr.pipeTo(new WritableStream({ write: (c) => void (log += decoder.decode(c)) }));
-  let port = 0;
-  while (!port) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    log += value;
-    port = Number(log.match(/listening on http:\/\/[^:]+:(\d+)\//)?.[1] ?? 0);
-  }
-  return {
-    port,
-    log: () => log,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await reader.cancel().catch(() => {});
-      await errDone.catch(() => {});
-    },
-  };
-}
+import { freePort, httpLogin, runTask, startServer } from "./_process.ts";
 
 Deno.test({
   name: "`deno task start` passes extra flags, prints the first admin password once and never again",
@@ -129,4 +97,124 @@ Deno.test("noauth logs everyone in as user 1", async () => {
   } finally {
     await t.close();
   }
+});
+
+/** Asserts a start-up failure: exit code 2 and one line (no stack trace) matching every pattern. */
+function assertStartFailure(result: Awaited<ReturnType<typeof runTask>>, ...patterns: RegExp[]): void {
+  assert.equal(result.code, 2, result.stderr + result.stdout);
+  assert.equal(result.errorLines.length, 1, result.stderr);
+  for (const p of patterns) assert.match(result.errorLines[0], p);
+  assert.doesNotMatch(result.stderr + result.stdout, /^\s+at /m, "no stack trace");
+  assert.doesNotMatch(result.stdout, /created admin|password:/, "no admin was created");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+Deno.test({
+  name: "a port in use is one line naming --port, exit code 2, and nothing is written",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const busy = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      const port = (busy.addr as Deno.NetAddr).port;
+      const res = await runTask("start", ["--port", String(port), "--database", `${dir}/data/db.kv`]);
+      assertStartFailure(res, new RegExp(`--port ${port}\\b`), /in use/i);
+      assert.equal(await exists(`${dir}/data`), false, "no database, no folders");
+    } finally {
+      busy.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a root, database or folder that cannot be created is one line naming the flag and path, exit code 2, nothing left",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      await Deno.writeTextFile(`${dir}/file`, "");
+      const cases: [string[], RegExp[]][] = [
+        [["--database", `${dir}/data/db.kv`, "--root", `${dir}/file/root`], [/--root/, /file\/root"/]],
+        [["--database", `${dir}/data/db.kv`, "--root", `${dir}/file`], [/--root/, /not a directory/]],
+        [["--database", `${dir}/file/db.kv`, "--root", `${dir}/data/root`], [/--database/, /file\/db\.kv"/]],
+        [["--database", `${dir}/data/db.kv`, "--cache-dir", `${dir}/file/c`], [/--cache-dir/, /file\/c"/]],
+        // mkdir itself fails here (even for root): the folders made before it are removed again.
+        [["--database", `${dir}/data/db.kv`, "--upload-dir", "/sys/fb-no-such/up"], [
+          /--upload-dir/,
+          /fb-no-such/,
+        ]],
+      ];
+      for (const [args, patterns] of cases) {
+        const res = await runTask("start", ["--port", "0", ...args]);
+        assertStartFailure(res, ...patterns);
+        assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"], args.join(" "));
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "FB_ADMIN_PASSWORD shorter than the minimum is refused at first start: one line, exit code 2, nothing written",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const env = { FB_ADMIN_PASSWORD: "short-pw" };
+      const res = await runTask("start", ["--port", "0", "--database", `${dir}/data/db.kv`], { env });
+      assertStartFailure(res, /FB_ADMIN_PASSWORD/, /too short, minimum length is 12/);
+      assert.equal(await exists(`${dir}/data`), false);
+      // An existing but empty database is a first start too: nothing is written into it.
+      const kv = await Deno.openKv(`${dir}/empty.kv`);
+      kv.close();
+      const again = await runTask("start", ["--port", "0", "--database", `${dir}/empty.kv`], { env });
+      assertStartFailure(again, /FB_ADMIN_PASSWORD/);
+      const check = await Deno.openKv(`${dir}/empty.kv`);
+      try {
+        assert.equal((await check.get(["settings"])).value, null);
+        assert.deepEqual(await users.listUsers(check), []);
+      } finally {
+        check.close();
+      }
+      const longer = await runTask("start", ["--port", "0", "--database", `${dir}/data/db.kv`, "--help"], {
+        env,
+      });
+      assert.equal(longer.code, 0, "--help still works");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "the generated admin password is shown even with --log-level warn",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const port = freePort();
+    const s = await startServer(
+      ["--port", String(port), "--log-level", "warn", "--database", `${dir}/db.kv`],
+      {},
+    );
+    try {
+      const pw = s.log().match(/password: (\S+)/)?.[1];
+      assert.ok(pw, s.log());
+      assert.doesNotMatch(s.log(), /INFO/);
+      assert.equal((await httpLogin(port, "admin", pw)).status, 200);
+    } finally {
+      await s.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });

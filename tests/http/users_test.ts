@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
-import { testApp } from "../_helpers.ts";
+import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import { users } from "../../lib/storage/mod.ts";
+
+/** Every test user's password is TEST_PASSWORD: the requester re-authenticates with it. */
+const REAUTH = JSON.stringify({ current_password: TEST_PASSWORD });
 
 const put = (id: number, which: string[], data: Record<string, unknown>) => ({
   method: "PUT",
-  body: JSON.stringify({ what: "user", which, data: { id, ...data } }),
+  body: JSON.stringify({ what: "user", which, current_password: TEST_PASSWORD, data: { id, ...data } }),
 });
 
 Deno.test("GET /api/users: anonymous 401, user 403, admin gets every user with blank passwords", async () => {
@@ -46,7 +49,7 @@ Deno.test("POST /api/users: admin creates (201 + Location), others 403, bad inpu
   const t = await testApp({ users: [{ username: "alice" }] });
   try {
     const body = (data: Record<string, unknown>) =>
-      JSON.stringify({ what: "user", which: [], data: { id: 0, ...data } });
+      JSON.stringify({ what: "user", which: [], current_password: TEST_PASSWORD, data: { id: 0, ...data } });
     const ok = { username: "newbie", password: "a-long-password-1", perm: { download: true, share: true } };
     assert.equal((await t.request("/api/users", { method: "POST", body: body(ok) })).status, 401);
     assert.equal(
@@ -186,11 +189,12 @@ Deno.test("DELETE /api/users/{id}: the last admin is protected; a user may delet
   try {
     const adminId = t.users.admin.id;
     assert.equal(
-      (await t.request(`/api/users/${adminId}`, { method: "DELETE", as: "admin", body: "{}" })).status,
+      (await t.request(`/api/users/${adminId}`, { method: "DELETE", as: "admin", body: REAUTH })).status,
       403,
     );
     assert.equal(
-      (await t.request(`/api/users/${t.users.bob.id}`, { method: "DELETE", as: "alice", body: "{}" })).status,
+      (await t.request(`/api/users/${t.users.bob.id}`, { method: "DELETE", as: "alice", body: REAUTH }))
+        .status,
       403,
     );
     assert.equal(
@@ -198,7 +202,7 @@ Deno.test("DELETE /api/users/{id}: the last admin is protected; a user may delet
       401,
     );
     assert.equal(
-      (await t.request(`/api/users/${t.users.alice.id}`, { method: "DELETE", as: "alice", body: "{}" }))
+      (await t.request(`/api/users/${t.users.alice.id}`, { method: "DELETE", as: "alice", body: REAUTH }))
         .status,
       200,
     );
@@ -209,7 +213,7 @@ Deno.test("DELETE /api/users/{id}: the last admin is protected; a user may delet
     });
     assert.equal(demote.status, 403);
     assert.equal(
-      (await t.request(`/api/users/424242`, { method: "DELETE", as: "admin", body: "{}" })).status,
+      (await t.request(`/api/users/424242`, { method: "DELETE", as: "admin", body: REAUTH })).status,
       404,
     );
   } finally {

@@ -28,12 +28,19 @@ export const handler = define.handlers({
       kv: c.var.deps.kv,
       requester: c.var.user,
       minPasswordLength: c.var.settings.minimumPasswordLength,
+      authMethod: c.var.deps.config.authMethod,
       sessionId: c.var.sessionId,
     });
     return c.text(statusText(200), 200);
   },
   async DELETE(c) {
-    await deleteUserAccount(targetId(c), { kv: c.var.deps.kv, requester: c.var.user });
+    const id = targetId(c);
+    await deleteUserAccount(id, {
+      kv: c.var.deps.kv,
+      requester: c.var.user,
+      body: await readJsonObject(c.req.raw),
+      authMethod: c.var.deps.config.authMethod,
+    });
     return c.text(statusText(200), 200);
   },
 });

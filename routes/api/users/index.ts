@@ -16,8 +16,11 @@ export const handler = define.handlers({
     const body = await readJsonObject(c.req.raw);
     if (body.what !== "user") return c.text(statusText(400, "invalid data type"), 400);
     const { kv, config } = c.var.deps;
-    const user = await createUserByAdmin(body, {
+    const user = await createUserByAdmin({
       kv,
+      requester: c.var.user,
+      body,
+      authMethod: config.authMethod,
       root: config.root,
       settings: c.var.settings,
       minPasswordLength: c.var.settings.minimumPasswordLength,
