@@ -3,6 +3,7 @@ import type { AuthMethod } from "../config.ts";
 import { BadRequestError, ForbiddenError } from "./errors.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
 import { checkCurrentPassword } from "./auth/reauth.ts";
+import type { Throttle } from "./auth/throttle.ts";
 import type { Settings, StoredUser, User } from "./types.ts";
 import { PERMISSION_NAMES } from "./types.ts";
 import {
@@ -142,6 +143,8 @@ export interface UpdateOptions {
   authMethod: AuthMethod;
   /** The requester's current session: kept when they change their own password. */
   sessionId?: string;
+  /** Throttles wrong current passwords like logins (absent in unit tests). */
+  reauthThrottle?: ReauthThrottle;
 }
 
 /**
@@ -167,7 +170,7 @@ export async function updateUserFields(
   // A stolen token must not be enough to take the account over: changing who someone is or what they may do needs
   // the requester's password. An empty `which` is a full replace too (upstream skips the check there).
   if (fields.some((f) => SECURITY_FIELDS.includes(f))) {
-    await checkCurrentPassword(requester, body, { authMethod: options.authMethod });
+    await checkCurrentPassword(requester, body, { authMethod: options.authMethod, throttle: options.reauthThrottle });
   }
   const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
   if (data.id !== undefined && Number(data.id) !== id) throw new BadRequestError();
@@ -216,12 +219,20 @@ export interface AccountRequestOptions {
   /** The request body: `current_password` is checked with "json" auth. */
   body: Record<string, unknown>;
   authMethod: AuthMethod;
+  /** Throttles wrong current passwords like logins (absent in unit tests). */
+  reauthThrottle?: ReauthThrottle;
 }
+
+/** The throttle of current-password checks and the client it counts for. */
+export type ReauthThrottle = { throttle: Throttle; client: string; now: number };
 
 /** Deletes a user (self or admin, re-authenticated), protecting the last admin, and revokes their sessions. */
 export async function deleteUserAccount(id: number, options: AccountRequestOptions): Promise<void> {
   if (!options.requester.perm.admin && options.requester.id !== id) throw new ForbiddenError();
-  await checkCurrentPassword(options.requester, options.body, { authMethod: options.authMethod });
+  await checkCurrentPassword(options.requester, options.body, {
+    authMethod: options.authMethod,
+    throttle: options.reauthThrottle,
+  });
   const target = await users.getUser(options.kv, id);
   if (target.perm.admin) await assertNotLastAdmin(options.kv, id);
   await users.deleteUser(options.kv, id);
@@ -234,7 +245,10 @@ export async function createUserByAdmin(
 ): Promise<StoredUser> {
   const body = options.body;
   // An admin token alone must not be enough to create (admin) accounts.
-  await checkCurrentPassword(options.requester, body, { authMethod: options.authMethod });
+  await checkCurrentPassword(options.requester, body, {
+    authMethod: options.authMethod,
+    throttle: options.reauthThrottle,
+  });
   if (Array.isArray(body.which) && body.which.length > 0) throw new BadRequestError();
   const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
   const password = str(data.password);

@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
 import { resolveClientAddress } from "../lib/client_address.ts";
 import type { AppEnv } from "../lib/state.ts";
+import { guessThrottle } from "../lib/auth/throttle.ts";
+import type { ReauthThrottle } from "../lib/users.ts";
 
 /** Remote IP of the TCP peer. */
 export function remoteAddress(c: Context): string | undefined {
@@ -21,4 +23,14 @@ export function remoteAddress(c: Context): string | undefined {
 export function clientAddress(c: Context<AppEnv>): string {
   const headers = { forwardedFor: c.req.header("X-Forwarded-For"), realIp: c.req.header("X-Real-IP") };
   return resolveClientAddress(remoteAddress(c), headers, c.var.deps.config.trustedProxies);
+}
+
+/** The throttle of current-password checks for this request's client (same limit as logins). */
+export function reauthThrottle(c: Context<AppEnv>): ReauthThrottle {
+  const deps = c.var.deps;
+  return {
+    throttle: guessThrottle(deps.kv, "reauth", deps.config.loginRateLimit),
+    client: clientAddress(c),
+    now: deps.now(),
+  };
 }

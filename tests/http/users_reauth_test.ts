@@ -1,8 +1,8 @@
-/** Re-authentication of account changes (API.md §6.17) and the `which` cap: a stolen token is not enough. */
+/** Re-authentication of account changes (docs/api.md#users) and the `which` cap: a stolen token is not enough. */
 import assert from "node:assert/strict";
 import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import type { TestApp } from "../_helpers.ts";
-import { hashPassword } from "../../lib/auth/passwords.ts";
+import { hashPassword, verifyPassword } from "../../lib/auth/passwords.ts";
 import { users } from "../../lib/storage/mod.ts";
 
 const INCORRECT = "400 Bad Request (the current password is incorrect)\n";
@@ -10,7 +10,12 @@ const ALICE_PASSWORD = "alice-own-password-7";
 
 /** An app where alice's password differs from everybody else's (TEST_PASSWORD). */
 async function appWithAlice(config: Parameters<typeof testApp>[0] = {}): Promise<TestApp> {
-  const t = await testApp({ users: [{ username: "alice", perm: { download: true } }], ...config });
+  // These tables send many wrong current passwords on purpose: a high limit keeps the throttle out of the way.
+  const t = await testApp({
+    users: [{ username: "alice", perm: { download: true } }],
+    ...config,
+    config: { loginRateLimit: 1000, ...config.config },
+  });
   const hash = await hashPassword(ALICE_PASSWORD);
   await users.mutateUser(t.deps.kv, t.users.alice.id, (u) => ({ ...u, passwordHash: hash }));
   return t;
@@ -253,5 +258,32 @@ Deno.test("the profile page asks for the current password with json auth only", 
     } finally {
       await t.close();
     }
+  }
+});
+
+Deno.test("wrong current passwords are throttled like logins (429 past the limit, also for the right one)", async () => {
+  const t = await appWithAlice({ config: { loginRateLimit: 3 } });
+  try {
+    const id = t.users.alice.id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await t.request(`/api/users/${id}`, {
+        as: "alice",
+        ...put(id, ["password"], CHANGES.password, `wrong-guess-${i}`),
+      });
+      await res.body?.cancel();
+      statuses.push(res.status);
+    }
+    assert.deepEqual(statuses, [400, 400, 400, 429]);
+    const right = await t.request(`/api/users/${id}`, {
+      as: "alice",
+      ...put(id, ["password"], CHANGES.password, ALICE_PASSWORD),
+    });
+    await right.body?.cancel();
+    assert.equal(right.status, 429, "a stolen token cannot keep guessing");
+    const stored = await users.getUser(t.deps.kv, id);
+    assert.equal(await verifyPassword(ALICE_PASSWORD, stored.passwordHash), true, "nothing was changed");
+  } finally {
+    await t.close();
   }
 });

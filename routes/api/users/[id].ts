@@ -5,6 +5,7 @@ import { deleteUserAccount, toWireUser, updateUserFields } from "../../../lib/us
 import { users } from "../../../lib/storage/mod.ts";
 import { BadRequestError, ForbiddenError, NotFoundError, statusText } from "../../../lib/errors.ts";
 import { requireUser } from "../../../middleware/require_user.ts";
+import { reauthThrottle } from "../../../middleware/conn.ts";
 
 export const middleware = requireUser();
 
@@ -30,6 +31,7 @@ export const handler = define.handlers({
       minPasswordLength: c.var.settings.minimumPasswordLength,
       authMethod: c.var.deps.config.authMethod,
       sessionId: c.var.sessionId,
+      reauthThrottle: reauthThrottle(c),
     });
     return c.text(statusText(200), 200);
   },
@@ -40,6 +42,7 @@ export const handler = define.handlers({
       requester: c.var.user,
       body: await readJsonObject(c.req.raw),
       authMethod: c.var.deps.config.authMethod,
+      reauthThrottle: reauthThrottle(c),
     });
     return c.text(statusText(200), 200);
   },

@@ -4,6 +4,7 @@ import { createUserByAdmin, toWireUser } from "../../../lib/users.ts";
 import { users } from "../../../lib/storage/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { requireUser } from "../../../middleware/require_user.ts";
+import { reauthThrottle } from "../../../middleware/conn.ts";
 
 export const middleware = requireUser({ admin: true });
 
@@ -21,6 +22,7 @@ export const handler = define.handlers({
       requester: c.var.user,
       body,
       authMethod: config.authMethod,
+      reauthThrottle: reauthThrottle(c),
       root: config.root,
       settings: c.var.settings,
       minPasswordLength: c.var.settings.minimumPasswordLength,
