@@ -54,7 +54,9 @@ Deno.test("runCommand() passes only the given environment and working directory"
 Deno.test("runCommand() splits overlong lines and is not blocked by a full stderr pipe", async () => {
   await inTemp(async (dir) => {
     const r = await runCommand(UNCONFINED, {
-      argv: sh(`head -c ${MAX_LINE + 10} /dev/zero | tr '\\0' a; echo; head -c 300000 /dev/zero >&2; echo done`),
+      argv: sh(
+        `head -c ${MAX_LINE + 10} /dev/zero | tr '\\0' a; echo; head -c 300000 /dev/zero >&2; echo done`,
+      ),
       scope: dir,
       cwd: dir,
       env: commandEnv(dir),
@@ -100,7 +102,12 @@ Deno.test("runCommand() stops at the time limit, the line cap, the byte cap and 
 
 Deno.test("runCommand() reports a missing program as status 127 (unconfined)", async () => {
   await inTemp(async (dir) => {
-    const r = await runCommand(UNCONFINED, { argv: ["no-such-prog-x"], scope: dir, cwd: dir, env: commandEnv(dir) });
+    const r = await runCommand(UNCONFINED, {
+      argv: ["no-such-prog-x"],
+      scope: dir,
+      cwd: dir,
+      env: commandEnv(dir),
+    });
     assert.equal(r.code, 127);
     assert.deepEqual(r.lines, ["no-such-prog-x: command not found"]);
   });

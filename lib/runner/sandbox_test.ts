@@ -9,7 +9,12 @@ const SANDBOX: Sandbox = {
   prlimit: "/usr/bin/prlimit",
   cgroupParent: null,
 };
-const OPTIONS = { scope: "/srv/files/alice", cwd: "/srv/files/alice/sub", argv: ["ls", "-la", "a;b"], network: false };
+const OPTIONS = {
+  scope: "/srv/files/alice",
+  cwd: "/srv/files/alice/sub",
+  argv: ["ls", "-la", "a;b"],
+  network: false,
+};
 
 function pairs(argv: string[], flag: string): string[][] {
   const out: string[][] = [];
@@ -46,7 +51,16 @@ Deno.test("sandboxArgv() keeps the network only when asked, with resolv.conf", (
 
 Deno.test("sandboxArgv() wraps the command in prlimit (rlimit mode) or joins a cgroup first (cgroup mode)", () => {
   const rl = sandboxArgv({ ...SANDBOX, processLimit: "rlimit" }, { ...OPTIONS, maxProcesses: 12 });
-  assert.deepEqual(rl.slice(-8), ["--", "/usr/bin/prlimit", "--nproc=12:12", "--core=0", "--", "ls", "-la", "a;b"]);
+  assert.deepEqual(rl.slice(-8), [
+    "--",
+    "/usr/bin/prlimit",
+    "--nproc=12:12",
+    "--core=0",
+    "--",
+    "ls",
+    "-la",
+    "a;b",
+  ]);
   const cg = sandboxArgv({ ...SANDBOX, processLimit: "cgroup" }, {
     ...OPTIONS,
     maxProcesses: 12,
