@@ -6,6 +6,7 @@ import type { Settings, StoredUser } from "../types.ts";
 import { sessions, users } from "../storage/mod.ts";
 import { newSessionId } from "../storage/sessions.ts";
 import { provisionUser } from "../users.ts";
+import { hookLogin } from "./hook.ts";
 import { randomPassword, verifyPassword } from "./passwords.ts";
 import { LoginThrottle } from "./throttle.ts";
 import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
@@ -84,6 +85,18 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
     const guest = await users.findUserByName(deps.kv, GUEST_USERNAME);
     if (!guest) throw new ForbiddenError("guest_missing");
     return issueToken(deps, guest);
+  }
+  if (method === "hook") {
+    const user = await hookLogin(
+      { kv: deps.kv, root: deps.config.root, settings, command: deps.config.authCommand },
+      input.username,
+      input.password,
+    ).catch((err) => {
+      if (err instanceof ForbiddenError) throttle.fail(input.client, deps.now());
+      throw err;
+    });
+    throttle.succeed(input.client);
+    return issueToken(deps, user);
   }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.
