@@ -339,3 +339,37 @@ Deno.test("command: unconfined mode runs with the same protocol, environment and
     assert.equal(await exists(`${scope}/late2`), false);
   });
 });
+
+Deno.test("settings: admins read how commands run (disabled, confined by bubblewrap); it is never stored", async () => {
+  const off = await testApp({ users: [ALICE] });
+  const on = await testApp(execApp());
+  try {
+    let r = await off.request("/api/settings", { as: "admin" });
+    assert.equal(r.status, 200);
+    assert.deepEqual((await r.json()).exec, {
+      mode: "disabled",
+      sandbox: "",
+      processLimit: "none",
+      network: false,
+    });
+    r = await on.request("/api/settings", { as: "admin" });
+    const s = await r.json();
+    assert.equal(s.exec.mode, "confined");
+    assert.match(s.exec.sandbox, /^bubblewrap \d/);
+    assert.equal(s.exec.network, false);
+    r = await on.request("/api/settings", { as: "alice" });
+    assert.equal(r.status, 403);
+    await r.body?.cancel();
+    r = await on.request("/api/settings", {
+      method: "PUT",
+      as: "admin",
+      body: JSON.stringify({ ...s, exec: { mode: "unconfined" } }),
+    });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    assert.equal((await on.deps.store.findSettings())?.exec, undefined);
+  } finally {
+    await off.close();
+    await on.close();
+  }
+});
