@@ -32,7 +32,10 @@ async function measure(label: string, exec?: (confined: ExecEnv) => ExecEnv): Pr
   await probe.close();
   const t = await testApp({ config: { enableExec: true }, users, exec: exec ? exec(confined) : confined });
   const ac = new AbortController();
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} }, t.app.fetch);
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    t.app.fetch,
+  );
   const url = `ws://127.0.0.1:${server.addr.port}/api/command/`;
   const times: number[] = [];
   try {
@@ -55,4 +58,6 @@ const unconfined = await measure("unconfined", (e) => ({ ...e, sandbox: null }))
 const median = (xs: number[]) => xs[Math.floor(xs.length / 2)];
 const extra = median(confined) - median(unconfined);
 // deno-lint-ignore no-console -- benchmark output
-console.log(`confinement costs ${extra.toFixed(1)} ms (median; goal <= 30 ms): ${extra <= 30 ? "OK" : "OVER"}`);
+console.log(
+  `confinement costs ${extra.toFixed(1)} ms (median; goal <= 30 ms): ${extra <= 30 ? "OK" : "OVER"}`,
+);
