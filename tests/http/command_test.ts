@@ -235,7 +235,8 @@ Deno.test("command: runs in the vpath's folder through the gate; HOME is the sco
 });
 
 Deno.test("command: the environment is a small fixed set, not the server's", async () => {
-  Deno.env.set("FB_ADMIN_PASSWORD", "hunter2-secret");
+  // A variable only this test uses (test files may share the process: never touch FB_ADMIN_PASSWORD here).
+  Deno.env.set("FB_EXEC_TEST_SECRET", "hunter2-secret");
   try {
     await withApp(execApp(), async (app) => {
       const r = await runLine(app, "/", "sh -c env", { as: "alice" });
@@ -244,7 +245,7 @@ Deno.test("command: the environment is a small fixed set, not the server's", asy
       assert.ok(!r.lines.join("\n").includes("hunter2"));
     });
   } finally {
-    Deno.env.delete("FB_ADMIN_PASSWORD");
+    Deno.env.delete("FB_EXEC_TEST_SECRET");
   }
 });
 

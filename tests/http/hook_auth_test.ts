@@ -101,7 +101,7 @@ Deno.test("hook auth: pass checks the stored password; block, a failing hook and
 });
 
 Deno.test("hook auth: credentials go in the environment only, with the small environment", async () => {
-  Deno.env.set("FB_ADMIN_PASSWORD", "server-secret");
+  Deno.env.set("FB_EXEC_TEST_SECRET", "server-secret");
   try {
     await withHookAuth(async (t) => {
       assert.equal(await status(t, "envcheck", "p@ss word"), 200);
@@ -109,7 +109,7 @@ Deno.test("hook auth: credentials go in the environment only, with the small env
       assert.equal(u?.locale, "HOME,LANG,PASSWORD,PATH,PWD,USERNAME,1:--from-filebrowser");
     });
   } finally {
-    Deno.env.delete("FB_ADMIN_PASSWORD");
+    Deno.env.delete("FB_EXEC_TEST_SECRET");
   }
 });
 
