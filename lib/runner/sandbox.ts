@@ -107,8 +107,10 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
   // The scope last: it may lie under /tmp (or anywhere), and a later mount wins.
   args.push("--bind", options.scope, options.scope);
-  // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists.
-  args.push("--remount-ro", "/", "--chdir", options.cwd, "--");
+  // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists, and so
+  // does /proc (a server running as root runs commands as uid 0 without capabilities, which /proc/sys would
+  // still let write host-wide settings such as kernel.core_pattern).
+  args.push("--remount-ro", "/", "--remount-ro", "/proc", "--chdir", options.cwd, "--");
   if (sandbox.processLimit === "rlimit" && sandbox.prlimit) {
     const n = String(options.maxProcesses);
     args.push(sandbox.prlimit, `--nproc=${n}:${n}`, "--core=0", "--");

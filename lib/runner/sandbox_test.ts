@@ -33,6 +33,7 @@ Deno.test("sandboxArgv() binds only the scope writable, at its own path, and end
   assert.equal(argv[argv.indexOf("--chdir") + 1], "/srv/files/alice/sub");
   // The root is made read-only after the last mount.
   assert.ok(argv.indexOf("--remount-ro") > argv.indexOf("--bind"));
+  assert.deepEqual(pairs(argv, "--remount-ro").map(([dir]) => dir), ["/", "/proc"]);
   for (const flag of ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net"]) {
     assert.ok(argv.includes(flag), flag);
   }
