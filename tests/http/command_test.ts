@@ -35,10 +35,23 @@ function execApp(config: Partial<Config> = {}, users: TestUserSpec[] = [ALICE]) 
 
 Deno.test("command: filebrowser's client sequence (cookie, one text message, lines until close) runs the line", async () => {
   await withApp(execApp(), async (app) => {
-    const r = await runLine(app, "/", "echo hi there", { as: "alice" });
+    await Deno.mkdir(`${app.t.root}/alice/sub`);
+    // Its client opens `/api/command<path>?auth=<jwt>` with the `auth` cookie set, and sends the line on open.
+    const r = await runLine(app, "/sub/", "echo hi there", {
+      as: "alice",
+      query: `?auth=${app.t.tokens.alice}`,
+    });
     assert.deepEqual(r.lines, ["hi there"]);
     assert.equal(r.code, 1000);
     assert.equal(r.reason, "exit 0");
+  });
+});
+
+Deno.test("command: a token in the query string alone does not authenticate (API.md §2.1)", async () => {
+  await withApp(execApp(), async (app) => {
+    const r = await runLine(app, "/", "echo hi", { query: `?auth=${app.t.tokens.alice}` });
+    assert.deepEqual(r.lines, []);
+    assert.notEqual(r.code, 1000, "the handshake failed");
   });
 });
 
