@@ -39,15 +39,17 @@ Deno.test("sandboxArgv() binds only the scope writable, at its own path, and end
   }
   assert.ok(argv.includes("--die-with-parent") && argv.includes("--new-session"));
   const etc = pairs(argv, "--ro-bind-try").map(([src]) => src);
-  assert.ok(etc.includes("/etc/passwd") && etc.includes("/etc/ssl"));
-  assert.ok(!etc.some((p) => /shadow|sudoers|resolv/.test(p)), etc.join(" "));
+  assert.ok(etc.includes("/etc/passwd") && etc.includes("/etc/alternatives"));
+  assert.ok(!etc.some((p) => /shadow|sudoers|resolv|ssl/.test(p)), etc.join(" "));
   assert.ok(!argv.includes("--dev-bind") && !argv.includes("--bind-try") && !argv.includes("--cap-add"));
 });
 
-Deno.test("sandboxArgv() keeps the network only when asked, with resolv.conf", () => {
+Deno.test("sandboxArgv() keeps the network only when asked, with resolv.conf and the certificates", () => {
   const argv = sandboxArgv(SANDBOX, { ...OPTIONS, network: true, maxProcesses: 8 });
   assert.ok(!argv.includes("--unshare-net"));
-  assert.ok(pairs(argv, "--ro-bind-try").some(([src]) => src === "/etc/resolv.conf"));
+  const etc = pairs(argv, "--ro-bind-try").map(([src]) => src);
+  assert.ok(etc.includes("/etc/resolv.conf") && etc.includes("/etc/ssl"));
+  assert.ok(!etc.some((p) => /shadow|sudoers/.test(p)), etc.join(" "));
 });
 
 Deno.test("sandboxArgv() wraps the command in prlimit (rlimit mode) or joins a cgroup first (cgroup mode)", () => {
