@@ -218,7 +218,8 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   out.cancel().catch(() => {});
   err.cancel().catch(() => {});
   options.signal?.removeEventListener("abort", onAbort);
-  if (group) group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
+  // Awaited: a process that exits right after its last command must not leave the group behind.
+  if (group) await group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
   const code = status.signal ? 128 + signalNumber(status.signal) : status.code;
   return { code, stop, lines };
 }
