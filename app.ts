@@ -59,9 +59,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   root.onError((err, c) => {
     const httpErr = toHttpError(err);
-    // Only the unexpected is an ERROR; a deliberate 501/503 (no preview for the type, a tool missing) is
-    // already a WARN line of the request log.
-    if (httpErr.status === 500) {
+    if (httpErr.status >= 500 && httpErr.expose) {
+      // A deliberate, explained failure (e.g. a hook that vetoed): already logged where it happened.
+      log.warn(`${c.req.method} ${c.req.url}: ${httpErr.code}: ${httpErr.message}`);
+    } else if (httpErr.status === 500) {
+      // Only the unexpected is an ERROR; a deliberate 501/503 (no preview for the type, a tool missing) is
+      // already a WARN line of the request log.
       log.error(`${c.req.method} ${c.req.url}: ${httpErr.code}`, httpErr.cause ?? err);
     }
     for (const [k, v] of Object.entries(httpErr.headers)) c.header(k, v);

@@ -35,6 +35,23 @@ Deno.test("loadConfig() refuses bad values with a clear message", () => {
   assert.throws(() => loadConfig(["--bogus"], {}, "/"));
 });
 
+Deno.test("loadConfig(): command runner limits and hook auth", () => {
+  let c = loadConfig([], {}, "/work");
+  assert.equal(c.execTimeout, 300);
+  assert.equal(c.execNetwork, false);
+  assert.equal(c.execUnconfined, false);
+  assert.equal(c.execMaxProcesses, 64);
+  c = loadConfig(["--exec-timeout", "90s", "--exec-network", "--exec-max-processes=8"], {
+    FB_EXEC_UNCONFINED: "true",
+  }, "/work");
+  assert.deepEqual([c.execTimeout, c.execNetwork, c.execUnconfined, c.execMaxProcesses], [90, true, true, 8]);
+  c = loadConfig(["--auth", "hook", "--auth-command", " /usr/local/bin/check-login "], {}, "/work");
+  assert.equal(c.authMethod, "hook");
+  assert.equal(c.authCommand, "/usr/local/bin/check-login");
+  assert.throws(() => loadConfig(["--auth", "hook"], {}, "/"), /--auth hook needs --auth-command/);
+  assert.throws(() => loadConfig(["--exec-timeout", "0"], {}, "/"), /Invalid duration for --exec-timeout/);
+});
+
 Deno.test("parseDuration() reads Go-style durations", () => {
   assert.equal(parseDuration("2h"), 7200);
   assert.equal(parseDuration("1h30m"), 5400);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import type { ComponentChildren } from "preact";
 import { island } from "../framework/island.tsx";
 import { Check } from "../components/settings/Check.tsx";
+import { ExecNotice } from "../components/settings/ExecNotice.tsx";
 import { ListInput } from "../components/settings/ListInput.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
 import { ApiError } from "../client/api.ts";
@@ -109,6 +110,7 @@ function GlobalForm(props: { initial: Settings }) {
               <ListInput name="shell" value={s.shell} split={splitWords} onChange={set("shell")} />
             </label>
           )}
+          <ExecNotice status={s.exec} shell={s.shell} t={t} />
         </Card>
         <Card title={t("settings.branding.title")} id="branding" {...common}>
           <Check

@@ -1,4 +1,4 @@
-/** Event hooks around file operations (docs/api.md). The command runner fills this interface later. */
+/** Event hooks around file operations (docs/api.md); `lib/runner/hooks.ts` runs them when exec is enabled. */
 import type { StoredUser } from "./types.ts";
 
 /** The events that have before/after hooks. */

@@ -1,4 +1,4 @@
-/** The fields of a user record that PUT /api/users/{id} names in `which` (API.md §6.17.4), parsed and applied. */
+/** The fields of a user record that PUT /api/users/{id} names in `which`, parsed and applied. */
 import { BadRequestError } from "./errors.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
 import type { Permissions, Rule, StoredUser } from "./types.ts";

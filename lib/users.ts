@@ -170,7 +170,10 @@ export async function updateUserFields(
   // A stolen token must not be enough to take the account over: changing who someone is or what they may do needs
   // the requester's password. An empty `which` is a full replace too (upstream skips the check there).
   if (fields.some((f) => SECURITY_FIELDS.includes(f))) {
-    await checkCurrentPassword(requester, body, { authMethod: options.authMethod, throttle: options.reauthThrottle });
+    await checkCurrentPassword(requester, body, {
+      authMethod: options.authMethod,
+      throttle: options.reauthThrottle,
+    });
   }
   const data = (body.data && typeof body.data === "object" ? body.data : {}) as Record<string, unknown>;
   if (data.id !== undefined && Number(data.id) !== id) throw new BadRequestError();

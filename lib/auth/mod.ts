@@ -6,6 +6,7 @@ import type { Settings, StoredUser } from "../types.ts";
 import { sessions, users } from "../storage/mod.ts";
 import { newSessionId } from "../storage/sessions.ts";
 import { provisionUser } from "../users.ts";
+import { hookLogin } from "./hook.ts";
 import { randomPassword, verifyPassword } from "./passwords.ts";
 import { guessThrottle } from "./throttle.ts";
 import { verifyCaptcha } from "./captcha.ts";
@@ -87,6 +88,16 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
   // A refused or failed verification keeps the slot: it counts like a wrong password.
   if (deps.config.recaptcha) {
     await verifyCaptcha(deps.config.recaptcha, input.captcha ?? "", { remoteIp: input.client });
+  }
+  if (method === "hook") {
+    // A refusal keeps the slot (it counts like a wrong password); a success gives it back.
+    const user = await hookLogin(
+      { kv: deps.kv, root: deps.config.root, settings, command: deps.config.authCommand },
+      input.username,
+      input.password,
+    );
+    await attempt.release();
+    return issueToken(deps, user);
   }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.

@@ -1,8 +1,8 @@
 /**
  * Event hooks (docs/api.md): the admin's `before_<event>`/`after_<event>` command lines, run confined in the user's
  * scope with the runner's limits. `$FILE`, `$SCOPE`, `$TRIGGER`, `$USERNAME` and `$DESTINATION` are exported, and
- * expanded in the arguments after splitting (so a file name stays one argument); with a shell set the line goes
- * to the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
+ * expanded in the arguments while splitting (a file name stays one argument); with a shell set the line goes to
+ * the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
  * A line ending in `&` runs in the background. A failing hook throws a 500; its output goes to the log only.
  */
 import { HttpError } from "../errors.ts";
@@ -12,7 +12,7 @@ import { log } from "../log.ts";
 import { normalizeSettings } from "../settings.ts";
 import type { Settings } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
-import { expandVars, splitWords, WordsError } from "./words.ts";
+import { splitWords, WordsError } from "./words.ts";
 
 /** What the hooks need from the server. */
 export interface HookDeps {
@@ -40,11 +40,10 @@ export function hookCommand(
   if (background) line = line.slice(0, -1).trim();
   if (line === "") return null;
   if (options.shell.length > 0) return { argv: [...options.shell, line], background };
-  const words = splitWords(line);
-  if (words.length === 0) return null;
-  const lookup = (name: string) => options.vars[name];
-  // The program itself is never expanded: a variable cannot choose what runs.
-  return { argv: [words[0], ...words.slice(1).map((w) => expandVars(w, lookup))], background };
+  // Variables expand inside their word (never split again) and never in the program: a file name cannot choose
+  // what runs or add arguments. Single-quoted text stays literal, so `sh -c '… "$FILE"'` reads the exported value.
+  const words = splitWords(line, { expand: (name) => options.vars[name] });
+  return words.length === 0 ? null : { argv: words, background };
 }
 
 function describe(r: RunResult): string {

@@ -29,8 +29,10 @@ export interface ExecEnv {
 export const OUTPUT_LIMITS = { maxLines: 10_000, maxBytes: 4 * 1024 * 1024 } as const;
 /** Longer lines are sent in pieces of this many characters. */
 export const MAX_LINE = 64 * 1024;
-/** How long output is still read after the command ended or was killed. */
-const DRAIN_MS = 500;
+/** After the command ended (or was killed), reading stops once the pipes stay silent this long... */
+const DRAIN_IDLE_MS = 500;
+/** ...or at the latest this long after the end (a detached descendant may hold them open for ever). */
+const DRAIN_MAX_MS = 5000;
 /** PATH inside and outside the sandbox. */
 export const EXEC_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
@@ -66,6 +68,15 @@ export interface RunResult {
   lines: string[];
 }
 
+/** A line as messages of at most MAX_LINE characters (an empty line stays one empty message). */
+function* pieces(line: string) {
+  let i = 0;
+  do {
+    yield line.slice(i, i + MAX_LINE);
+    i += MAX_LINE;
+  } while (i < line.length);
+}
+
 async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: (bytes: number) => boolean) {
   const decoder = new TextDecoder();
   let rest = "";
@@ -76,7 +87,7 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: 
     rest += decoder.decode(value, { stream: true });
     let nl: number;
     while ((nl = rest.indexOf("\n")) >= 0) {
-      yield rest.slice(0, nl).replace(/\r$/, "");
+      yield* pieces(rest.slice(0, nl).replace(/\r$/, ""));
       rest = rest.slice(nl + 1);
     }
     while (rest.length > MAX_LINE) {
@@ -85,7 +96,7 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: 
     }
   }
   rest += decoder.decode();
-  if (rest !== "") yield rest.replace(/\r$/, "");
+  if (rest !== "") yield* pieces(rest.replace(/\r$/, ""));
 }
 
 function spawnArgv(exec: ExecEnv, options: RunOptions, group: PidsGroup | null): string[] {
@@ -142,13 +153,22 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
       Deno.kill(-child.pid, "SIGKILL");
     } catch { /* the group is gone */ }
   };
-  // A descendant that left the group may hold the pipes (unconfined): stop reading soon after the end.
+  // A descendant that left the group may hold the pipes (unconfined): stop reading once they fall silent. Output
+  // still flowing when the command exits (a loaded machine) keeps being read, up to DRAIN_MAX_MS.
   let drain: ReturnType<typeof setTimeout> | undefined;
-  const stopReading = () => {
-    drain ??= setTimeout(() => {
+  let drainStart = 0;
+  const armDrain = () => {
+    clearTimeout(drain);
+    const left = Math.min(DRAIN_IDLE_MS, drainStart + DRAIN_MAX_MS - Date.now());
+    drain = setTimeout(() => {
       out.cancel().catch(() => {});
       err.cancel().catch(() => {});
-    }, DRAIN_MS);
+    }, Math.max(0, left));
+  };
+  const stopReading = () => {
+    if (drainStart) return;
+    drainStart = Date.now();
+    armDrain();
   };
   const kill = (why: RunStop) => {
     if (stop === "exit") stop = why;
@@ -169,6 +189,7 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
 
   let bytes = 0, count = 0;
   const budget = (n: number) => {
+    if (drainStart) armDrain();
     bytes += n;
     if (bytes <= exec.limits.maxBytes) return true;
     kill("output");
@@ -197,7 +218,8 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   out.cancel().catch(() => {});
   err.cancel().catch(() => {});
   options.signal?.removeEventListener("abort", onAbort);
-  if (group) group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
+  // Awaited: a process that exits right after its last command must not leave the group behind.
+  if (group) await group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
   const code = status.signal ? 128 + signalNumber(status.signal) : status.code;
   return { code, stop, lines };
 }

@@ -47,28 +47,29 @@ export interface SandboxOptions {
   cgroup?: string;
 }
 
-/** Files of /etc a shell, coreutils, git and TLS clients need. Never shadow, gshadow or sudoers. */
+/** Files of /etc a shell, coreutils and git need. Never shadow, gshadow or sudoers. Each bind costs time. */
 const ETC_FILES = [
   "passwd",
   "group",
   "nsswitch.conf",
   "localtime",
   "timezone",
-  "ssl",
-  "ca-certificates",
-  "ca-certificates.conf",
   "alternatives",
   "ld.so.cache",
-  "ld.so.conf",
-  "ld.so.conf.d",
+  "gitconfig",
+  "mime.types",
+  "os-release",
+];
+/** What name resolution and TLS clients need in addition, when commands may use the network. */
+const NETWORK_ETC_FILES = [
+  "resolv.conf",
   "hosts",
   "host.conf",
   "gai.conf",
   "protocols",
   "services",
-  "mime.types",
-  "gitconfig",
-  "os-release",
+  "ssl",
+  "ca-certificates",
 ];
 const TOP_LEVEL = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
 /** Size of the private /tmp (a tmpfs, so it is memory). */
@@ -101,14 +102,16 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
     if (t.link !== null) args.push("--symlink", t.link, `/${t.name}`);
     else args.push("--ro-bind", `/${t.name}`, `/${t.name}`);
   }
-  for (const f of options.network ? [...ETC_FILES, "resolv.conf"] : ETC_FILES) {
+  for (const f of options.network ? [...ETC_FILES, ...NETWORK_ETC_FILES] : ETC_FILES) {
     args.push("--ro-bind-try", `/etc/${f}`, `/etc/${f}`);
   }
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
   // The scope last: it may lie under /tmp (or anywhere), and a later mount wins.
   args.push("--bind", options.scope, options.scope);
-  // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists.
-  args.push("--remount-ro", "/", "--chdir", options.cwd, "--");
+  // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists, and so
+  // does /proc (a server running as root runs commands as uid 0 without capabilities, which /proc/sys would
+  // still let write host-wide settings such as kernel.core_pattern).
+  args.push("--remount-ro", "/", "--remount-ro", "/proc", "--chdir", options.cwd, "--");
   if (sandbox.processLimit === "rlimit" && sandbox.prlimit) {
     const n = String(options.maxProcesses);
     args.push(sandbox.prlimit, `--nproc=${n}:${n}`, "--core=0", "--");

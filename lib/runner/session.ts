@@ -51,6 +51,8 @@ export interface CommandSessionOptions {
   gate: GateContext;
   /** The vpath of the folder to run in (a file means its folder). */
   vpath: string;
+  /** How long to wait for the command line (default 30 s). */
+  firstMessageMs?: number;
 }
 
 /** Events the route forwards to the session. */
@@ -103,7 +105,7 @@ function closeOf(r: RunResult): [number, string] {
 export function openCommandSession(options: CommandSessionOptions, socket: CommandSocket): CommandSession {
   const abort = new AbortController();
   let started = false;
-  const idle = setTimeout(() => finish(CLOSE.timeout, "timeout"), FIRST_MESSAGE_MS);
+  const idle = setTimeout(() => finish(CLOSE.timeout, "timeout"), options.firstMessageMs ?? FIRST_MESSAGE_MS);
   const finish = (code: number, reason: string, text?: string) => {
     clearTimeout(idle);
     if (text !== undefined) socket.send(text);

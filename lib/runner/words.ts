@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /**
- * Shell-like word splitting of a command line and `$VAR` expansion of single words.
+ * Shell-like word splitting of a command line, with `$VAR` expansion for hook lines.
  * Nothing here runs anything: `;`, `|`, `&`, `$(…)`, backticks, globs and newlines are ordinary characters, so a
  * line always becomes one program and its literal arguments.
  */
@@ -15,17 +15,49 @@ export class WordsError extends Error {
 
 const SPACE = new Set([" ", "\t", "\r", "\n"]);
 
+/** Options of {@link splitWords}. */
+export interface SplitOptions {
+  /**
+   * Expands `$NAME` and `${NAME}` outside single quotes, in every word but the first (the program is never
+   * expanded). A value is inserted literally into its word: it is never split or parsed again. Unknown names → "".
+   */
+  expand?: (name: string) => string | undefined;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+/** Reads a `$NAME`/`${NAME}` reference at `chars[i]` (a `$`); null when it is none. */
+function variableAt(chars: string[], i: number): { name: string; end: number } | null {
+  if (chars[i + 1] === "{") {
+    const close = chars.indexOf("}", i + 2);
+    if (close < 0) return null;
+    const name = chars.slice(i + 2, close).join("");
+    return NAME.exec(name)?.[0] === name ? { name, end: close + 1 } : null;
+  }
+  const name = NAME.exec(chars.slice(i + 1, i + 130).join(""))?.[0];
+  return name ? { name, end: i + 1 + name.length } : null;
+}
+
 /**
  * Splits a line into words: whitespace separates, single quotes are literal, double quotes allow backslash
  * escapes, a backslash escapes the next character outside quotes, and a word *starting* with `#` begins a comment
  * that runs to the end of the line. Throws {@link WordsError} on an unbalanced quote or a trailing backslash.
  */
-export function splitWords(line: string): string[] {
+export function splitWords(line: string, options: SplitOptions = {}): string[] {
   const words: string[] = [];
+  const chars = [...line];
   let word = "";
   let inWord = false;
   let i = 0;
-  const chars = [...line];
+  // Expansion (hooks only) in unquoted and double-quoted text of the arguments.
+  const expandAt = (): boolean => {
+    if (!options.expand || words.length === 0 || chars[i] !== "$") return false;
+    const v = variableAt(chars, i);
+    if (!v) return false;
+    word += options.expand(v.name) ?? "";
+    i = v.end;
+    return true;
+  };
   while (i < chars.length) {
     const ch = chars[i];
     if (!inWord) {
@@ -60,6 +92,7 @@ export function splitWords(line: string): string[] {
         if (i >= chars.length) throw new WordsError("EOF found when expecting closing quote");
         const c = chars[i];
         if (c === '"') break;
+        if (expandAt()) continue;
         if (c === "\\") {
           if (i + 1 >= chars.length) throw new WordsError("EOF found when expecting closing quote");
           word += chars[i + 1];
@@ -70,49 +103,11 @@ export function splitWords(line: string): string[] {
         }
       }
       i++;
-    } else {
+    } else if (!expandAt()) {
       word += ch;
       i++;
     }
   }
   if (inWord) words.push(word);
   return words;
-}
-
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
-
-/**
- * Expands `$NAME` and `${NAME}` in one word with `lookup` (unknown names become ""). The result stays one word
- * whatever the value holds: expansion happens after splitting, never before. Other `$` sequences stay as they are.
- */
-export function expandVars(word: string, lookup: (name: string) => string | undefined): string {
-  let out = "";
-  let i = 0;
-  while (i < word.length) {
-    const ch = word[i];
-    if (ch !== "$") {
-      out += ch;
-      i++;
-      continue;
-    }
-    if (word[i + 1] === "{") {
-      const end = word.indexOf("}", i + 2);
-      const name = end < 0 ? "" : word.slice(i + 2, end);
-      if (end >= 0 && NAME.exec(name)?.[0] === name) {
-        out += lookup(name) ?? "";
-        i = end + 1;
-        continue;
-      }
-    } else {
-      const name = NAME.exec(word.slice(i + 1))?.[0];
-      if (name) {
-        out += lookup(name) ?? "";
-        i += 1 + name.length;
-        continue;
-      }
-    }
-    out += ch;
-    i++;
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { expandVars, splitWords, WordsError } from "./words.ts";
+import { splitWords, WordsError } from "./words.ts";
 
 Deno.test("splitWords() keeps shell metacharacters as literal parts of words", () => {
   const table: [string, string[]][] = [
@@ -42,22 +42,30 @@ Deno.test("splitWords() refuses unbalanced quotes and a trailing backslash", () 
   assert.throws(() => splitWords("echo x\\"), /EOF found after escape character/);
 });
 
-Deno.test("expandVars() substitutes names and keeps the value one word", () => {
-  const vars: Record<string, string> = { FILE: "/s/a b;rm -rf ~", EMPTY: "" };
-  const lookup = (n: string) => vars[n];
-  const table: [string, string][] = [
-    ["$FILE", "/s/a b;rm -rf ~"],
-    ["${FILE}.bak", "/s/a b;rm -rf ~.bak"],
-    ["x$FILE/y", "x/s/a b;rm -rf ~/y"],
-    ["$UNKNOWN", ""],
-    ["${EMPTY}z", "z"],
-    ["$", "$"],
-    ["$$", "$$"],
-    ["$1", "$1"],
-    ["${FILE", "${FILE"],
-    ["${bad-name}", "${bad-name}"],
-    ["$(id)", "$(id)"],
-    ["cost: 5$", "cost: 5$"],
+Deno.test("splitWords() with expand: variables become part of one word, outside single quotes only", () => {
+  const vars: Record<string, string> = { FILE: "/s/a b;rm -rf ~ $HOME `id`", EMPTY: "", HOME: "/h" };
+  const expand = (n: string) => vars[n];
+  const table: [string, string[]][] = [
+    ["cp $FILE /backup", ["cp", "/s/a b;rm -rf ~ $HOME `id`", "/backup"]],
+    ['cp "$FILE" x', ["cp", "/s/a b;rm -rf ~ $HOME `id`", "x"]],
+    ["echo ${FILE}.bak", ["echo", "/s/a b;rm -rf ~ $HOME `id`.bak"]],
+    ["echo pre$HOME/post", ["echo", "pre/h/post"]],
+    ["sh -c 'echo \"$FILE\"'", ["sh", "-c", 'echo "$FILE"']],
+    ["echo \\$HOME", ["echo", "$HOME"]],
+    ['echo "\\$HOME"', ["echo", "$HOME"]],
+    ["$HOME/bin/tool $HOME", ["$HOME/bin/tool", "/h"]],
+    ["echo $UNKNOWN x", ["echo", "", "x"]],
+    ["echo ${EMPTY}z", ["echo", "z"]],
+    ["echo $ $$ $1 ${FILE ${bad-name} $(id) 5$", [
+      "echo",
+      "$",
+      "$$",
+      "$1",
+      "${FILE",
+      "${bad-name}",
+      "$(id)",
+      "5$",
+    ]],
   ];
-  for (const [word, out] of table) assert.equal(expandVars(word, lookup), out, word);
+  for (const [line, words] of table) assert.deepEqual(splitWords(line, { expand }), words, line);
 });

@@ -8,7 +8,7 @@ async function handle(c: AppContext) {
   const deps = c.var.deps;
   const client = clientAddress(c);
   let username = "", password = "", captcha = "";
-  if (deps.config.authMethod === "json") {
+  if (deps.config.authMethod === "json" || deps.config.authMethod === "hook") {
     // Malformed or oversized credentials are a failed login (403), as upstream.
     const body = await readJsonObject(c.req.raw).catch((err) => {
       throw err instanceof HttpError && err.status === 413 ? err : new ForbiddenError("bad_login_body");

@@ -267,6 +267,14 @@ Deno.test({
         await hook.locator("summary").click();
         await hook.locator("textarea").fill("echo one\n\necho two\n");
         assert.ok(await page.getByTestId("defaults").getByLabel("Execute commands").isVisible());
+        assert.match(
+          await page.getByTestId("exec-status").innerText(),
+          /Commands run confined by bubblewrap \d/,
+        );
+        assert.ok(
+          await page.getByTestId("shell-warning").isVisible(),
+          "a shell set: the line runs unchecked",
+        );
         await page.getByTestId("card-commands").getByRole("button", { name: "Update" }).click();
         await successToast(page, "Settings updated!");
         const s = await apiJson<{ shell: string[]; commands: Record<string, string[]> }>(

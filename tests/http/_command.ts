@@ -48,6 +48,8 @@ export interface RunLineOptions {
   /** Called for each line as it arrives; may close the socket. */
   onLine?: (line: string, ws: WebSocket) => void;
   origin?: string;
+  /** Query string appended to the URL (filebrowser's client adds `?auth=<token>`, which the server ignores). */
+  query?: string;
 }
 
 /** Opens `/api/command<vpath>`, sends the command line as one text message, reads text until the close. */
@@ -65,7 +67,8 @@ export function runLine(
   }
   headers["Origin"] = options.origin ?? `http://127.0.0.1:${app.port}`;
   // Deno's WebSocket takes handshake headers; the DOM typing of the project does not know that option.
-  const ws = new WebSocket(`${app.ws}/api/command${vpath}`, { headers } as unknown as string[]);
+  const url = `${app.ws}/api/command${vpath}${options.query ?? ""}`;
+  const ws = new WebSocket(url, { headers } as unknown as string[]);
   const lines: string[] = [];
   return new Promise((resolve) => {
     ws.onopen = () => {

@@ -95,6 +95,11 @@ Deno.test("sandbox: nothing outside the scope can be written", async () => {
       r.lines.some((l) => /Read-only file system|No such file|Permission denied/.test(l)),
       r.lines.join("\n"),
     );
+    // Kernel settings: a harmless, per-namespace one stands for all of /proc/sys.
+    const sys = await runLine(app, "/", "sh -c 'echo sandbox > /proc/sys/kernel/domainname'", {
+      as: "alice",
+    });
+    failed(sys, sys.lines.join("\n"));
     for (const p of [`${app.t.root}/planted`, outside, "/usr/planted", "/etc/planted", "/planted", tmpName]) {
       assert.equal(await exists(p), false, p);
     }

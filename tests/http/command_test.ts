@@ -35,10 +35,23 @@ function execApp(config: Partial<Config> = {}, users: TestUserSpec[] = [ALICE]) 
 
 Deno.test("command: filebrowser's client sequence (cookie, one text message, lines until close) runs the line", async () => {
   await withApp(execApp(), async (app) => {
-    const r = await runLine(app, "/", "echo hi there", { as: "alice" });
+    await Deno.mkdir(`${app.t.root}/alice/sub`);
+    // Its client opens `/api/command<path>?auth=<jwt>` with the `auth` cookie set, and sends the line on open.
+    const r = await runLine(app, "/sub/", "echo hi there", {
+      as: "alice",
+      query: `?auth=${app.t.tokens.alice}`,
+    });
     assert.deepEqual(r.lines, ["hi there"]);
     assert.equal(r.code, 1000);
     assert.equal(r.reason, "exit 0");
+  });
+});
+
+Deno.test("command: a token in the query string alone does not authenticate", async () => {
+  await withApp(execApp(), async (app) => {
+    const r = await runLine(app, "/", "echo hi", { query: `?auth=${app.t.tokens.alice}` });
+    assert.deepEqual(r.lines, []);
+    assert.notEqual(r.code, 1000, "the handshake failed");
   });
 });
 
@@ -235,7 +248,8 @@ Deno.test("command: runs in the vpath's folder through the gate; HOME is the sco
 });
 
 Deno.test("command: the environment is a small fixed set, not the server's", async () => {
-  Deno.env.set("FB_ADMIN_PASSWORD", "hunter2-secret");
+  // A variable only this test uses (test files may share the process: never touch FB_ADMIN_PASSWORD here).
+  Deno.env.set("FB_EXEC_TEST_SECRET", "hunter2-secret");
   try {
     await withApp(execApp(), async (app) => {
       const r = await runLine(app, "/", "sh -c env", { as: "alice" });
@@ -244,7 +258,7 @@ Deno.test("command: the environment is a small fixed set, not the server's", asy
       assert.ok(!r.lines.join("\n").includes("hunter2"));
     });
   } finally {
-    Deno.env.delete("FB_ADMIN_PASSWORD");
+    Deno.env.delete("FB_EXEC_TEST_SECRET");
   }
 });
 
@@ -338,4 +352,38 @@ Deno.test("command: unconfined mode runs with the same protocol, environment and
     assert.equal(await exists(`${scope}/late`), false);
     assert.equal(await exists(`${scope}/late2`), false);
   });
+});
+
+Deno.test("settings: admins read how commands run (disabled, confined by bubblewrap); it is never stored", async () => {
+  const off = await testApp({ users: [ALICE] });
+  const on = await testApp(execApp());
+  try {
+    let r = await off.request("/api/settings", { as: "admin" });
+    assert.equal(r.status, 200);
+    assert.deepEqual((await r.json()).exec, {
+      mode: "disabled",
+      sandbox: "",
+      processLimit: "none",
+      network: false,
+    });
+    r = await on.request("/api/settings", { as: "admin" });
+    const s = await r.json();
+    assert.equal(s.exec.mode, "confined");
+    assert.match(s.exec.sandbox, /^bubblewrap \d/);
+    assert.equal(s.exec.network, false);
+    r = await on.request("/api/settings", { as: "alice" });
+    assert.equal(r.status, 403);
+    await r.body?.cancel();
+    r = await on.request("/api/settings", {
+      method: "PUT",
+      as: "admin",
+      body: JSON.stringify({ ...s, exec: { mode: "unconfined" } }),
+    });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    assert.equal((await on.deps.store.findSettings())?.exec, undefined);
+  } finally {
+    await off.close();
+    await on.close();
+  }
 });

@@ -4,13 +4,15 @@ import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings.ts";
 import { gateContextOf } from "../../../lib/fs/gate.ts";
 import { validateSiteSettings } from "../../../lib/publish/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
+import { execStatusOf } from "../../../lib/runner/mod.ts";
 import { requireUser } from "../../../middleware/require_user.ts";
 
 export const middleware = requireUser({ admin: true });
 
 export const handler = define.handlers({
   GET(c) {
-    return c.json(toWireSettings(c.var.settings));
+    // Our read-only addition: how commands run here (the admin sees whether they are confined).
+    return c.json({ ...toWireSettings(c.var.settings), exec: execStatusOf(c.var.deps.exec) });
   },
   async PUT(c) {
     const body = await readJsonObject(c.req.raw);
