@@ -53,7 +53,7 @@ async function* oneEndlessEntry(stream: ReadableStream<Uint8Array>): AsyncGenera
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 20_000;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -140,8 +140,9 @@ for (const [format, tool] of [["tar.bz2", "bzip2"], ["tar.xz", "xz"]] as const) 
         const archive = createArchive(oneEndlessEntry(stream), { format, tools: { [tool]: wrapper } });
         const reader = archive.getReader();
         const pending = reader.read();
+        // The shell creates the file before it writes the pid: wait for a whole line, not just the file.
         await waitFor(
-          async () => (await Deno.stat(pidFile).then(() => true, () => false)),
+          async () => /^\d+\n$/.test(await Deno.readTextFile(pidFile).catch(() => "")),
           "the tool to start",
         );
         const pid = Number((await Deno.readTextFile(pidFile)).trim());

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { exists, filesFixture } from "../fixtures/fs/tree.ts";
-import { testApp } from "../_helpers.ts";
+import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import { users } from "../../lib/storage/mod.ts";
 import { captureLog } from "./_log.ts";
 
@@ -160,7 +160,12 @@ Deno.test("user records and settings over 64 KiB answer 400 naming the limit, an
     const put = await t.request(`/api/users/${id}`, {
       as: "admin",
       method: "PUT",
-      body: JSON.stringify({ what: "user", which: ["commands"], data: { id, commands: huge } }),
+      body: JSON.stringify({
+        what: "user",
+        which: ["commands"],
+        data: { id, commands: huge },
+        current_password: TEST_PASSWORD,
+      }),
     });
     assert.equal(put.status, 400);
     assert.match(await put.text(), /64 KiB/);
@@ -172,6 +177,7 @@ Deno.test("user records and settings over 64 KiB answer 400 naming the limit, an
         what: "user",
         which: [],
         data: { username: "bob", password: "a-long-enough-password", scope: "/bob", commands: huge },
+        current_password: TEST_PASSWORD,
       }),
     });
     assert.equal(create.status, 400, await create.clone().text());
