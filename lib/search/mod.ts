@@ -72,8 +72,9 @@ function indexHits(index: SearchIndex | undefined, real: string, query: SearchQu
   const root = index.realRoot;
   let rel: string;
   if (real === root) rel = "";
-  else if (real.startsWith(root === "/" ? "/" : root + "/")) rel = real.slice(root === "/" ? 1 : root.length + 1);
-  else return null;
+  else if (real.startsWith(root === "/" ? "/" : root + "/")) {
+    rel = real.slice(root === "/" ? 1 : root.length + 1);
+  } else return null;
   return index.query(rel, query);
 }
 

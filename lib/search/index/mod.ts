@@ -171,7 +171,12 @@ export class SearchIndex {
 
   /** Figures for diagnostics and the bench. */
   stats(): SearchIndexStats {
-    return { ready: this.#ready, entries: this.#tree.count, bytes: this.#tree.bytes(), buildMs: this.#buildMs };
+    return {
+      ready: this.#ready,
+      entries: this.#tree.count,
+      bytes: this.#tree.bytes(),
+      buildMs: this.#buildMs,
+    };
   }
 
   /** Stops the watcher and the timers and waits for work in progress. */

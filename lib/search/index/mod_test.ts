@@ -108,7 +108,20 @@ Deno.test("SearchIndex follows changes through the watcher alone", async () => {
   });
 });
 
-const NAMES = ["a", "B", "ab", ".dot", "Cat.jpg", "cat.JPG", "x y", "é.png", "a-b", "z.md", "Ω"];
+const NAMES = [
+  "a",
+  "B",
+  "ab",
+  "n\nl\u2028",
+  ".dot",
+  "Cat.jpg",
+  "cat.JPG",
+  "x y",
+  "é.png",
+  "a-b",
+  "z.md",
+  "Ω",
+];
 const QUERIES = ["a", "A", "case:sensitive B", "type:image", "type:md", ".", "cat", "", '"x y"', "a b"];
 
 function randomRules(r: () => number, paths: string[]): Rule[] {
