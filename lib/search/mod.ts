@@ -28,13 +28,26 @@ export interface SearchOptions {
   index?: SearchIndex;
 }
 
-/** Walks below `vpath` and yields the matching entries, paths relative to the base. */
+/** Yields the matching entries below `vpath`, paths relative to the base. */
 export async function* searchFiles(
   ctx: GateContext,
   vpath: string,
   query: SearchQuery,
   options: SearchOptions = {},
 ): AsyncGenerator<SearchHit> {
+  for await (const batch of searchBatches(ctx, vpath, query, options)) yield* batch;
+}
+
+/** Most hits in one batch (and NDJSON lines in one chunk). */
+const BATCH = 256;
+
+/** {@link searchFiles} in batches: up to BATCH hits at a time from the index, one at a time from a walk. */
+async function* searchBatches(
+  ctx: GateContext,
+  vpath: string,
+  query: SearchQuery,
+  options: SearchOptions,
+): AsyncGenerator<SearchHit[]> {
   let base;
   try {
     // The base itself is not rule-checked (upstream); a missing or inaccessible base yields no hits.
@@ -46,24 +59,26 @@ export async function* searchFiles(
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
   const indexed = indexHits(options.index, base.real, query);
-  if (indexed) {
-    for (const hit of indexed) {
-      options.signal?.throwIfAborted();
-      const vpath = joinVpath(base.vpath, hit.rel);
-      const realVpath = joinVpath(realBase, hit.rel);
-      if (!isVisible(base.confinement, vpath)) continue;
-      if (realVpath !== vpath && !isVisible(base.confinement, realVpath)) continue;
-      if (hit.link && !await isConfinedLink(base.confinement, vpath)) continue;
-      yield { dir: hit.dir, path: hit.rel };
-    }
+  if (!indexed) {
+    const at = { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase };
+    for await (const hit of walkDir(base.confinement, at, query, options)) yield [hit];
     return;
   }
-  yield* walkDir(
-    base.confinement,
-    { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase },
-    query,
-    options,
-  );
+  const conf = base.confinement;
+  let batch: SearchHit[] = [];
+  for (const hit of indexed) {
+    const vpath = joinVpath(base.vpath, hit.rel);
+    const realVpath = joinVpath(realBase, hit.rel);
+    if (!isVisible(conf, vpath) || (realVpath !== vpath && !isVisible(conf, realVpath))) continue;
+    if (hit.link && !await isConfinedLink(conf, vpath)) continue;
+    batch.push({ dir: hit.dir, path: hit.rel });
+    if (batch.length === BATCH) {
+      options.signal?.throwIfAborted();
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 /** The index's hits below the on-disk folder `real`, or null when the index cannot answer (not ready, elsewhere). */
@@ -125,7 +140,7 @@ export function searchStream(
   const enc = new TextEncoder();
   const abort = new AbortController();
   options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  const hits = searchFiles(ctx, vpath, query, { signal: abort.signal, index: options.index });
+  const hits = searchBatches(ctx, vpath, query, { signal: abort.signal, index: options.index });
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -145,7 +160,9 @@ export function searchStream(
           controller.close();
           return;
         }
-        controller.enqueue(enc.encode(JSON.stringify(next.value) + "\n"));
+        let text = "";
+        for (const hit of next.value) text += JSON.stringify(hit) + "\n";
+        controller.enqueue(enc.encode(text));
       } catch (err) {
         clearTimeout(timer);
         if (abort.signal.aborted) controller.close();

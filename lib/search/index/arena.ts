@@ -71,11 +71,19 @@ export class NameArena {
       names[k] = seg.pending.get(k) ?? seg.raw.slice(seg.rawStarts[k], seg.rawStarts[k + 1] - 1);
     }
     seg.pending = null;
-    const lowered = names.map((n) => n.toLowerCase());
-    fill(seg.rawStarts, names);
-    fill(seg.lowStarts, lowered);
     // A separator after every name (also the last) keeps slicing uniform.
+    fill(seg.rawStarts, names);
     seg.raw = names.join(SEP) + SEP;
+    const lower = seg.raw.toLowerCase();
+    if (lower === seg.raw) {
+      // Nothing to fold (common): share the string and offsets instead of holding a copy.
+      seg.lower = seg.raw;
+      seg.lowStarts = seg.rawStarts;
+      return;
+    }
+    const lowered = names.map((n) => n.toLowerCase());
+    if (seg.lowStarts === seg.rawStarts) seg.lowStarts = new Uint32Array(SEGMENT + 1);
+    fill(seg.lowStarts, lowered);
     seg.lower = lowered.join(SEP) + SEP;
   }
 
@@ -105,13 +113,13 @@ export class NameArena {
     }
   }
 
-  /** Approximate bytes held (strings counted at 2 bytes per code unit when not one-byte). */
+  /** Approximate bytes held (strings counted at 2 bytes per code unit when not one-byte); rebuilds segments. */
   bytes(): number {
     let n = 0;
     for (const seg of this.#segments) {
-      n += seg.rawStarts.byteLength + seg.lowStarts.byteLength;
-      n += stringBytes(seg.raw) + stringBytes(seg.lower);
-      n += (seg.pending?.size ?? 0) * 64;
+      this.#flush(seg);
+      n += seg.rawStarts.byteLength + stringBytes(seg.raw);
+      if (seg.lower !== seg.raw) n += seg.lowStarts.byteLength + stringBytes(seg.lower);
     }
     return n;
   }

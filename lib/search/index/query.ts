@@ -7,6 +7,8 @@ import { compareBytes } from "../../fs/sort.ts";
 import { matchesQuery, type SearchQuery } from "../query.ts";
 import { ALIVE, DIR, EXT_OTHER, type IndexTree, LINK } from "./tree.ts";
 
+const WIDE = /[\ud800-\uffff]/;
+
 /** One matching entry; `rel` is relative to the searched folder. */
 export interface IndexHit {
   rel: string;
@@ -37,13 +39,13 @@ export function queryIndex(tree: IndexTree, base: number, query: SearchQuery): I
   };
   const candidates: number[] = [];
   if (query.terms.length) {
-    const seen = new Set<number>();
+    // One term finds every id at most once; several may find the same id.
+    const seen = query.terms.length > 1 ? new Set<number>() : null;
     for (const term of query.terms) {
       tree.names.search(term, { lower: !query.caseSensitive }, (id) => {
-        if (!seen.has(id) && tree.flags[id] & ALIVE && typeOk(id)) {
-          seen.add(id);
-          candidates.push(id);
-        }
+        if (seen?.has(id) || !(tree.flags[id] & ALIVE) || !typeOk(id)) return;
+        seen?.add(id);
+        candidates.push(id);
       });
     }
   } else {
@@ -68,7 +70,11 @@ export function queryIndex(tree: IndexTree, base: number, query: SearchQuery): I
     // NUL sorts below every character names may hold, so whole paths compare like their segments.
     hits.push({ rel, dir: (f & DIR) !== 0, link: (f & LINK) !== 0, key: rel.replaceAll("/", "\0") });
   }
-  hits.sort((a, b) => compareBytes(a.key, b.key));
+  // UTF-16 order equals code point order unless surrogates meet U+E000..U+FFFF: the native compare is much faster.
+  const wide = hits.some((h) => WIDE.test(h.key));
+  hits.sort(
+    wide ? (a, b) => compareBytes(a.key, b.key) : (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+  );
   return hits.map(({ rel, dir, link }) => ({ rel, dir, link }));
 }
 
