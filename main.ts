@@ -11,6 +11,7 @@ import { onServeError } from "./lib/serve_error.ts";
 import { startPublishing } from "./lib/publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
+import { SearchIndex } from "./lib/search/index/mod.ts";
 
 let config;
 try {
@@ -65,6 +66,9 @@ if (firstStart.password) {
 }
 // Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
 deps.listings = new ListingCache();
+// Search answers from a filename index once its background walk is done (lib/search/index/); walks until then.
+deps.searchIndex = new SearchIndex(config.root);
+deps.searchIndex.start().catch((err) => log.error("search index unavailable; searches walk the disk", err));
 // Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
 startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
 const app = createApp(deps);
@@ -86,6 +90,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     clearInterval(sweeper);
     await server.shutdown();
     await deps.listings?.close();
+    await deps.searchIndex?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
     await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();

@@ -6,6 +6,7 @@ import type { EventHooks } from "./hooks.ts";
 import type { ListingCache } from "./fs/listing_cache.ts";
 import type { ExecEnv } from "./runner/run.ts";
 import type { BuildRunner } from "./publish/build.ts";
+import type { SearchIndex } from "./search/index/mod.ts";
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   listings?: ListingCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
+  /** Filename index of the server root (close it on shutdown); none = every search walks the disk. */
+  searchIndex?: SearchIndex;
 }
 
 /** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */

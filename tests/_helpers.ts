@@ -13,6 +13,7 @@ import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { userFromDefaults } from "../lib/users.ts";
 import { startPublishing } from "../lib/publish/mod.ts";
+import { SearchIndex } from "../lib/search/index/mod.ts";
 
 /** bcrypt hash of TEST_PASSWORD (cost 4, so tests stay fast; verification accepts any cost). */
 export const TEST_PASSWORD = "correct-horse-battery";
@@ -37,6 +38,11 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Replaces the exec environment built from the config (`--enable-exec`): e.g. an unconfined one. */
   exec?: ExecEnv | null;
+  /**
+   * Answer searches from a filename index of the root (as main.ts does). Before each /api/search request the
+   * index is reconciled with the disk, so tests see what they just wrote without waiting for the watcher.
+   */
+  searchIndex?: boolean;
 }
 
 /** A running test app. */
@@ -107,6 +113,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     made[spec.username] = user;
     tokens[spec.username] = await issueToken(deps, user);
   }
+  if (options.searchIndex) {
+    deps.searchIndex = new SearchIndex(root, { reconcileMs: 0 });
+    await deps.searchIndex.start();
+  }
   const app = createApp(deps);
   // Publish schedules are due through the KV queue, as in main.ts.
   const publishing = startPublishing(deps);
@@ -117,12 +127,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     dir,
     tokens,
     users: made,
-    request(path, init = {}) {
+    async request(path, init = {}) {
+      if (path.startsWith("/api/search")) await deps.searchIndex?.refresh();
       const headers = new Headers(init.headers);
       if (init.as) headers.set("X-Auth", tokens[init.as]);
-      return Promise.resolve(app.request(path, { ...init, headers }));
+      return await app.request(path, { ...init, headers });
     },
     async close() {
+      await deps.searchIndex?.close();
       kv.close();
       await publishing;
       await Deno.remove(dir, { recursive: true }).catch(() => {});

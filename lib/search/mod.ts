@@ -1,7 +1,8 @@
 /**
- * GET /api/search (docs/api.md): a depth-first walk of the user's folder that streams NDJSON hits. Rules,
- * dot-file hiding and scope apply to every entry; symlinks are never followed (escaping ones are not even
- * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the walk.
+ * GET /api/search (docs/api.md): the matching entries of the user's folder as NDJSON hits, from the filename
+ * index once it is ready (lib/search/index/), else from a depth-first walk. Either way rules, dot-file hiding
+ * and scope apply to every entry at query time; symlinks are never followed (escaping ones are not even
+ * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the search.
  */
 import { log } from "../log.ts";
 import {
@@ -16,21 +17,37 @@ import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
 import type { SearchHit } from "../types.ts";
 import { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
+import type { IndexHit, SearchIndex } from "./index/mod.ts";
 
 export { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
 
 /** Options of {@link searchFiles}. */
 export interface SearchOptions {
   signal?: AbortSignal;
+  /** The filename index of the server root; used once ready (and when it holds the folder). */
+  index?: SearchIndex;
 }
 
-/** Walks below `vpath` and yields the matching entries, paths relative to the base. */
+/** Yields the matching entries below `vpath`, paths relative to the base. */
 export async function* searchFiles(
   ctx: GateContext,
   vpath: string,
   query: SearchQuery,
   options: SearchOptions = {},
 ): AsyncGenerator<SearchHit> {
+  for await (const batch of searchBatches(ctx, vpath, query, options)) yield* batch;
+}
+
+/** Most hits in one batch (and NDJSON lines in one chunk). */
+const BATCH = 256;
+
+/** {@link searchFiles} in batches: up to BATCH hits at a time from the index, one at a time from a walk. */
+async function* searchBatches(
+  ctx: GateContext,
+  vpath: string,
+  query: SearchQuery,
+  options: SearchOptions,
+): AsyncGenerator<SearchHit[]> {
   let base;
   try {
     // The base itself is not rule-checked (upstream); a missing or inaccessible base yields no hits.
@@ -41,12 +58,39 @@ export async function* searchFiles(
   }
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
-  yield* walkDir(
-    base.confinement,
-    { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase },
-    query,
-    options,
-  );
+  const indexed = indexHits(options.index, base.real, query);
+  if (!indexed) {
+    const at = { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase };
+    for await (const hit of walkDir(base.confinement, at, query, options)) yield [hit];
+    return;
+  }
+  const conf = base.confinement;
+  let batch: SearchHit[] = [];
+  for (const hit of indexed) {
+    const vpath = joinVpath(base.vpath, hit.rel);
+    const realVpath = joinVpath(realBase, hit.rel);
+    if (!isVisible(conf, vpath) || (realVpath !== vpath && !isVisible(conf, realVpath))) continue;
+    if (hit.link && !await isConfinedLink(conf, vpath)) continue;
+    batch.push({ dir: hit.dir, path: hit.rel });
+    if (batch.length === BATCH) {
+      options.signal?.throwIfAborted();
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** The index's hits below the on-disk folder `real`, or null when the index cannot answer (not ready, elsewhere). */
+function indexHits(index: SearchIndex | undefined, real: string, query: SearchQuery): IndexHit[] | null {
+  if (!index?.ready) return null;
+  const root = index.realRoot;
+  let rel: string;
+  if (real === root) rel = "";
+  else if (real.startsWith(root === "/" ? "/" : root + "/")) {
+    rel = real.slice(root === "/" ? 1 : root.length + 1);
+  } else return null;
+  return index.query(rel, query);
 }
 
 async function* walkDir(
@@ -96,7 +140,7 @@ export function searchStream(
   const enc = new TextEncoder();
   const abort = new AbortController();
   options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  const hits = searchFiles(ctx, vpath, query, { signal: abort.signal });
+  const hits = searchBatches(ctx, vpath, query, { signal: abort.signal, index: options.index });
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -116,7 +160,9 @@ export function searchStream(
           controller.close();
           return;
         }
-        controller.enqueue(enc.encode(JSON.stringify(next.value) + "\n"));
+        let text = "";
+        for (const hit of next.value) text += JSON.stringify(hit) + "\n";
+        controller.enqueue(enc.encode(text));
       } catch (err) {
         clearTimeout(timer);
         if (abort.signal.aborted) controller.close();

@@ -28,40 +28,47 @@ Deno.test("GET /api/usage: role matrix, files report zero, traversal", async () 
   }
 });
 
-Deno.test("GET /api/search: role matrix; rules, hiding, scope and links apply", async () => {
-  const f = await filesFixture();
-  try {
-    let r = await f.request("/api/search/?query=x");
-    assert.equal(r.status, 401);
-    await r.body?.cancel();
-    r = await f.request("/api/search/?query=x.txt", { as: "ro" });
-    assert.equal(r.status, 200);
-    assert.equal(r.headers.get("Content-Type"), "text/plain; charset=utf-8");
-    assert.equal(await r.text(), '{"dir":false,"path":"a/x.txt"}\n{"dir":false,"path":"ab/x.txt"}\n');
-    r = await f.request("/api/search/?query=x.txt", { as: "u" });
-    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n', "user rule /a (not /ab)");
-    r = await f.request("/api/search/?query=secret", { as: "u" });
-    assert.equal(r.status, 200);
-    assert.equal(await r.text(), "", "no secret.txt outside the scope, nothing through evil-link");
-    r = await f.request(`/api/search/?query=${encodeURIComponent("type:image")}`, { as: "u" });
-    assert.equal(await r.text(), "");
-    r = await f.request("/api/search/?query=env", { as: "u" });
-    assert.equal(await r.text(), "", "hidden dot-file");
-    r = await f.request("/api/search/?query=rule", { as: "u" });
-    assert.equal(await r.text(), "", "rule-hidden file");
-    r = await f.request("/api/search/?query=link", { as: "u" });
-    assert.equal(await r.text(), '{"dir":false,"path":"good-link.md"}\n', "escaping links are not reported");
-    r = await f.request("/api/search/evil-link/?query=", { as: "u" });
-    assert.equal(r.status, 200);
-    assert.equal(await r.text(), "", "an escaping base yields nothing");
-    r = await f.request("/api/search/..%2F..%2F/?query=secret", { as: "u" });
-    assert.equal(await r.text(), "");
-    r = await f.request("/api/search/?query=secret", { as: "admin" });
-    assert.equal(await r.text(), '{"dir":false,"path":"secret.txt"}\n');
-  } finally {
-    await f.close();
-  }
-});
+for (const searchIndex of [false, true]) {
+  Deno.test(`GET /api/search: role matrix; rules, hiding, scope and links apply (index ${searchIndex})`, async () => {
+    const f = await filesFixture({ searchIndex });
+    try {
+      let r = await f.request("/api/search/?query=x");
+      assert.equal(r.status, 401);
+      await r.body?.cancel();
+      r = await f.request("/api/search/?query=x.txt", { as: "ro" });
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get("Content-Type"), "text/plain; charset=utf-8");
+      assert.equal(await r.text(), '{"dir":false,"path":"a/x.txt"}\n{"dir":false,"path":"ab/x.txt"}\n');
+      r = await f.request("/api/search/?query=x.txt", { as: "u" });
+      assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n', "user rule /a (not /ab)");
+      r = await f.request("/api/search/?query=secret", { as: "u" });
+      assert.equal(r.status, 200);
+      assert.equal(await r.text(), "", "no secret.txt outside the scope, nothing through evil-link");
+      r = await f.request(`/api/search/?query=${encodeURIComponent("type:image")}`, { as: "u" });
+      assert.equal(await r.text(), "");
+      r = await f.request("/api/search/?query=env", { as: "u" });
+      assert.equal(await r.text(), "", "hidden dot-file");
+      r = await f.request("/api/search/?query=rule", { as: "u" });
+      assert.equal(await r.text(), "", "rule-hidden file");
+      r = await f.request("/api/search/?query=link", { as: "u" });
+      assert.equal(
+        await r.text(),
+        '{"dir":false,"path":"good-link.md"}\n',
+        "escaping links are not reported",
+      );
+      r = await f.request("/api/search/evil-link/?query=", { as: "u" });
+      assert.equal(r.status, 200);
+      assert.equal(await r.text(), "", "an escaping base yields nothing");
+      r = await f.request("/api/search/..%2F..%2F/?query=secret", { as: "u" });
+      assert.equal(await r.text(), "");
+      r = await f.request("/api/search/?query=secret", { as: "admin" });
+      assert.equal(await r.text(), '{"dir":false,"path":"secret.txt"}\n');
+      assert.equal(r.headers.get("X-Search-Index"), searchIndex ? "ready" : null);
+    } finally {
+      await f.close();
+    }
+  });
+}
 
 Deno.test("GET /api/resources/recursive: role matrix, pruning, traversal", async () => {
   const f = await filesFixture();

@@ -4,9 +4,14 @@ import { searchStream } from "../../../lib/search/mod.ts";
 
 export const handler = define.handlers({
   GET(c) {
+    const index = c.var.deps.searchIndex;
     const body = searchStream(gateContextOf(c.var), "/" + c.req.param("path"), c.req.query("query") ?? "", {
       signal: c.req.raw.signal,
+      index,
     });
-    return c.body(body, 200, { "Content-Type": "text/plain; charset=utf-8" });
+    const headers: Record<string, string> = { "Content-Type": "text/plain; charset=utf-8" };
+    // Tells clients (and tests) whether the answer came from the index or from a walk while it builds.
+    if (index) headers["X-Search-Index"] = index.ready ? "ready" : "building";
+    return c.body(body, 200, headers);
   },
 });

@@ -1,0 +1,156 @@
+/**
+ * Search benchmark (a script, not a test):
+ *   deno run -A bench/search.ts [--entries=1000000] [--runs=20] [--no-watch]
+ *
+ * Generates a tree of about N entries under bench/_work/search-N (kept between runs; one python3 process
+ * writes every empty file), builds the filename index (lib/search/index/) and prints its build time, size and
+ * the process RSS, then p50/p99 of substring, `type:` and case-sensitive searches through `searchStream`
+ * (the NDJSON body /api/search sends) against `fdfind` and `find` on the same tree, output read in full.
+ * A peer that is not installed is skipped. Goal: p50 <= 50 ms on 1M entries.
+ */
+import { parseArgs } from "node:util";
+import { ctxFor } from "../lib/fs/_testing.ts";
+import { SearchIndex } from "../lib/search/index/mod.ts";
+import { searchStream } from "../lib/search/mod.ts";
+import { setLogLevel } from "../lib/log.ts";
+
+/** Writes one line to stdout (the lint rule forbids console in this project). */
+function print(line: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+const WORK = new URL("./_work/", import.meta.url).pathname;
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    entries: { type: "string", default: "1000000" },
+    runs: { type: "string", default: "20" },
+    "no-watch": { type: "boolean", default: false },
+  },
+});
+const entries = Number(values.entries);
+const runs = Number(values.runs);
+
+// 10 words x 10 extensions; one file in 100 is "Report-..." (upper case), one in 10 "report-...".
+const GENERATOR = `
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+words = ["report", "photo", "notes", "data", "IMG", "song", "video", "draft", "invoice", "Report"]
+exts = ["jpg", "png", "txt", "md", "pdf", "mp3", "mp4", "go", "ts", "JPG"]
+per_dir = 100
+dirs = max(1, n // (per_dir + 1))
+made = 0
+for d in range(dirs):
+    path = os.path.join(root, "top%02d" % (d % 50), "mid%03d" % (d // 50 % 200), "leaf%05d" % d)
+    os.makedirs(path, exist_ok=True)
+    for i in range(per_dir):
+        w = words[(i * 7 + d) % 10]
+        open(os.path.join(path, "%s-%d-%d.%s" % (w, d, i, exts[(i + d) % 10])), "w").close()
+`;
+
+async function ensureTree(n: number): Promise<string> {
+  const dir = `${WORK}search-${n}`;
+  try {
+    await Deno.stat(`${dir}.complete`);
+    return dir;
+  } catch {
+    // Generate it below.
+  }
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir, { recursive: true });
+  const t0 = performance.now();
+  const out = await new Deno.Command("python3", { args: ["-c", GENERATOR, dir, String(n)] }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  await Deno.writeTextFile(`${dir}.complete`, "");
+  print(`generated ${n} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return dir;
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
+async function measure(name: string, run: () => Promise<number>): Promise<void> {
+  let lines = await run(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    lines = await run();
+    times.push(performance.now() - t0);
+  }
+  const p50 = percentile(times, 0.5).toFixed(1), p99 = percentile(times, 0.99).toFixed(1);
+  print(`${name.padEnd(44)} p50 ${p50.padStart(8)} ms  p99 ${p99.padStart(8)} ms  ${lines} hits`);
+}
+
+async function installed(bin: string): Promise<boolean> {
+  try {
+    return (await new Deno.Command(bin, { args: ["--version"], stdout: "null", stderr: "null" }).output())
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+function countLines(bytes: Uint8Array): number {
+  let n = 0;
+  for (const b of bytes) if (b === 10) n++;
+  return n;
+}
+
+function command(bin: string, args: string[]): () => Promise<number> {
+  return async () => countLines((await new Deno.Command(bin, { args, stderr: "null" }).output()).stdout);
+}
+
+setLogLevel("warn");
+const root = await ensureTree(entries);
+const rss0 = Deno.memoryUsage().rss;
+const index = new SearchIndex(root, { watch: !values["no-watch"], reconcileMs: 0 });
+const t0 = performance.now();
+await index.start();
+const stats = index.stats();
+const rss1 = Deno.memoryUsage().rss;
+const mib = (n: number) => (n / 2 ** 20).toFixed(1);
+print(
+  `index: ${stats.entries} entries, built in ${((performance.now() - t0) / 1000).toFixed(2)} s ` +
+    `(watch ${values["no-watch"] ? "off" : "on"}), ${mib(stats.bytes)} MiB by count, ` +
+    `RSS ${mib(rss0)} -> ${mib(rss1)} MiB`,
+);
+const t1 = performance.now();
+await index.refresh();
+print(`reconciliation of an unchanged tree: ${(performance.now() - t1).toFixed(0)} ms`);
+
+const ctx = ctxFor(root);
+const ours = (q: string) => async () =>
+  countLines(await new Response(searchStream(ctx, "/", q, { index })).bytes());
+const cases: { label: string; query: string; fd: string[]; find: string[] }[] = [
+  { label: "substring 'report'", query: "report", fd: ["-u", "-i", "report"], find: ["-iname", "*report*"] },
+  {
+    label: "rare substring 'ice-77'",
+    query: "ice-77",
+    fd: ["-u", "-F", "ice-77"],
+    find: ["-iname", "*ice-77*"],
+  },
+  {
+    label: "type:image",
+    query: "type:image",
+    fd: ["-u", "-e", "jpg", "-e", "png", "."],
+    find: ["(", "-iname", "*.jpg", "-o", "-iname", "*.png", ")"],
+  },
+  {
+    label: "case:sensitive Report",
+    query: "case:sensitive Report",
+    fd: ["-u", "-s", "Report"],
+    find: ["-name", "*Report*"],
+  },
+];
+const hasFd = await installed("fdfind");
+const hasFind = await installed("find");
+for (const c of cases) {
+  await measure(`index  ${c.label}`, ours(c.query));
+  if (hasFd) await measure(`fdfind ${c.label}`, command("fdfind", [...c.fd, root]));
+  if (hasFind) await measure(`find   ${c.label}`, command("find", [root, ...c.find]));
+}
+print(`RSS after queries: ${mib(Deno.memoryUsage().rss)} MiB`);
+await index.close();

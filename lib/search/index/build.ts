@@ -1,0 +1,122 @@
+/**
+ * Disk side of the search index: reading folders into an {@link IndexTree}. `syncDirs` re-reads the given
+ * folders (new sub-folders are read in full, vanished entries dropped), several at a time; `reconcile` stats
+ * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
+ */
+import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree } from "./tree.ts";
+
+/** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
+const RACY_MS = 2000;
+
+/** Folders read (or stat'ed) at the same time. */
+const CONCURRENCY = 8;
+
+/** A folder to read: its id and the path it had when queued (ids are reused, so it is checked again). */
+export interface DirJob {
+  id: number;
+  rel: string;
+}
+
+/** The on-disk path of an entry. */
+export function diskPath(root: string, rel: string): string {
+  return rel === "" ? root : root === "/" ? `/${rel}` : `${root}/${rel}`;
+}
+
+/** True while `job` still names a live folder at the same path. */
+function isCurrent(tree: IndexTree, job: DirJob): boolean {
+  return (tree.flags[job.id] & (ALIVE | DIR)) === (ALIVE | DIR) && tree.pathOf(job.id) === job.rel;
+}
+
+/** Runs `work` over a queue that may grow while it runs, `CONCURRENCY` items at a time. */
+function drain<T>(queue: T[], work: (item: T) => Promise<void>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let active = 0;
+    const next = () => {
+      while (active < CONCURRENCY && queue.length) {
+        const item = queue.pop()!;
+        active++;
+        work(item).then(() => {
+          active--;
+          next();
+        }, reject);
+      }
+      if (active === 0 && queue.length === 0) resolve();
+    };
+    next();
+  });
+}
+
+async function readFolder(path: string): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
+  try {
+    const started = Date.now();
+    const st = await Deno.stat(path);
+    const entries: Deno.DirEntry[] = [];
+    for await (const e of Deno.readDir(path)) entries.push(e);
+    const m = st.mtime?.getTime() ?? NaN;
+    return { mtime: started - m < RACY_MS ? NaN : m, entries };
+  } catch {
+    return null;
+  }
+}
+
+function sameKind(tree: IndexTree, id: number, kind: EntryKind): boolean {
+  return tree.flags[id] === flagsOf(kind);
+}
+
+/**
+ * Reads the folders of `jobs` again and brings their children in line with the disk; folders that appear
+ * are read in full. A folder that cannot be read loses its children and is tried again by the next reconcile.
+ */
+export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): Promise<void> {
+  const queue = [...jobs];
+  await drain(queue, async (job) => {
+    if (!isCurrent(tree, job)) return;
+    const read = await readFolder(diskPath(root, job.rel));
+    if (!isCurrent(tree, job)) return;
+    if (read === null) {
+      tree.prune(job.id, () => true);
+      tree.mtime[job.id] = NaN;
+      return;
+    }
+    tree.mtime[job.id] = read.mtime;
+    const existing = tree.children(job.id);
+    const seen = new Set<number>();
+    for (const e of read.entries) {
+      const old = existing.get(e.name);
+      if (old !== undefined && sameKind(tree, old, e)) {
+        seen.add(old);
+        continue;
+      }
+      const id = tree.add(job.id, e.name, e);
+      seen.add(id);
+      if (e.isDirectory) queue.push({ id, rel: job.rel === "" ? e.name : `${job.rel}/${e.name}` });
+    }
+    tree.prune(job.id, (id) => !seen.has(id));
+  });
+}
+
+/** Stats every indexed folder and re-reads those whose mtime changed (or is unknown). Returns how many. */
+export async function reconcile(tree: IndexTree, root: string): Promise<number> {
+  const candidates: DirJob[] = [];
+  for (let id = 0; id < tree.size; id++) {
+    if ((tree.flags[id] & (ALIVE | DIR)) === (ALIVE | DIR)) candidates.push({ id, rel: tree.pathOf(id) });
+  }
+  const changed: DirJob[] = [];
+  await drain(candidates, async (job) => {
+    const known = tree.mtime[job.id];
+    if (Number.isNaN(known)) {
+      changed.push(job);
+      return;
+    }
+    try {
+      const st = await Deno.stat(diskPath(root, job.rel));
+      if (st.mtime?.getTime() !== known || !st.isDirectory) changed.push(job);
+    } catch {
+      changed.push(job);
+    }
+  });
+  // Parents first, so a vanished folder is dropped before anyone tries to read it.
+  changed.sort((a, b) => b.rel.length - a.rel.length);
+  await syncDirs(tree, root, changed);
+  return changed.length;
+}

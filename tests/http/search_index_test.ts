@@ -1,0 +1,111 @@
+/** HTTP tests of /api/search answered from the filename index (lib/search/index/). */
+import assert from "node:assert/strict";
+import { filesFixture } from "../fixtures/fs/tree.ts";
+import { SearchIndex } from "../../lib/search/index/mod.ts";
+import { issueToken } from "../../lib/auth/mod.ts";
+import { users } from "../../lib/storage/mod.ts";
+
+const put = (id: number, which: string[], data: Record<string, unknown>) => ({
+  method: "PUT",
+  body: JSON.stringify({ what: "user", which, data: { id, ...data } }),
+});
+
+Deno.test("GET /api/search walks and says so while the index builds, then answers from it", async () => {
+  const f = await filesFixture();
+  const index = new SearchIndex(f.root, { reconcileMs: 0 });
+  try {
+    let r = await f.request("/api/search/?query=x.txt", { as: "u" });
+    assert.equal(r.headers.get("X-Search-Index"), null, "no index, no header");
+    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
+    f.deps.searchIndex = index;
+    // Straight to the app: the helper would reconcile (and so start) the index first.
+    r = await f.app.request("/api/search/?query=x.txt", { headers: { "X-Auth": f.tokens.u } });
+    assert.equal(r.headers.get("X-Search-Index"), "building");
+    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
+    await index.start();
+    r = await f.request("/api/search/?query=x.txt", { as: "u" });
+    assert.equal(r.headers.get("X-Search-Index"), "ready");
+    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
+  } finally {
+    await index.close();
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/search from the index: a denied or hidden name never appears, right after a rule changes", async () => {
+  const f = await filesFixture({ searchIndex: true });
+  // Straight to the app: no reconciliation before the request, the rules alone must decide. A rule change
+  // ends the user's sessions, so each search logs in again.
+  const search = async (query: string) => {
+    const token = await issueToken(f.deps, await users.getUser(f.deps.kv, f.users.u.id));
+    const r = await f.app.request(`/api/search/?query=${encodeURIComponent(query)}`, {
+      headers: { "X-Auth": token },
+    });
+    assert.equal(r.headers.get("X-Search-Index"), "ready");
+    return await r.text();
+  };
+  try {
+    // The fixture wrote its tree after the index started.
+    await f.deps.searchIndex!.refresh();
+    const id = f.users.u.id;
+    assert.equal(await search("x.txt"), '{"dir":false,"path":"ab/x.txt"}\n');
+    let r = await f.request(`/api/users/${id}`, { as: "admin", ...put(id, ["rules"], { rules: [] }) });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    assert.equal(await search("x.txt"), '{"dir":false,"path":"a/x.txt"}\n{"dir":false,"path":"ab/x.txt"}\n');
+    const denyAb = { regex: false, allow: false, path: "/ab", regexp: null };
+    r = await f.request(`/api/users/${id}`, { as: "admin", ...put(id, ["rules"], { rules: [denyAb] }) });
+    await r.body?.cancel();
+    assert.equal(await search("x.txt"), '{"dir":false,"path":"a/x.txt"}\n', "user rule applies at once");
+    const denyDocs = { regex: true, allow: false, path: "", regexp: { raw: "^/docs" } };
+    r = await f.request("/api/settings", {
+      as: "admin",
+      method: "PUT",
+      body: JSON.stringify({ rules: [denyDocs] }),
+    });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    assert.equal(await search("readme"), "", "global rule applies at once");
+    assert.equal(await search("env"), "", "dot-files hidden");
+    r = await f.request(`/api/users/${id}`, {
+      as: "admin",
+      ...put(id, ["hideDotfiles"], { hideDotfiles: false }),
+    });
+    await r.body?.cancel();
+    assert.equal(await search("env"), '{"dir":false,"path":".env"}\n');
+    r = await f.request(`/api/users/${id}`, {
+      as: "admin",
+      ...put(id, ["hideDotfiles"], { hideDotfiles: true }),
+    });
+    await r.body?.cancel();
+    assert.equal(await search("env"), "");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/search from the index sees files written through the API and on disk", async () => {
+  const f = await filesFixture({ searchIndex: true });
+  try {
+    let r = await f.request("/api/resources/new%20folder/report.pdf", {
+      as: "u",
+      method: "POST",
+      body: "PDF",
+    });
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    await Deno.mkdir(`${f.home}/deep/er`, { recursive: true });
+    await Deno.writeTextFile(`${f.home}/deep/er/Report.pdf`, "");
+    await Deno.remove(`${f.home}/docs`, { recursive: true });
+    r = await f.request(`/api/search/?query=${encodeURIComponent("report type:pdf")}`, { as: "u" });
+    assert.equal(r.headers.get("X-Search-Index"), "ready");
+    assert.equal(
+      await r.text(),
+      '{"dir":false,"path":"deep/er/Report.pdf"}\n{"dir":false,"path":"new folder/report.pdf"}\n',
+    );
+    r = await f.request("/api/search/?query=readme", { as: "u" });
+    assert.equal(await r.text(), "");
+  } finally {
+    await f.close();
+  }
+});
