@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { verifyPassword } from "../auth/passwords.ts";
 import { defaultSettings } from "../settings.ts";
-import { keys, shares, Store, users } from "../storage/mod.ts";
+import { shares, Store, users } from "../storage/mod.ts";
 import type { Settings } from "../types.ts";
-import { BoltFormatError, FbDataError, findImportRecord, formatReport, importFilebrowser } from "./mod.ts";
+import { findImportRecord, formatReport, importFilebrowser } from "./mod.ts";
 
 const FIXTURES = new URL("../../tests/fixtures/filebrowser/", import.meta.url);
 const fixture = (name: string) => Deno.readFile(new URL(name, FIXTURES));
