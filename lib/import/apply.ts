@@ -7,9 +7,10 @@ import { sessions, shares as shareStore, users as userStore } from "../storage/m
 import type { DecodedShare, DecodedUser } from "./fb_decode.ts";
 import type { Planned, ShareAction, UserAction } from "./plan.ts";
 
-// KV allows 100 checks and 1000 mutations per atomic, and about 800 KB in all.
-const USERS_PER_BATCH = 30;
-const SHARES_PER_BATCH = 90;
+// KV allows 100 checks and 1000 mutations per atomic, and about 800 KB in all. A user group has 2 or 3 checks
+// and up to 5 mutations; a share group 1 check and up to 3 mutations.
+const USERS_PER_BATCH = 33;
+const SHARES_PER_BATCH = 100;
 const BYTES_PER_BATCH = 400_000;
 
 type Group = (op: Deno.AtomicOperation) => Deno.AtomicOperation;
