@@ -21,12 +21,10 @@ export interface ApplyResult {
   failed: string[];
 }
 
-async function commitGroups(
-  kv: Deno.Kv,
-  groups: { label: string; size: number; add: Group }[],
-  perBatch: number,
-): Promise<ApplyResult> {
-  const result: ApplyResult = { written: 0, failed: [] };
+type Labeled = { label: string; size: number; add: Group };
+
+function batches(groups: Labeled[], perBatch: number): Labeled[][] {
+  const out: Labeled[][] = [];
   let i = 0;
   while (i < groups.length) {
     const batch = [];
@@ -38,18 +36,36 @@ async function commitGroups(
       bytes += groups[i].size;
       batch.push(groups[i++]);
     }
-    let op = kv.atomic();
-    for (const g of batch) op = g.add(op);
-    if ((await op.commit()).ok) {
-      result.written += batch.length;
-      continue;
-    }
-    // Someone else wrote one of these keys meanwhile: find which, commit the others.
-    for (const g of batch) {
-      if ((await g.add(kv.atomic()).commit()).ok) result.written++;
-      else result.failed.push(`${g.label}: changed while importing; run the import again`);
-    }
+    out.push(batch);
   }
+  return out;
+}
+
+async function commitBatch(kv: Deno.Kv, batch: Labeled[], result: ApplyResult): Promise<void> {
+  let op = kv.atomic();
+  for (const g of batch) op = g.add(op);
+  if ((await op.commit()).ok) {
+    result.written += batch.length;
+    return;
+  }
+  // Someone else wrote one of these keys meanwhile: find which, commit the others.
+  for (const g of batch) {
+    if ((await g.add(kv.atomic()).commit()).ok) result.written++;
+    else result.failed.push(`${g.label}: changed while importing; run the import again`);
+  }
+}
+
+// Batches touch distinct keys, so a few commits in flight at once keep KV busy while the next one is built.
+const IN_FLIGHT = 4;
+
+async function commitGroups(kv: Deno.Kv, groups: Labeled[], perBatch: number): Promise<ApplyResult> {
+  const result: ApplyResult = { written: 0, failed: [] };
+  const queue = batches(groups, perBatch);
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length) await commitBatch(kv, queue[next++], result);
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   return result;
 }
 
