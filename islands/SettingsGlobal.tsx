@@ -9,13 +9,14 @@ import { ApiError } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { getSettings, putSettings, splitLines, splitWords } from "../client/settings.ts";
 import { showError, showSuccess } from "../client/toasts.ts";
-import type { Settings } from "../lib/types.ts";
+import type { FilebrowserImport, Settings } from "../lib/types.ts";
 import { HOOK_EVENTS } from "../lib/types.ts";
 import { ChunkSizeField } from "./settings/ChunkSizeField.tsx";
 import type { ChunkSizeHandle } from "./settings/ChunkSizeField.tsx";
 import { DefaultsFields } from "./settings/DefaultsFields.tsx";
 import { RulesEditor } from "./settings/RulesEditor.tsx";
 import { SiteCard } from "./settings/SiteCard.tsx";
+import { ImportedNote } from "./settings/ImportedNote.tsx";
 
 const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
 
@@ -40,8 +41,8 @@ function Card(
   );
 }
 
-function GlobalForm(props: { initial: Settings }) {
-  const { config, t } = usePage();
+function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | null }) {
+  const { config, locale, t } = usePage();
   const [s, setS] = useState<Settings>(props.initial);
   const chunk = useRef<ChunkSizeHandle | null>(null);
   const busy = useRef(false);
@@ -77,6 +78,7 @@ function GlobalForm(props: { initial: Settings }) {
     <div class="settings-columns three">
       <div class="settings-column">
         <Card title={t("settings.global.title")} id="global" {...common}>
+          {props.imported && <ImportedNote record={props.imported} locale={locale} t={t} />}
           <Check
             name="enableGuest"
             label={t("settings.enableGuest")}
@@ -223,7 +225,7 @@ function GlobalForm(props: { initial: Settings }) {
   );
 }
 
-function SettingsGlobalImpl() {
+function SettingsGlobalImpl(props: { imported: FilebrowserImport | null }) {
   const { t } = usePage();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [error, setError] = useState<number | null>(null);
@@ -232,7 +234,7 @@ function SettingsGlobalImpl() {
   }, []);
   if (error !== null) return <ErrorView status={error} t={t} />;
   if (!settings) return <p class="settings-loading" data-testid="settings-loading">{t("files.loading")}</p>;
-  return <GlobalForm initial={settings} />;
+  return <GlobalForm initial={settings} imported={props.imported} />;
 }
 
 /** Global settings (admin): general, branding, upload, new-user defaults and, with exec, the command hooks. */

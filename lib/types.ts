@@ -235,6 +235,20 @@ export interface BuildLog {
   at: number;
 }
 
+/** The record of the last import from a filebrowser database (shown under Settings › Global). */
+export interface FilebrowserImport {
+  /** Milliseconds. */
+  at: number;
+  /** The file imported (its name only). */
+  source: string;
+  users: number;
+  shares: number;
+  /** Users and shares not imported (conflicts, expired, orphans). */
+  skipped: number;
+  /** The report: conflicts, rules that do not compile, unknown fields, settings without a counterpart. */
+  lines: string[];
+}
+
 /** A share link on the wire (docs/api.md#shares). */
 export interface Share {
   hash: string;

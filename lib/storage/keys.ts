@@ -5,6 +5,7 @@
  * |---------------------------------------------|----------------------------------------|
  * | ["meta", "version"]                         | number: schema version                 |
  * | ["meta", "secret"]                          | Uint8Array(64): JWT signing key        |
+ * | ["meta", "filebrowser_import"]             | ImportRecord: the last filebrowser import |
  * | ["settings"]                                | Settings (wire shape, docs/api.md)     |
  * | ["counters", "user_id"]                     | Deno.KvU64: last user id               |
  * | ["users", "by_id", id]                      | StoredUser                             |
@@ -40,11 +41,14 @@ export function fitsKeyPart(part: string): boolean {
 export const keys = {
   version: () => ["meta", "version"] as const,
   secret: () => ["meta", "secret"] as const,
+  filebrowserImport: () => ["meta", "filebrowser_import"] as const,
   settings: () => ["settings"] as const,
   userIdCounter: () => ["counters", "user_id"] as const,
   user: (id: number) => ["users", "by_id", id] as const,
   usersPrefix: () => ["users", "by_id"] as const,
   userByName: (username: string) => ["users", "by_name", foldName(username)] as const,
+  usersByNamePrefix: () => ["users", "by_name"] as const,
+  usersByScopePrefix: () => ["users", "by_scope"] as const,
   userByScope: (scope: string) => ["users", "by_scope", scope.toLowerCase()] as const,
   share: (hash: string) => ["shares", "by_hash", hash] as const,
   sharesPrefix: () => ["shares", "by_hash"] as const,

@@ -12,13 +12,27 @@ function isExpired(s: StoredShare, now: number): boolean {
   return s.expire !== 0 && s.expire * 1000 <= now;
 }
 
+/**
+ * Adds to `op` the writes of a share and its owner index, guarded by the versionstamp the hash key must have
+ * (null: unused). Replacing a share of another owner also drops that owner's index entry.
+ */
+export function putShareOps(
+  op: Deno.AtomicOperation,
+  share: StoredShare,
+  expect: { versionstamp: string | null; previousOwner?: number },
+): Deno.AtomicOperation {
+  op = op.check({ key: keys.share(share.hash), versionstamp: expect.versionstamp })
+    .set(keys.share(share.hash), share)
+    .set(keys.shareByUser(share.userID, share.hash), true);
+  if (expect.previousOwner !== undefined && expect.previousOwner !== share.userID) {
+    op = op.delete(keys.shareByUser(expect.previousOwner, share.hash));
+  }
+  return op;
+}
+
 /** Saves a new share; false when the hash is already used. */
 export async function createShare(kv: Deno.Kv, share: StoredShare): Promise<boolean> {
-  const res = await kv.atomic()
-    .check({ key: keys.share(share.hash), versionstamp: null })
-    .set(keys.share(share.hash), share)
-    .set(keys.shareByUser(share.userID, share.hash), true)
-    .commit();
+  const res = await putShareOps(kv.atomic(), share, { versionstamp: null }).commit();
   return res.ok;
 }
 

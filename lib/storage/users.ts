@@ -136,6 +136,37 @@ export async function mutateUser(
   throw new KvCommitError("mutateUser: too much contention");
 }
 
+/** What an imported user's writes expect to find: the versionstamps of the keys it replaces (null: absent). */
+export interface PutUserExpect {
+  record: string | null;
+  name: string | null;
+  /** A derived home dir to claim in the scope index (must be free). */
+  derivedScope?: string;
+}
+
+/**
+ * Adds to `op` the writes of a user with a fixed id (importing from filebrowser keeps ids): the record, its
+ * name index and optionally the scope index, each guarded by `expect`, and raises the id counter to the id.
+ */
+export function putUserOps(
+  op: Deno.AtomicOperation,
+  user: StoredUser,
+  expect: PutUserExpect,
+): Deno.AtomicOperation {
+  assertNameFits(user.username);
+  const nameKey = keys.userByName(user.username);
+  op = op.check({ key: keys.user(user.id), versionstamp: expect.record })
+    .check({ key: nameKey, versionstamp: expect.name })
+    .set(keys.user(user.id), user)
+    .set(nameKey, user.id)
+    .max(keys.userIdCounter(), BigInt(user.id));
+  if (expect.derivedScope !== undefined) {
+    const scopeKey = keys.userByScope(expect.derivedScope);
+    op = op.check({ key: scopeKey, versionstamp: null }).set(scopeKey, user.id);
+  }
+  return op;
+}
+
 /** Deletes a user and its indexes. */
 export async function deleteUser(kv: Deno.Kv, id: number): Promise<void> {
   const entry = await kv.get<StoredUser>(keys.user(id));

@@ -1,15 +1,18 @@
 import { define, page } from "../../../define.ts";
 import { SettingsPage } from "../../../islands/settings/SettingsPage.tsx";
 import { SettingsGlobal } from "../../../islands/SettingsGlobal.tsx";
+import { findImportRecord } from "../../../lib/import/mod.ts";
 
 export const handler = define.handlers({
-  GET() {
-    return page({}, { title: "settings.global.title" });
+  async GET(c) {
+    // The last import from filebrowser, shown read-only with its report.
+    const imported = await findImportRecord(c.var.deps.kv);
+    return page({ imported }, { title: "settings.global.title" });
   },
 });
 
-export default define.page<typeof handler>(() => (
+export default define.page<typeof handler>(({ data }) => (
   <SettingsPage section="global">
-    <SettingsGlobal />
+    <SettingsGlobal imported={data.imported} />
   </SettingsPage>
 ));
