@@ -1,6 +1,6 @@
 /** HTTP tests of publishing (routes/api/publish): role matrix, traversal set, settings and compatibility. */
 import assert from "node:assert/strict";
-import { type TestApp, testApp } from "../_helpers.ts";
+import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
 import type { PublishSchedule } from "../../lib/types.ts";
 
 const POST = "---\ntitle: Hello\ndraft: true\n---\nBody\n";
@@ -245,7 +245,12 @@ Deno.test("users: the publish permission is off by default and kept by clients t
     const user = await (await f.request(`/api/users/${id}`, { as: "admin" })).json();
     assert.equal(user.perm.publish, true);
     const { publish: _, ...legacyPerm } = user.perm;
-    const body = { what: "user", which: ["perm"], data: { ...user, perm: { ...legacyPerm, delete: true } } };
+    const body = {
+      what: "user",
+      which: ["perm"],
+      data: { ...user, perm: { ...legacyPerm, delete: true } },
+      current_password: TEST_PASSWORD,
+    };
     assert.equal((await call(f, "PUT", `/api/users/${id}`, "admin", body)).status, 200);
     const after = await (await f.request(`/api/users/${id}`, { as: "admin" })).json();
     assert.deepEqual([after.perm.publish, after.perm.delete], [true, true]);

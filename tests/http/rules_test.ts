@@ -1,6 +1,6 @@
 /** HTTP tests of regex rules: RE2 semantics (linear time) and validation that names the refused rule. */
 import assert from "node:assert/strict";
-import { testApp } from "../_helpers.ts";
+import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import { shares, users } from "../../lib/storage/mod.ts";
 import type { Rule } from "../../lib/types.ts";
 import { captureLog } from "./_log.ts";
@@ -39,7 +39,12 @@ Deno.test("PUT /api/users/{id} refuses a user rule RE2 cannot compile with 400 n
     const res = await t.request(`/api/users/${id}`, {
       as: "admin",
       method: "PUT",
-      body: JSON.stringify({ what: "user", which: ["rules"], data: { id, rules: [regex("^/(?=secret)")] } }),
+      body: JSON.stringify({
+        what: "user",
+        which: ["rules"],
+        data: { id, rules: [regex("^/(?=secret)")] },
+        current_password: TEST_PASSWORD,
+      }),
     });
     assert.equal(res.status, 400);
     assert.match(await res.text(), /user rule 1/);

@@ -4,10 +4,11 @@ import { filesFixture } from "../fixtures/fs/tree.ts";
 import { SearchIndex } from "../../lib/search/index/mod.ts";
 import { issueToken } from "../../lib/auth/mod.ts";
 import { users } from "../../lib/storage/mod.ts";
+import { TEST_PASSWORD } from "../_helpers.ts";
 
 const put = (id: number, which: string[], data: Record<string, unknown>) => ({
   method: "PUT",
-  body: JSON.stringify({ what: "user", which, data: { id, ...data } }),
+  body: JSON.stringify({ what: "user", which, data: { id, ...data }, current_password: TEST_PASSWORD }),
 });
 
 Deno.test("GET /api/search walks and says so while the index builds, then answers from it", async () => {
