@@ -5,6 +5,7 @@ import type { PromptProps } from "../../client/prompts.ts";
 import { getResource } from "../../client/api.ts";
 import { deleteItems } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
+import { isolate } from "../../lib/bidi.ts";
 
 /** Something to delete; a folder may say how many entries it holds when the listing knows. */
 type DeleteItem = TransferItem & { isDir?: boolean; numDirs?: number; numFiles?: number };
@@ -46,7 +47,7 @@ export function DeletePrompt(props: PromptProps<{ items: DeleteItem[]; onDone?: 
     props.close();
     props.props.onDone?.();
   };
-  const name = items.length ? "\u2068" + items[0].name + "\u2069" : "";
+  const name = items.length ? isolate(items[0].name) : "";
   const message = items.length !== 1
     ? t("prompts.delete.many", { count: items.length })
     : folder && inside

@@ -1,4 +1,5 @@
 import { PromptCard } from "../../components/PromptCard.tsx";
+import { isolate } from "../../lib/bidi.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 
@@ -54,15 +55,15 @@ function ConflictCard(props: ConflictProps & { testId: string; close: () => void
         ? (
           <p data-testid="conflict-message">
             {t("prompts.conflict.one", {
-              name: "\u2068" + names[0] + "\u2069",
-              folder: "\u2068" + folder + "\u2069",
+              name: isolate(names[0]),
+              folder: isolate(folder),
             })}
           </p>
         )
         : (
           <>
             <p data-testid="conflict-message">
-              {t("prompts.conflict.many", { count: names.length, folder: "\u2068" + folder + "\u2069" })}
+              {t("prompts.conflict.many", { count: names.length, folder: isolate(folder) })}
             </p>
             <ul class="conflict-list" data-testid="conflict-list">
               {names.map((n) => (
