@@ -47,6 +47,11 @@ export async function deleteItems(items: readonly TransferItem[]): Promise<boole
   return ok;
 }
 
+/** The name of the folder `dir` as the page shows it ("My files" for the root). */
+export function folderName(dir: string): string {
+  return dir.split("/").filter(Boolean).pop() ?? t("sidebar.myFiles");
+}
+
 async function namesIn(dir: string): Promise<Set<string>> {
   const current = listing.value;
   if (current && current.path.replace(/\/*$/, "/") === dir) {
@@ -69,12 +74,12 @@ export async function transferItems(
   const dir = dest.replace(/\/*$/, "/");
   const sameDir = items.every((i) => parentPath(i.path) === dir);
   if (action === "move" && sameDir) return;
-  const run = async (options: api.TransferOptions) => {
+  const run = async (options: api.TransferOptions, list: readonly TransferItem[] = items) => {
     const fn = action === "copy" ? api.copyResource : api.moveResource;
     const ok = await trackButton(
       action,
       settle(
-        items,
+        list,
         (i) => fn(i.path, joinPath(dir, i.name), options),
         action === "copy" ? "files.errors.copy" : "files.errors.move",
       ),
@@ -98,9 +103,14 @@ export async function transferItems(
     );
     return;
   }
-  if (items.some((i) => existing.has(i.name))) {
+  const clashing = items.filter((i) => existing.has(i.name));
+  if (clashing.length) {
+    const rest = items.filter((i) => !existing.has(i.name));
     showPrompt("replace-rename", {
+      names: clashing.map((i) => i.name),
+      folder: folderName(dir),
       onRename: () => run({ rename: true }),
+      onSkip: rest.length ? () => run({}, rest) : undefined,
       onReplace: () => run({ override: true }),
     });
     return;

@@ -8,6 +8,7 @@ import { apiFetch, encodePath } from "./api.ts";
 import { baseUrl, browserPage } from "./page.ts";
 import { formatDate, formatRelative, formatSize } from "../lib/format.ts";
 import type { ParseReply, ParseRequest } from "./listing_worker.ts";
+import { inDisplayOrder } from "./display_order.ts";
 
 /** Answers smaller than this are parsed on the main thread (cheaper than a round trip to the worker). */
 const WORKER_THRESHOLD = 512 * 1024;
@@ -91,7 +92,7 @@ export interface LoadOptions {
   preloaded?: boolean;
 }
 
-/** GETs a resource; big listings are parsed off the main thread and reported early through `onFirst`. */
+/** GETs a resource (a folder's items in display order: folders first); big listings are parsed off the main thread and reported early through `onFirst`. */
 export async function loadResource(path: string, options: LoadOptions = {}): Promise<Resource> {
   // Start the worker while the request is in flight, so it is warm when a big answer arrives.
   getWorker();
@@ -99,6 +100,7 @@ export async function loadResource(path: string, options: LoadOptions = {}): Pro
   const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
   const length = Number(res.headers.get("Content-Length") ?? 0);
   const w = length >= WORKER_THRESHOLD ? getWorker() : null;
-  if (!w) return await res.json() as Resource;
-  return await parseInWorker(w, res, options.onFirst);
+  if (!w) return inDisplayOrder(await res.json() as Resource);
+  const onFirst = options.onFirst;
+  return inDisplayOrder(await parseInWorker(w, res, onFirst && ((r) => onFirst(inDisplayOrder(r)))));
 }

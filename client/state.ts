@@ -34,7 +34,7 @@ export function requestReload(): void {
   reloadTick.value++;
 }
 
-/** The items of the current folder, in display (server-sorted) order. */
+/** The items of the current folder, in display order (the server's, folders first: client/display_order.ts). */
 export const items = computed<Resource[]>(() => listing.value?.items ?? []);
 
 /** Selected items, by item path. Rows subscribe to their own membership only (see islands/files/Row.tsx). */

@@ -55,8 +55,16 @@ export function Breadcrumbs(props: BreadcrumbsProps) {
           <li key={c.url}>
             <Icon node={ChevronRight} size={16} class="sep" />
             {props.noLinks || i === last
-              ? <span aria-current={i === last ? "page" : undefined}>{c.name}</span>
-              : <a href={c.url}>{c.name}</a>}
+              ? (
+                <span aria-current={i === last ? "page" : undefined}>
+                  <bdi>{c.name}</bdi>
+                </span>
+              )
+              : (
+                <a href={c.url}>
+                  <bdi>{c.name}</bdi>
+                </a>
+              )}
           </li>
         ))}
       </ol>

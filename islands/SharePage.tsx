@@ -111,18 +111,24 @@ function SharePageImpl(props: SharePageProps) {
         return (
           <span key={path}>
             {i > 0 && " / "}
-            {last ? <span aria-current="page">{name}</span> : (
-              <a
-                href={pageUrl(hash, path)}
-                onClick={(e) => {
-                  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
-                  e.preventDefault();
-                  go(path);
-                }}
-              >
-                {name || "/"}
-              </a>
-            )}
+            {last
+              ? (
+                <span aria-current="page">
+                  <bdi>{name}</bdi>
+                </span>
+              )
+              : (
+                <a
+                  href={pageUrl(hash, path)}
+                  onClick={(e) => {
+                    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+                    e.preventDefault();
+                    go(path);
+                  }}
+                >
+                  <bdi>{name || "/"}</bdi>
+                </a>
+              )}
           </span>
         );
       })}

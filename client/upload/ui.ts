@@ -5,6 +5,7 @@
  * then handed to the page's upload queue.
  */
 import { apiFetch, encodePath, getResource } from "../api.ts";
+import { folderName } from "../file_ops.ts";
 import { t } from "../hooks.ts";
 import { showPrompt } from "../prompts.ts";
 import { listing } from "../state.ts";
@@ -45,10 +46,6 @@ const readers: ConflictReaders = {
   },
 };
 
-function folderName(dir: string): string {
-  return dir.split("/").filter(Boolean).pop() ?? t("sidebar.myFiles");
-}
-
 /** Uploads sources into the folder `dest`, asking with the replace prompt when some of them already exist. */
 export async function uploadSources(sources: UploadSource[], dest: string): Promise<void> {
   if (sources.length === 0) return;
@@ -73,6 +70,8 @@ export async function uploadSources(sources: UploadSource[], dest: string): Prom
     return;
   }
   showPrompt("replace", {
+    names: [...conflicts],
+    folder: folderName(dir),
     onContinue: () => send(withoutConflicts(sources, conflicts), false),
     onReplace: () => send(sources, true),
   });

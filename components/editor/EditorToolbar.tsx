@@ -28,7 +28,7 @@ export function EditorToolbar(props: EditorToolbarProps) {
   return (
     <div class="editor-toolbar" role="toolbar" aria-label={props.name}>
       <h2 class="editor-name" title={props.name}>
-        <span>{props.name}</span>
+        <bdi>{props.name}</bdi>
         {props.dirty && (
           <span class="editor-dirty" data-testid="editor-dirty" title={t("editor.unsaved")}>
             <span aria-hidden="true">●</span>

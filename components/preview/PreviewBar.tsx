@@ -62,7 +62,9 @@ export function PreviewBar(props: PreviewBarProps) {
   return (
     <div class="preview-bar">
       <Button b={props.close} />
-      <h2 class="preview-title" title={props.title} data-testid="preview-title">{props.title}</h2>
+      <h2 class="preview-title" title={props.title} data-testid="preview-title">
+        <bdi>{props.title}</bdi>
+      </h2>
       {props.status && <span class="preview-status" data-testid="preview-status">{props.status}</span>}
       <div class="preview-actions" role="toolbar" aria-label={props.title}>
         {props.buttons.map((b) => <Button key={b.id} b={b} />)}

@@ -87,7 +87,9 @@ function RowImpl(props: RowProps) {
           ? <Thumb url={thumbUrl(item)} fallback={<Icon node={iconOf(item)} size={iconSize} />} />
           : <Icon node={iconOf(item)} size={iconSize} />}
       </span>
-      <span class="name" title={item.name}>{item.name}</span>
+      <span class="name" title={item.name}>
+        <bdi>{item.name}</bdi>
+      </span>
       <span class="size">
         {item.isDir
           ? "—"

@@ -87,7 +87,7 @@ export function FolderPicker(props: FolderPickerProps) {
               }}
             >
               <Icon node={Folder} size={18} />
-              <span>{name}</span>
+              <bdi>{name}</bdi>
             </li>
           );
         })}

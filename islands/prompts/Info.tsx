@@ -75,7 +75,7 @@ export function InfoPrompt(props: PromptProps) {
         {target && (
           <div class="info-row">
             <dt>{t("prompts.info.name")}</dt>
-            <dd class="break">{target.name || t("sidebar.myFiles")}</dd>
+            <dd class="break" dir="auto">{target.name || t("sidebar.myFiles")}</dd>
           </div>
         )}
         {(selected.length > 1 || (target && !target.isDir)) && (

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
 import { usePage } from "../../client/hooks.ts";
+import { newNameProblem } from "../../lib/names.ts";
 
 /** Props of NamePrompt. */
 export interface NamePromptProps {
@@ -16,14 +17,23 @@ export interface NamePromptProps {
   testId: string;
 }
 
-/** A prompt with one name field (new file, new folder, rename); Enter submits, names are trimmed. */
+/** Id of the message under the name field (the field is described by it). */
+const PROBLEM_ID = "name-problem";
+
+/**
+ * A prompt with one name field (new file, new folder, rename); Enter submits, names are trimmed. A name the server
+ * would refuse (a separator, `.`/`..`, a control character, over 255 bytes) is explained under the field and never
+ * sent: `a/b` would otherwise read as a path.
+ */
 export function NamePrompt(props: NamePromptProps) {
   const { t } = usePage();
   const [name, setName] = useState(props.initial ?? "");
   const [busy, setBusy] = useState(false);
+  const problem = newNameProblem(name.trim());
+  const shown = problem === "empty" ? null : problem;
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (busy || !name.trim()) return;
+    if (busy || problem) return;
     setBusy(true);
     const ok = await props.onSubmit(name.trim());
     setBusy(false);
@@ -43,7 +53,9 @@ export function NamePrompt(props: NamePromptProps) {
         actions={
           <>
             <button type="button" class="button flat" onClick={props.close}>{t("buttons.cancel")}</button>
-            <button type="submit" class="button" disabled={busy || !name.trim()}>{props.submitLabel}</button>
+            <button type="submit" class="button" disabled={busy || problem !== null}>
+              {props.submitLabel}
+            </button>
           </>
         }
       >
@@ -58,8 +70,12 @@ export function NamePrompt(props: NamePromptProps) {
             onFocus={onFocus}
             spellcheck={false}
             autocomplete="off"
+            dir="auto"
+            aria-invalid={shown ? "true" : undefined}
+            aria-describedby={shown ? PROBLEM_ID : undefined}
           />
         </label>
+        {shown && <p class="field-problem" id={PROBLEM_ID} role="alert">{t(`prompts.name.${shown}`)}</p>}
       </PromptCard>
     </form>
   );

@@ -4,6 +4,7 @@ import { joinPath, parentPath } from "../../client/api.ts";
 import { renameItem } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 import { NamePrompt } from "./NameInput.tsx";
+import { isolate } from "../../lib/bidi.ts";
 
 /** The rename prompt: the old name pre-filled, Enter submits. */
 export function RenamePrompt(props: PromptProps<{ item: TransferItem; onRenamed?: (path: string) => void }>) {
@@ -12,7 +13,7 @@ export function RenamePrompt(props: PromptProps<{ item: TransferItem; onRenamed?
   return (
     <NamePrompt
       title={t("prompts.rename.title")}
-      label={t("prompts.rename.message", { name: item.name })}
+      label={t("prompts.rename.message", { name: isolate(item.name) })}
       submitLabel={t("buttons.rename")}
       initial={item.name}
       selectBase

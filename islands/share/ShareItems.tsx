@@ -88,7 +88,7 @@ export function ShareItems(props: {
                     props.onOpen(item);
                   }}
                 >
-                  <Icon node={item.isDir ? Folder : File} size={18} /> {item.name}
+                  <Icon node={item.isDir ? Folder : File} size={18} /> <bdi>{item.name}</bdi>
                 </a>
               </td>
               <td>{item.isDir ? "—" : formatSize(item.size, locale)}</td>

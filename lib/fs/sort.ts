@@ -1,3 +1,4 @@
+// This module is browser-compatible.
 /** Listing order (docs/api.md), including the inverted name direction and upstream's natural compare. */
 import type { Resource, Sorting } from "../types.ts";
 

@@ -74,14 +74,17 @@ Deno.test({
         assert.equal(await page.locator('[data-sort="name"]').getAttribute("aria-sort"), "descending");
       });
 
-      await t.step("sorting by size (largest first, then flipped) is saved on the user", async () => {
-        await sortBy("size", ["b.txt", "c.txt", "a.txt", "Docs"]);
-        await sortBy("size", ["Docs", "a.txt", "c.txt", "b.txt"]);
-        assert.equal(await page.locator('[data-sort="size"]').getAttribute("aria-sort"), "ascending");
-        await openFiles(page, server, "/");
-        assert.deepEqual(await listedNames(page), ["Docs", "a.txt", "c.txt", "b.txt"]);
-        await sortBy("name", ["Docs", "a.txt", "b.txt", "c.txt"]);
-      });
+      await t.step(
+        "sorting by size (folders first, then largest first, then flipped) is saved on the user",
+        async () => {
+          await sortBy("size", ["Docs", "b.txt", "c.txt", "a.txt"]);
+          await sortBy("size", ["Docs", "a.txt", "c.txt", "b.txt"]);
+          assert.equal(await page.locator('[data-sort="size"]').getAttribute("aria-sort"), "ascending");
+          await openFiles(page, server, "/");
+          assert.deepEqual(await listedNames(page), ["Docs", "a.txt", "c.txt", "b.txt"]);
+          await sortBy("name", ["Docs", "a.txt", "b.txt", "c.txt"]);
+        },
+      );
 
       await t.step("the view button cycles list, mosaic, gallery and the choice is saved", async () => {
         await page.locator(".listing-wrap.list").waitFor();

@@ -321,7 +321,7 @@ Deno.test({
         await waitForNames(page, ["album", "keep.bin", "one.bin", "three.txt", "two.bin"]);
       });
 
-      await t.step("a name conflict: Continue skips the existing file, Replace overwrites it", async () => {
+      await t.step("a name conflict: Skip leaves the existing file, Replace overwrites it", async () => {
         await writeFile(server, "/clash.txt", "old");
         await Deno.writeTextFile(`${local}/clash.txt`, "new");
         await Deno.writeTextFile(`${local}/fresh.txt`, "fresh");
@@ -329,7 +329,7 @@ Deno.test({
         const replace = page.getByTestId("replace");
         await throughPanel(page, gate, async () => {
           await pick(page, "files", [`${local}/clash.txt`, `${local}/fresh.txt`]);
-          await replace.getByRole("button", { name: "Continue" }).click();
+          await replace.getByRole("button", { name: "Skip" }).click();
         });
         await waitForNames(page, [
           "album",
@@ -351,13 +351,13 @@ Deno.test({
       });
 
       await t.step(
-        "a folder picked onto an existing one is merged: Continue keeps the files that exist",
+        "a folder picked onto an existing one is merged: Skip keeps the files that exist",
         async () => {
           await writeFile(server, "/album/inner/notes.txt", "edited on the server");
           await Deno.writeTextFile(`${local}/album/added.txt`, "added");
           await throughPanel(page, gate, async () => {
             await pick(page, "folder", `${local}/album`);
-            await page.getByTestId("replace").getByRole("button", { name: "Continue" }).click();
+            await page.getByTestId("replace").getByRole("button", { name: "Skip" }).click();
           });
           assert.equal(await Deno.readTextFile(`${server.t.root}/album/added.txt`), "added");
           assert.equal(
