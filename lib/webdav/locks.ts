@@ -109,10 +109,16 @@ async function commitLockChange(
   change: (op: Deno.AtomicOperation) => Promise<void>,
 ): Promise<void> {
   for (let i = 0; i < MAX_TRIES; i++) {
-    const epoch = await kv.get<number>(keys.davLockEpoch());
-    const op = kv.atomic().check(epoch).set(keys.davLockEpoch(), (epoch.value ?? 0) + 1);
-    await change(op);
-    if ((await op.commit()).ok) return;
+    try {
+      const epoch = await kv.get<number>(keys.davLockEpoch());
+      const op = kv.atomic().check(epoch).set(keys.davLockEpoch(), (epoch.value ?? 0) + 1);
+      await change(op);
+      if ((await op.commit()).ok) return;
+    } catch (err) {
+      // Two processes on one SQLite file: "database is locked" means try again, not fail.
+      if (!/database is locked|busy/i.test(String((err as Error)?.message))) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
   }
   throw new HttpError(503, "lock_contended");
 }

@@ -32,8 +32,11 @@ function bad(why: string): BadRequestError {
 }
 
 function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);?/g, (m, e: string) => {
-    if (!m.endsWith(";")) throw bad("bad entity");
+  if (!s.includes("&")) return s;
+  if (/&(?!(?:#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);)/.test(s)) {
+    throw bad("bad entity or bare ampersand");
+  }
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_, e: string) => {
     if (e === "lt") return "<";
     if (e === "gt") return ">";
     if (e === "amp") return "&";
@@ -42,8 +45,6 @@ function decodeEntities(s: string): string {
     const code = e[1] === "x" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
     if (!(code > 0 && code <= 0x10ffff)) throw bad("bad character reference");
     return String.fromCodePoint(code);
-  }).replace(/&/g, () => {
-    throw bad("bare ampersand");
   });
 }
 
