@@ -88,7 +88,7 @@ export function parseBasic(header: string | null): { username: string; password:
 }
 
 function assertAllowed(user: StoredUser): StoredUser {
-  if ((user as StoredUser & { webdav?: boolean }).webdav === false) {
+  if (user.webdav === false) {
     throw new ForbiddenError("webdav_disabled");
   }
   return user;

@@ -55,7 +55,7 @@ Deno.test("PROPFIND with Depth infinity is refused with 403 and propfind-finite-
 Deno.test("PROPFIND of a big folder streams every visible entry", async () => {
   const t = await testApp({ config: { webdav: true } });
   try {
-    const n = 5_000;
+    const n = 2_000;
     await Deno.mkdir(`${t.root}/big`);
     for (let i = 0; i < n; i++) Deno.writeFileSync(`${t.root}/big/f${i}.txt`, new Uint8Array(0));
     const res = await t.app.request("/dav/big/", { method: "PROPFIND", headers: { ...AUTH, Depth: "1" } });
@@ -71,7 +71,7 @@ Deno.test("PROPFIND of a big folder streams every visible entry", async () => {
       tail = text.slice(-12);
     }
     assert.equal(responses, n + 1);
-    assert.ok(chunks > 10, `${chunks} chunks`);
+    assert.ok(chunks > 3, `${chunks} chunks`);
   } finally {
     await t.close();
   }
