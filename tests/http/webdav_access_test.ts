@@ -255,3 +255,18 @@ Deno.test("WebDAV paths and Destination headers cannot leave the scope", async (
     await t.close();
   }
 });
+
+Deno.test("Settings › Profile shows the WebDAV card only when the instance serves WebDAV", async () => {
+  for (const on of [true, false]) {
+    const t = await testApp({ config: { webdav: on } });
+    try {
+      const res = await t.app.request("/settings/profile", { headers: { Cookie: `auth=${t.tokens.admin}` } });
+      assert.equal(res.status, 200);
+      const html = await res.text();
+      assert.equal(html.includes('data-testid="webdav-card"'), on);
+      if (on) assert.match(html, /\/dav\//);
+    } finally {
+      await t.close();
+    }
+  }
+});
