@@ -12,11 +12,15 @@ import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
+import { webdavAuth } from "./middleware/webdav_auth.ts";
+import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
 
 const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 
 function isApi(c: Context, baseUrl: string): boolean {
-  return new URL(c.req.url).pathname.slice(baseUrl.length).startsWith("/api/");
+  const rel = new URL(c.req.url).pathname.slice(baseUrl.length);
+  // WebDAV answers errors as plain text too (no login redirect, no error page).
+  return rel.startsWith("/api/") || rel === "/dav" || rel.startsWith("/dav/");
 }
 
 /** Builds the application around its dependencies. Tests call `createApp(deps).request(...)`. */
@@ -42,6 +46,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     return await serveFile(c, `${HERE}/${BUILD_DIR}/islands`, c.req.param("file"), { maxAge: 3600 }) ??
       c.notFound();
   });
+
+  if (deps.config.webdav) {
+    app.on(
+      [...DAV_METHODS],
+      ["/dav", "/dav/*"],
+      webdavAuth(),
+      (c) => handleDav(davContextOf(c.var, c.req.raw)),
+    );
+  }
 
   mountManifest(app as unknown as Hono, manifest, {
     islandsUrl: `${base}/_islands`,

@@ -40,6 +40,8 @@ export interface Config {
   enableThumbs: boolean;
   resizePreview: boolean;
   followExternalSymlinks: boolean;
+  /** The WebDAV endpoint at `<baseurl>/dav/` (off by default). */
+  webdav: boolean;
   typeDetectionByHeader: boolean;
   /** Directory for caches (previews), outside the files root. */
   cacheDir: string;
@@ -216,6 +218,13 @@ export const OPTIONS: OptionSpec[] = [
     type: "boolean",
     default: "false",
     help: "serve full images in the preview",
+  },
+  {
+    name: "webdav",
+    env: "FB_WEBDAV",
+    type: "boolean",
+    default: "false",
+    help: "serve WebDAV at <baseurl>/dav/ (HTTP Basic with the account password)",
   },
   {
     name: "follow-external-symlinks",
@@ -458,6 +467,7 @@ export function loadConfig(
     enableThumbs: !bool("disable-thumbnails"),
     resizePreview: !bool("disable-preview-resize"),
     followExternalSymlinks: bool("follow-external-symlinks"),
+    webdav: bool("webdav"),
     typeDetectionByHeader: !bool("disable-type-detection-by-header"),
     cacheDir: get("cache-dir") ? absolute(get("cache-dir"), cwd) : `${dataDir}/cache`,
     uploadDir: get("upload-dir") ? absolute(get("upload-dir"), cwd) : `${dataDir}/uploads`,

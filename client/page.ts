@@ -37,6 +37,7 @@ const EMPTY_CONFIG: StartupConfig = {
   TusSettings: { chunkSize: 10485760, retryCount: 5 },
   Version: "",
   EnableGuest: false,
+  WebDAV: false,
 };
 
 function load(): RenderData {

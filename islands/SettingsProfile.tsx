@@ -2,6 +2,7 @@ import { useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Check } from "../components/settings/Check.tsx";
 import { LocaleSelect } from "../components/settings/LocaleSelect.tsx";
+import { WebdavCard } from "../components/settings/WebdavCard.tsx";
 import { updateUser } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { renewToken } from "../client/session.ts";
@@ -30,6 +31,8 @@ function SettingsProfileImpl() {
   }));
   const [busy, setBusy] = useState(false);
   if (!user) return null;
+  // Rendered on the server too, where there is no location: the origin fills in on hydration.
+  const davUrl = `${typeof location === "undefined" ? "" : location.origin}${config.BaseURL}/dav/`;
   const set = <K extends keyof typeof form>(k: K) => (v: typeof form[K]) => setForm({ ...form, [k]: v });
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -104,6 +107,18 @@ function SettingsProfileImpl() {
       </form>
       {!user.lockPassword && (
         <PasswordChange userId={user.id} askCurrent={config.AuthMethod === "json"} t={t} />
+      )}
+      {config.WebDAV && user.webdav !== false && (
+        <WebdavCard
+          url={davUrl}
+          username={user.username}
+          t={t}
+          onCopy={() =>
+            navigator.clipboard.writeText(davUrl).then(
+              () => showSuccess(t("settings.webdav.copied")),
+              showError,
+            )}
+        />
       )}
     </div>
   );

@@ -68,6 +68,8 @@ export interface User {
   aceEditorTheme: string;
   /** Our addition: "" (instance default), "light" or "dark". Not in the JWT. */
   theme?: string;
+  /** Our addition: WebDAV access when the instance enables it (absent = on). Not in the JWT. */
+  webdav?: boolean;
 }
 
 /** The stored user: the wire user plus the bcrypt hash and bookkeeping. */
@@ -331,4 +333,6 @@ export interface StartupConfig {
   TusSettings: { chunkSize: number; retryCount: number };
   Version: string;
   EnableGuest: boolean;
+  /** Our addition: the WebDAV endpoint is on (`--webdav`). */
+  WebDAV: boolean;
 }

@@ -21,6 +21,10 @@
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
+ * | ["webdav", "props", ...real segs, true, prop] | string: a WebDAV dead property (XML)  |
+ * | ["webdav", "locks", token]                  | DavLock (lib/webdav/locks.ts, expiring) |
+ * | ["webdav", "lock_paths", ...real segs, true, token] | true: locks by real path (expiring) |
+ * | ["webdav", "lock_epoch"]                    | number: bumped by every lock change (serialises them) |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -64,6 +68,16 @@ export const keys = {
   publishSchedule: (id: string) => ["publish", "schedules", id] as const,
   publishSchedulesPrefix: () => ["publish", "schedules"] as const,
   publishLog: (id: string) => ["publish", "logs", id] as const,
+  // Real paths are split into key parts so that a prefix lists a whole subtree; `true` ends the path.
+  davProp: (segs: readonly string[], prop: string) => ["webdav", "props", ...segs, true, prop],
+  davPropsPrefix: (segs: readonly string[], exact = false) =>
+    exact ? ["webdav", "props", ...segs, true] : ["webdav", "props", ...segs],
+  davLock: (token: string) => ["webdav", "locks", token] as const,
+  davLocksPrefix: () => ["webdav", "locks"] as const,
+  davLockPath: (segs: readonly string[], token: string) => ["webdav", "lock_paths", ...segs, true, token],
+  davLockPathsPrefix: (segs: readonly string[], exact = false) =>
+    exact ? ["webdav", "lock_paths", ...segs, true] : ["webdav", "lock_paths", ...segs],
+  davLockEpoch: () => ["webdav", "lock_epoch"] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

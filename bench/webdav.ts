@@ -1,0 +1,120 @@
+/**
+ * WebDAV benchmark (a script, not a test):
+ *   deno run -A bench/webdav.ts [--sizes=10000,100000] [--runs=10] [--mib=1024]
+ *
+ * Against one server started with `--webdav`, compares
+ * - `PROPFIND Depth: 1` of folders of N small files with `GET /api/resources/<folder>/`, and
+ * - a PUT of a file of `--mib` MiB through `/dav/` with `POST /api/resources/<file>?override=true`, and its
+ *   GET through `/dav/` with `GET /api/raw/<file>`.
+ * Goal: every WebDAV figure within 1.3x of its `/api/` counterpart. Folders and the source file are kept
+ * under bench/_work between runs.
+ */
+import { parseArgs } from "node:util";
+import { percentile, startApp } from "./_nginx.ts";
+
+function print(line: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+const WORK = new URL("./_work/", import.meta.url).pathname;
+/** The admin password bench/_nginx.ts starts the server with. */
+const PASSWORD = "bench-password-123456";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    runs: { type: "string", default: "10" },
+    mib: { type: "string", default: "1024" },
+  },
+});
+const sizes = values.sizes!.split(",").map(Number);
+const runs = Number(values.runs);
+const mib = Number(values.mib);
+
+async function ensureFolder(root: string, n: number): Promise<string> {
+  const name = `dav-list-${n}`;
+  const dir = `${root}/${name}`;
+  if (await Deno.stat(`${dir}.complete`).then(() => true, () => false)) return name;
+  await Deno.mkdir(dir, { recursive: true });
+  const data = new TextEncoder().encode("some text content\n");
+  for (let i = 0; i < n; i++) Deno.writeFileSync(`${dir}/file-${String(i).padStart(6, "0")}.txt`, data);
+  await Deno.writeTextFile(`${dir}.complete`, "");
+  return name;
+}
+
+async function ensureBlob(n: number): Promise<string> {
+  const path = `${WORK}blob-${n}MiB.bin`;
+  if ((await Deno.stat(path).catch(() => null))?.size === n * 1024 * 1024) return path;
+  using f = await Deno.open(path, { write: true, create: true, truncate: true });
+  const chunk = crypto.getRandomValues(new Uint8Array(65536));
+  for (let i = 0; i < n * 16; i++) await f.write(chunk);
+  return path;
+}
+
+async function timed(request: () => Promise<Response>): Promise<number> {
+  const t0 = performance.now();
+  const res = await request();
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  if (res.body) { for await (const _ of res.body); }
+  return performance.now() - t0;
+}
+
+async function p50(n: number, request: () => Promise<Response>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 2; i++) {
+    const ms = await timed(request);
+    if (i >= 2) times.push(ms);
+  }
+  return percentile(times, 50);
+}
+
+function row(what: string, dav: number, api: number): void {
+  print(`| ${what} | ${dav.toFixed(0)} ms | ${api.toFixed(0)} ms | ${(dav / api).toFixed(2)}x |`);
+}
+
+const root = `${WORK}webdav-root`;
+await Deno.mkdir(root, { recursive: true });
+const folders = [];
+for (const n of sizes) folders.push([n, await ensureFolder(root, n)] as const);
+const blob = await ensureBlob(mib);
+const server = await startApp(root, { args: ["--webdav"] });
+const dav = { Authorization: "Basic " + btoa(`admin:${PASSWORD}`) };
+try {
+  print("| operation | WebDAV | /api/ | ratio |");
+  print("|---|---|---|---|");
+  for (const [n, name] of folders) {
+    const d = await p50(
+      runs,
+      () => fetch(`${server.url}/dav/${name}/`, { method: "PROPFIND", headers: { ...dav, Depth: "1" } }),
+    );
+    const a = await p50(
+      runs,
+      () => fetch(`${server.url}/api/resources/${name}/`, { headers: server.headers }),
+    );
+    row(`list ${n} entries (p50 of ${runs})`, d, a);
+  }
+  const upload = async (url: string, init: RequestInit) => {
+    const f = await Deno.open(blob, { read: true });
+    return await timed(() => fetch(url, { ...init, body: f.readable }));
+  };
+  const putDav = () => upload(`${server.url}/dav/blob.bin`, { method: "PUT", headers: dav });
+  const putApi = () =>
+    upload(`${server.url}/api/resources/blob-api.bin?override=true`, {
+      method: "POST",
+      headers: server.headers,
+    });
+  const getDav = () => timed(() => fetch(`${server.url}/dav/blob.bin`, { headers: dav }));
+  const getApi = () => timed(() => fetch(`${server.url}/api/raw/blob-api.bin`, { headers: server.headers }));
+  // A-B-B-A, best of two each: the disk is shared, so order and neighbours move single figures a lot.
+  const [pd1, pa1, pa2, pd2] = [await putDav(), await putApi(), await putApi(), await putDav()];
+  row(`upload ${mib} MiB (best of 2)`, Math.min(pd1, pd2), Math.min(pa1, pa2));
+  const [gd1, ga1, ga2, gd2] = [await getDav(), await getApi(), await getApi(), await getDav()];
+  row(`download ${mib} MiB (best of 2)`, Math.min(gd1, gd2), Math.min(ga1, ga2));
+  await fetch(`${server.url}/dav/blob.bin`, { method: "DELETE", headers: dav }).then((r) => r.body?.cancel());
+  await fetch(`${server.url}/dav/blob-api.bin`, { method: "DELETE", headers: dav }).then((r) =>
+    r.body?.cancel()
+  );
+} finally {
+  await server.stop();
+}

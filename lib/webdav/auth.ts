@@ -1,0 +1,134 @@
+/**
+ * Who a WebDAV request is: HTTP Basic with the account password (the login's verification and the login
+ * throttle's counters), the trusted proxy header with `--auth proxy`, user 1 with `--auth noauth`. A user
+ * whose `webdav` switch is off is refused (403).
+ *
+ * WebDAV clients send the password with every request. So that they neither pay bcrypt each time nor eat
+ * the login throttle, a verified (username, password) pair is remembered for a few minutes as an HMAC under
+ * a per-process key, tied to the stored password hash: a password change or a deleted user ends it at once.
+ * Only failed verifications keep their throttle slot.
+ */
+import { ForbiddenError, UnauthorizedError } from "../errors.ts";
+import { verifyPassword } from "../auth/passwords.ts";
+import { guessThrottle } from "../auth/throttle.ts";
+import { users } from "../storage/mod.ts";
+import { foldName } from "../storage/keys.ts";
+import type { AppDeps } from "../state.ts";
+import type { Settings, StoredUser } from "../types.ts";
+
+/** How long a verified password is remembered. */
+export const CREDENTIAL_TTL_MS = 5 * 60_000;
+const MAX_REMEMBERED = 1000;
+
+/** What the auth step knows about the request. */
+export interface DavAuthInput {
+  /** The Authorization header. */
+  authorization: string | null;
+  /** Client address for throttling. */
+  client: string;
+  /** Username from the proxy header, when the request came from a trusted proxy. */
+  proxyUser?: string | null;
+}
+
+interface Remembered {
+  userId: number;
+  passwordHash: string;
+  until: number;
+}
+
+const remembered = new Map<string, Remembered>();
+let hmacKey: Promise<CryptoKey> | null = null;
+
+async function fingerprint(username: string, password: string): Promise<string> {
+  hmacKey ??= crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign"]) as Promise<
+    CryptoKey
+  >;
+  const data = new TextEncoder().encode(`${username}\0${password}`);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey, data));
+  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function remember(key: string, value: Remembered, now: number): void {
+  if (remembered.size >= MAX_REMEMBERED) {
+    for (const [k, v] of remembered) if (v.until <= now) remembered.delete(k);
+    // Still full: forget the oldest (insertion order).
+    for (const k of remembered.keys()) {
+      if (remembered.size < MAX_REMEMBERED) break;
+      remembered.delete(k);
+    }
+  }
+  remembered.set(key, value);
+}
+
+/** The realm of the Basic challenge: the instance name. */
+export function realmOf(settings: Settings): string {
+  return (settings.branding?.name || "File Browser").replace(/["\\\r\n]/g, "");
+}
+
+function challenge(settings: Settings, code: string): UnauthorizedError {
+  return new UnauthorizedError(code, undefined, {
+    headers: { "WWW-Authenticate": `Basic realm="${realmOf(settings)}", charset="UTF-8"` },
+  });
+}
+
+/** Decodes a Basic Authorization header; null when absent or not Basic, 401 when malformed. */
+export function parseBasic(header: string | null): { username: string; password: string } | null {
+  const m = header?.match(/^\s*basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+  if (!m) return null;
+  let text: string;
+  try {
+    const bytes = Uint8Array.from(atob(m[1]), (c) => c.charCodeAt(0));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  const i = text.indexOf(":");
+  if (i < 0) return null;
+  return { username: text.slice(0, i), password: text.slice(i + 1) };
+}
+
+function assertAllowed(user: StoredUser): StoredUser {
+  if (user.webdav === false) {
+    throw new ForbiddenError("webdav_disabled");
+  }
+  return user;
+}
+
+/** Authenticates a WebDAV request; 401 with a Basic challenge, 403 when the user's WebDAV switch is off. */
+export async function authenticateDav(
+  deps: AppDeps,
+  settings: Settings,
+  input: DavAuthInput,
+): Promise<StoredUser> {
+  const method = deps.config.authMethod;
+  if (method === "noauth") {
+    const user = await users.findUser(deps.kv, 1);
+    if (!user) throw new UnauthorizedError("noauth_user_missing");
+    return assertAllowed(user);
+  }
+  if (method === "proxy") {
+    const user = input.proxyUser ? await users.findUserByName(deps.kv, input.proxyUser) : null;
+    if (!user) throw new UnauthorizedError("proxy_header_missing");
+    return assertAllowed(user);
+  }
+  const credentials = parseBasic(input.authorization);
+  if (!credentials) throw challenge(settings, "no_credentials");
+  const now = deps.now();
+  const key = await fingerprint(credentials.username, credentials.password);
+  const known = remembered.get(key);
+  if (known && known.until > now) {
+    const user = await users.findUser(deps.kv, known.userId);
+    if (user && user.passwordHash === known.passwordHash) return assertAllowed(user);
+    remembered.delete(key);
+  }
+  // Same counters as the login form: guesses over WebDAV and over /api/login share one budget.
+  const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
+  const attempt = await throttle.reserve(input.client, foldName(credentials.username), now);
+  const user = await users.findUserByName(deps.kv, credentials.username);
+  // Always run the verification, even for unknown users, so timing does not reveal which usernames exist.
+  const ok = await verifyPassword(credentials.password, user?.passwordHash ?? null);
+  if (!user || !ok) throw challenge(settings, "wrong_credentials");
+  await attempt.release();
+  remember(key, { userId: user.id, passwordHash: user.passwordHash, until: now + CREDENTIAL_TTL_MS }, now);
+  return assertAllowed(user);
+}

@@ -1,0 +1,119 @@
+/**
+ * LOCK (new lock, refresh, lock on an unmapped URL creating an empty file) and UNLOCK. Write locks only,
+ * exclusive or shared, Depth 0 or infinity, with timeouts (docs/api.md#webdav).
+ */
+import { BadRequestError, ConflictError, ForbiddenError, HttpError } from "../errors.ts";
+import { resolveScoped, scopedParent } from "../fs/gate.ts";
+import { uploadResource } from "../fs/write.ts";
+import { checkConditions, type DavContext, hrefOf, parentSegs, segsOf } from "./context.ts";
+import { parseIf, submittedTokens } from "./conditions.ts";
+import {
+  createLock,
+  type DavLock,
+  findLock,
+  lockCovers,
+  newLockToken,
+  parseTimeout,
+  refreshLock,
+  removeLock,
+} from "./locks.ts";
+import { activeLockXml } from "./props_xml.ts";
+import { childElements, DAV_NS, davChild, readXmlBody, serializeChildren, type XmlElement } from "./xml.ts";
+
+function lockAnswer(lock: DavLock, now: number, status: number): Response {
+  const body = `<?xml version="1.0" encoding="utf-8"?>\n<D:prop xmlns:D="DAV:"><D:lockdiscovery>${
+    activeLockXml(lock, now)
+  }</D:lockdiscovery></D:prop>\n`;
+  return new Response(body, {
+    status,
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Lock-Token": `<${lock.token}>` },
+  });
+}
+
+function parseLockInfo(root: XmlElement): { scope: DavLock["scope"]; owner: string } {
+  if (root.ns !== DAV_NS || root.name !== "lockinfo") {
+    throw new BadRequestError("bad lockinfo", { code: "bad_lock" });
+  }
+  const scopeEl = davChild(root, "lockscope");
+  const typeEl = davChild(root, "locktype");
+  const scope = scopeEl ? childElements(scopeEl, DAV_NS)[0]?.name : undefined;
+  if (scope !== "exclusive" && scope !== "shared") {
+    throw new BadRequestError("bad lockscope", { code: "bad_lock" });
+  }
+  if (!typeEl || !davChild(typeEl, "write")) {
+    throw new BadRequestError("only write locks exist", { code: "bad_lock" });
+  }
+  const ownerEl = davChild(root, "owner");
+  const owner = ownerEl ? serializeChildren(ownerEl, "") : "";
+  if (owner.length > 4096) throw new BadRequestError("owner too long", { code: "bad_lock" });
+  return { scope, owner };
+}
+
+/** Answers a LOCK: a new lock (200, or 201 when an empty file was created) or a refresh (200). */
+export async function lock(ctx: DavContext): Promise<Response> {
+  const root = await readXmlBody(ctx.request);
+  const now = ctx.now();
+  const timeout = parseTimeout(ctx.request.headers.get("Timeout"));
+  const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "read");
+  if (root === null) {
+    // A refresh names the lock in the If header.
+    const header = ctx.request.headers.get("If");
+    if (!header) throw new BadRequestError("LOCK refresh needs an If header", { code: "bad_lock" });
+    for (const token of submittedTokens(parseIf(header))) {
+      const found = await findLock(ctx.kv, token, now);
+      if (found && found.userId === ctx.fs.user.id && lockCovers(found, segsOf(p))) {
+        return lockAnswer(await refreshLock(ctx.kv, found, timeout, now), now, 200);
+      }
+    }
+    throw new HttpError(412, "no_lock_to_refresh");
+  }
+  const info = parseLockInfo(root);
+  const depthHeader = (ctx.request.headers.get("Depth") ?? "infinity").trim().toLowerCase();
+  if (depthHeader !== "0" && depthHeader !== "infinity") {
+    throw new BadRequestError("LOCK Depth must be 0 or infinity", { code: "bad_depth" });
+  }
+  const created = p.lstat === null;
+  if (created) {
+    if (p.trailingSlash || !(await scopedParent(p)).stat?.isDirectory) throw new ConflictError("no_parent");
+    await resolveScoped(ctx.fs.gate, ctx.vpath, "create");
+    await checkConditions(ctx, p, [{ segs: parentSegs(p) }]);
+  } else {
+    await resolveScoped(ctx.fs.gate, ctx.vpath, "modify");
+    await checkConditions(ctx, p, []);
+  }
+  const isDir = p.stat?.isDirectory === true;
+  const lock: DavLock = {
+    token: newLockToken(),
+    segs: segsOf(p),
+    root: hrefOf(ctx, p.vpath, isDir),
+    depth: isDir ? depthHeader as DavLock["depth"] : "0",
+    scope: info.scope,
+    owner: info.owner,
+    userId: ctx.fs.user.id,
+    timeout,
+    expires: now + timeout * 1000,
+  };
+  await createLock(ctx.kv, lock, now);
+  if (created) {
+    try {
+      await uploadResource(ctx.fs, p.vpath, null, { override: false });
+    } catch (err) {
+      await removeLock(ctx.kv, lock);
+      throw err;
+    }
+  }
+  return lockAnswer(lock, now, created ? 201 : 200);
+}
+
+/** Answers an UNLOCK: 204, 409 when the token is not a lock on this resource, 403 for another user's lock. */
+export async function unlock(ctx: DavContext): Promise<Response> {
+  const header = ctx.request.headers.get("Lock-Token")?.trim() ?? "";
+  const m = header.match(/^<([^>]+)>$/);
+  if (!m) throw new BadRequestError("Lock-Token header missing or malformed", { code: "bad_lock_token" });
+  const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "read");
+  const found = await findLock(ctx.kv, m[1], ctx.now());
+  if (!found || !lockCovers(found, segsOf(p))) throw new ConflictError("lock_token_mismatch");
+  if (found.userId !== ctx.fs.user.id) throw new ForbiddenError("not_lock_owner");
+  await removeLock(ctx.kv, found);
+  return new Response(null, { status: 204 });
+}
