@@ -24,6 +24,7 @@ export const USER_FIELDS = [
   "dateFormat",
   "aceEditorTheme",
   "theme",
+  "webdav",
 ] as const;
 
 /** One user field name. */
@@ -37,6 +38,7 @@ export const ADMIN_ONLY_FIELDS: readonly UserField[] = [
   "perm",
   "commands",
   "rules",
+  "webdav",
 ];
 
 /**
@@ -51,6 +53,7 @@ export const SECURITY_FIELDS: readonly UserField[] = [
   "perm",
   "commands",
   "rules",
+  "webdav",
 ];
 
 const BY_FOLDED = new Map<string, UserField>(USER_FIELDS.map((f) => [f.toLowerCase(), f]));
@@ -160,6 +163,10 @@ export async function applyField(
       u.theme = ["", "light", "dark"].includes(t) ? t : "";
       break;
     }
+    case "webdav":
+      // Our addition: WebDAV access per user (on unless switched off), when the instance runs with --webdav.
+      u.webdav = bool(data.webdav, true);
+      break;
     case "locale":
     case "aceEditorTheme":
       u[field] = str(data[field]);

@@ -58,6 +58,7 @@ export function toWireUser(u: StoredUser, options: { viewerIsAdmin: boolean }): 
     sorting: { by: u.sorting?.by || "name", asc: !!u.sorting?.asc },
     rules: u.rules ?? [],
     hideDotfiles: u.hideDotfiles,
+    webdav: u.webdav !== false,
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
     theme: u.theme ?? "",

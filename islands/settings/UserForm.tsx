@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Check } from "../../components/settings/Check.tsx";
 import { ListInput } from "../../components/settings/ListInput.tsx";
 import { LocaleSelect } from "../../components/settings/LocaleSelect.tsx";
+import { usePage } from "../../client/hooks.ts";
 import { splitWords } from "../../client/settings.ts";
 import type { User } from "../../lib/types.ts";
 import { PermissionsFields } from "./PermissionsFields.tsx";
@@ -27,6 +28,7 @@ export interface UserFormProps {
  */
 export function UserForm(props: UserFormProps) {
   const { value: u, t } = props;
+  const { config } = usePage();
   const [savedScope, setSavedScope] = useState(props.initialScope);
   const set = <K extends keyof User>(k: K) => (v: User[K]) => props.onChange({ ...u, [k]: v });
   const input = (k: "username" | "password" | "scope", extra: Record<string, unknown> = {}) => (
@@ -82,6 +84,14 @@ export function UserForm(props: UserFormProps) {
         disabled={u.perm.admin}
         onChange={set("lockPassword")}
       />
+      {config.WebDAV && (
+        <Check
+          name="webdav"
+          label={t("settings.webdavAccess")}
+          checked={u.webdav !== false}
+          onChange={set("webdav")}
+        />
+      )}
       <PermissionsFields
         perm={u.perm}
         exec={props.exec}

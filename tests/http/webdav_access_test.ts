@@ -110,7 +110,22 @@ Deno.test("WebDAV is off without --webdav, and a user whose webdav switch is off
   }
   const t = await davApp();
   try {
-    await users.mutateUser(t.deps.kv, t.users.bob.id, (u) => ({ ...u, webdav: false }) as typeof u);
+    // The admin switches bob's WebDAV access off through the users API (a security field: re-authenticated).
+    const id = t.users.bob.id;
+    const put = await t.request(`/api/users/${id}`, {
+      as: "admin",
+      method: "PUT",
+      body: JSON.stringify({
+        what: "user",
+        which: ["webdav"],
+        data: { id, webdav: false },
+        current_password: TEST_PASSWORD,
+      }),
+    });
+    assert.equal(put.status, 200, await put.text());
+    assert.equal((await users.getUser(t.deps.kv, id)).webdav, false);
+    const wire = await (await t.request(`/api/users/${id}`, { as: "admin" })).json();
+    assert.equal(wire.webdav, false);
     assert.equal((await dav(t, "PROPFIND", "/dav/", { as: "bob", headers: { Depth: "0" } })).status, 403);
     assert.equal((await dav(t, "PROPFIND", "/dav/", { as: "dots", headers: { Depth: "0" } })).status, 207);
   } finally {
