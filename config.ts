@@ -52,6 +52,8 @@ export interface Config {
   /** First-start admin credentials (only used when the database is empty). */
   adminUsername: string;
   adminPassword: string;
+  /** A filebrowser database imported on the first start (an empty database), or "". */
+  importFilebrowser: string;
   /** Password guesses allowed per client and user (or share) per minute before 429; five times that per client. */
   loginRateLimit: number;
   /** Human verification of logins (reCAPTCHA v2 API), or null when off (needs json auth, a key and a secret). */
@@ -253,6 +255,13 @@ export const OPTIONS: OptionSpec[] = [
     type: "string",
     default: "",
     help: "partial uploads directory (default: uploads/ next to the database)",
+  },
+  {
+    name: "import-filebrowser",
+    env: "FB_IMPORT_FILEBROWSER",
+    type: "string",
+    default: "",
+    help: "first start only: import users, shares and settings from this filebrowser.db",
   },
   {
     name: "upload-expiry",
@@ -474,6 +483,7 @@ export function loadConfig(
     uploadExpiry: duration("upload-expiry"),
     adminUsername: get("username"),
     adminPassword: get("password"),
+    importFilebrowser: get("import-filebrowser") ? absolute(get("import-filebrowser"), cwd) : "",
     loginRateLimit: int("login-rate-limit", 1, 100000),
     recaptcha: recaptchaOf(auth, get("recaptcha-host"), get("recaptcha-key"), get("recaptcha-secret")),
     version: VERSION,

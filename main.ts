@@ -54,8 +54,9 @@ try {
 }
 await build();
 // With --enable-exec, a sandbox that cannot be set up fails here too (ExecUnavailableError), before any write.
-const { deps, firstStart, warnings } = await bootDeps(config).catch(fail);
+const { deps, firstStart, warnings, imported } = await bootDeps(config).catch(fail);
 for (const w of warnings) log.warn(w);
+for (const line of imported) log.info(`import-filebrowser: ${line}`);
 if (firstStart.password) {
   // Printed whatever --log-level says: it is shown only this once, and without it nobody can log in.
   // deno-lint-ignore no-console -- the one-time admin password must not go through the level filter

@@ -6,9 +6,11 @@ import type { Config } from "../config.ts";
 import { ensureFirstStart } from "./auth/mod.ts";
 import { checkPasswordPolicy } from "./auth/passwords.ts";
 import { defaultSettings, normalizeSettings } from "./settings.ts";
+import type { Settings } from "./types.ts";
 import { noopHooks } from "./hooks.ts";
 import { createExecEnv } from "./runner/mod.ts";
 import { createEventHooks } from "./runner/hooks.ts";
+import { formatReport, importFilebrowser } from "./import/mod.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
 import type { AppDeps } from "./state.ts";
 import { normalizeUsername } from "./usernames.ts";
@@ -142,10 +144,35 @@ export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv
   // An existing but empty database is a first start too: check the admin before writing anything into it.
   const empty = (await users.listUsers(kv)).length === 0;
   if (empty) checkFirstAdmin(config, settings.minimumPasswordLength);
-  if (!stored) await store.saveSettings(settings);
+  let imported: string[] = [];
+  if (config.importFilebrowser && empty) {
+    // Before our defaults are stored: the import brings filebrowser's settings, users (and so the admins) along.
+    imported = await importOnFirstStart(kv, config.importFilebrowser, settings);
+  } else if (config.importFilebrowser) {
+    warnings.push("--import-filebrowser is read on the first start only; use `deno task import-filebrowser`");
+  }
+  const current = await store.findSettings();
+  if (!current) await store.saveSettings(settings);
+  const effective = current ? normalizeSettings(current) : settings;
   const hooks = exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks;
   const deps: AppDeps = { config, kv, store, hooks, exec, now: options.now ?? Date.now };
   await store.getSecret();
-  const firstStart = await ensureFirstStart(deps, settings);
-  return { deps, firstStart, warnings };
+  const firstStart = await ensureFirstStart(deps, effective);
+  return { deps, firstStart, warnings, imported };
+}
+
+/** Imports a filebrowser database into an empty one; a bad file throws naming the flag (nothing is written). */
+async function importOnFirstStart(kv: Deno.Kv, path: string, settings: Settings): Promise<string[]> {
+  let file: Uint8Array;
+  try {
+    file = await Deno.readFile(path);
+  } catch (err) {
+    throw new Error(`Cannot read --import-filebrowser "${path}": ${(err as Error).message}`);
+  }
+  try {
+    const report = await importFilebrowser(kv, file, { source: path.split("/").pop(), initialSettings: settings });
+    return formatReport(report);
+  } catch (err) {
+    throw new Error(`Cannot import --import-filebrowser "${path}": ${(err as Error).message}`);
+  }
 }

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { testApp } from "../_helpers.ts";
 import { importFilebrowser } from "../../lib/import/mod.ts";
 import { runImport } from "../../cli/import_filebrowser.ts";
+import { loadConfig } from "../../config.ts";
+import { bootDeps } from "../../lib/boot.ts";
+import { users } from "../../lib/storage/mod.ts";
 
 const SMALL = new URL("../fixtures/filebrowser/small.db", import.meta.url);
 
@@ -82,6 +85,60 @@ Deno.test("deno task import-filebrowser: dry run, import, re-run and a refused f
     assert.equal(await run(...db), 2, "no file given");
     assert.equal(await run(`${dir}/missing.db`, ...db), 1);
     assert.match(out.join("\n"), /Cannot read/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--import-filebrowser on a first start imports the database and creates no admin of its own", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fb_first_import_" });
+  try {
+    const config = loadConfig([
+      "--root",
+      `${dir}/files`,
+      "--database",
+      `${dir}/db.kv`,
+      "--import-filebrowser",
+      SMALL.pathname,
+    ], {});
+    const kv = await Deno.openKv(":memory:");
+    try {
+      const { firstStart, imported, deps } = await bootDeps(config, { kv });
+      assert.equal(firstStart.password, undefined, "no generated admin password: the imported admin stays");
+      assert.ok(imported.some((l) => /user/i.test(l)), imported.join("\n"));
+      const names = (await users.listUsers(deps.kv)).map((u) => u.username).sort();
+      assert.ok(names.includes("alice") && names.includes("admin"), names.join(","));
+      // A second start ignores the flag (with a warning) and imports nothing again.
+      const again = await bootDeps(config, { kv });
+      assert.deepEqual(again.imported, []);
+      assert.ok(again.warnings.some((w) => /first start only/.test(w)));
+    } finally {
+      kv.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("--import-filebrowser with a file that is not a filebrowser database stops the start, naming the flag", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fb_first_import_bad_" });
+  try {
+    await Deno.writeTextFile(`${dir}/bad.db`, "not a bolt file at all".repeat(300));
+    const config = loadConfig([
+      "--root",
+      `${dir}/files`,
+      "--database",
+      `${dir}/db.kv`,
+      "--import-filebrowser",
+      `${dir}/bad.db`,
+    ], {});
+    const kv = await Deno.openKv(":memory:");
+    try {
+      await assert.rejects(bootDeps(config, { kv }), /--import-filebrowser/);
+      assert.equal((await users.listUsers(kv)).length, 0, "nothing was written");
+    } finally {
+      kv.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
