@@ -14,14 +14,25 @@ Deno.test("--issues-url and --project-url: off by default, http(s) only, hidden 
   );
   assert.equal(on.issuesUrl, "https://tracker.example/new");
   assert.equal(on.projectUrl, "https://project.example/");
-  for (const bad of ["javascript:alert(1)", "/relative", "ftp://x.example/", "https://u:p@x.example/", "nota url"]) {
+  for (
+    const bad of [
+      "javascript:alert(1)",
+      "/relative",
+      "ftp://x.example/",
+      "https://u:p@x.example/",
+      "nota url",
+    ]
+  ) {
     assert.throws(() => parseLinkUrl("issues-url", bad), /--issues-url/, bad);
   }
   const settings = normalizeSettings(defaultSettings());
   const shown = startupConfig(on, settings);
   assert.equal(shown.IssuesURL, "https://tracker.example/new");
   assert.equal(shown.ProjectURL, "https://project.example/");
-  const hidden = startupConfig(on, { ...settings, branding: { ...settings.branding, disableExternal: true } });
+  const hidden = startupConfig(on, {
+    ...settings,
+    branding: { ...settings.branding, disableExternal: true },
+  });
   assert.equal(hidden.IssuesURL, undefined);
   assert.equal(hidden.ProjectURL, undefined);
   assert.equal(startupConfig(off, settings).IssuesURL, undefined);

@@ -19,7 +19,12 @@ export function loginFailureMessage(err: unknown, mode: "login" | "signup", t: T
 }
 
 /** Guest mode logs in by itself unless the visitor comes from the file pages (for example right after a logout). */
-export function shouldTryGuest(enableGuest: boolean, referrer: string, origin: string, baseUrl: string): boolean {
+export function shouldTryGuest(
+  enableGuest: boolean,
+  referrer: string,
+  origin: string,
+  baseUrl: string,
+): boolean {
   if (!enableGuest) return false;
   let from: URL;
   try {

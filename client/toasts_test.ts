@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { ApiError } from "./api.ts";
-import { dismissToast, issueUrl, MAX_TOASTS, showError, showSuccess, SUCCESS_TIMEOUT_MS, toasts } from "./toasts.ts";
+import {
+  dismissToast,
+  issueUrl,
+  MAX_TOASTS,
+  showError,
+  showSuccess,
+  SUCCESS_TIMEOUT_MS,
+  toasts,
+} from "./toasts.ts";
 
 Deno.test("toasts: a success goes after SUCCESS_TIMEOUT_MS, errors stay, at most MAX_TOASTS are kept", async () => {
   try {
@@ -33,11 +41,13 @@ Deno.test("toasts: errors offer a report, except refusals (403) and when the cal
 });
 
 Deno.test("issueUrl() prefills title and body with the error text and version, keeping the tracker's own query", () => {
-  const url = new URL(issueUrl("https://tracker.example/org/app/issues/new?labels=bug", "Cannot delete \"a&b\": x", "1.2"));
+  const url = new URL(
+    issueUrl("https://tracker.example/org/app/issues/new?labels=bug", 'Cannot delete "a&b": x', "1.2"),
+  );
   assert.equal(url.origin + url.pathname, "https://tracker.example/org/app/issues/new");
   assert.equal(url.searchParams.get("labels"), "bug");
-  assert.equal(url.searchParams.get("title"), "Cannot delete \"a&b\": x");
-  assert.equal(url.searchParams.get("body"), "Cannot delete \"a&b\": x\n\nVersion: 1.2");
+  assert.equal(url.searchParams.get("title"), 'Cannot delete "a&b": x');
+  assert.equal(url.searchParams.get("body"), 'Cannot delete "a&b": x\n\nVersion: 1.2');
   const long = new URL(issueUrl("https://tracker.example/new", "x".repeat(500), ""));
   assert.equal(long.searchParams.get("title")!.length, 200);
   assert.match(long.searchParams.get("body")!, /Version: unknown$/);

@@ -134,7 +134,8 @@ function SidebarImpl(props: SidebarProps) {
                   {config.Name || "File Browser"}
                 </a>
               )
-              : (config.Name || "File Browser")} {config.Version && <span class="version">v{config.Version}</span>}
+              : (config.Name || "File Browser")}{" "}
+            {config.Version && <span class="version">v{config.Version}</span>}
           </span>
           <button type="button" class="link" onClick={() => showPrompt("help")} data-testid="sidebar-help">
             {t("sidebar.help")}

@@ -33,7 +33,8 @@ function ToastsImpl() {
               aria-label={t("buttons.close")}
               title={t("buttons.close")}
               data-testid="toast-close"
-              onClick={() => dismissToast(x.id)}
+              onClick={() =>
+                dismissToast(x.id)}
             >
               <Icon node={X} size={18} />
             </button>

@@ -55,7 +55,10 @@ Deno.test({
         assert.equal(await error.innerText(), "Guest login failed");
         assert.match(page.url(), /\/login/);
         // The form stays usable for a real login.
-        assert.equal(await page.locator('[data-testid="login-form"] button[type="submit"]').isEnabled(), true);
+        assert.equal(
+          await page.locator('[data-testid="login-form"] button[type="submit"]').isEnabled(),
+          true,
+        );
         await context.close();
       });
     } finally {
