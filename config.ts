@@ -58,6 +58,10 @@ export interface Config {
   loginRateLimit: number;
   /** Human verification of logins (reCAPTCHA v2 API), or null when off (needs json auth, a key and a secret). */
   recaptcha: RecaptchaConfig | null;
+  /** The project's issue tracker ("" = no "Report issue" link on error toasts). */
+  issuesUrl: string;
+  /** The project's web site ("" = the sidebar shows the product name as plain text). */
+  projectUrl: string;
   version: string;
 }
 
@@ -285,6 +289,20 @@ export const OPTIONS: OptionSpec[] = [
     help: "human verification provider (reCAPTCHA v2 API)",
   },
   {
+    name: "issues-url",
+    env: "FB_ISSUES_URL",
+    type: "string",
+    default: "",
+    help: "issue tracker for the error toasts' Report issue link (empty: no link)",
+  },
+  {
+    name: "project-url",
+    env: "FB_PROJECT_URL",
+    type: "string",
+    default: "",
+    help: "project site the sidebar's product name links to (empty: plain text)",
+  },
+  {
     name: "recaptcha-key",
     env: "FB_RECAPTCHA_KEY",
     type: "string",
@@ -407,6 +425,20 @@ export function parseRecaptchaHost(text: string): string {
   return url.origin + url.pathname.replace(/\/+$/, "");
 }
 
+/** An optional http(s) link target: "" stays "", anything else must be an absolute http(s) URL without credentials. */
+export function parseLinkUrl(name: string, text: string): string {
+  const value = text.trim();
+  if (!value) return "";
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch { /* reported below */ }
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password) {
+    throw new Error(`Invalid value for --${name}: "${text}" (an http(s) URL is expected)`);
+  }
+  return url.href;
+}
+
 function recaptchaOf(auth: AuthMethod, host: string, key: string, secret: string): RecaptchaConfig | null {
   if (!key && !secret) return null;
   if (!key || !secret) throw new Error("--recaptcha-key and --recaptcha-secret must be set together");
@@ -486,6 +518,8 @@ export function loadConfig(
     importFilebrowser: get("import-filebrowser") ? absolute(get("import-filebrowser"), cwd) : "",
     loginRateLimit: int("login-rate-limit", 1, 100000),
     recaptcha: recaptchaOf(auth, get("recaptcha-host"), get("recaptcha-key"), get("recaptcha-secret")),
+    issuesUrl: parseLinkUrl("issues-url", get("issues-url")),
+    projectUrl: parseLinkUrl("project-url", get("project-url")),
     version: VERSION,
   };
   return Object.freeze(config);

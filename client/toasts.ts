@@ -9,6 +9,8 @@ export interface Toast {
   id: number;
   kind: "success" | "error";
   message: string;
+  /** Offer "Report issue" (errors only; off for expected refusals such as a 403 on deleting the last admin). */
+  report?: boolean;
 }
 
 /** Success toasts disappear after this many milliseconds. */
@@ -21,9 +23,9 @@ export const toasts = signal<Toast[]>([]);
 
 let nextId = 1;
 
-function push(kind: Toast["kind"], message: string): number {
+function push(kind: Toast["kind"], message: string, report = false): number {
   const id = nextId++;
-  toasts.value = [...toasts.value, { id, kind, message }].slice(-MAX_TOASTS);
+  toasts.value = [...toasts.value, { id, kind, message, report }].slice(-MAX_TOASTS);
   return id;
 }
 
@@ -63,8 +65,29 @@ export function errorMessage(err: unknown): string {
   }
 }
 
-/** Shows a sticky error; `action` names what failed (already translated), e.g. `Cannot delete "a.txt"`. */
-export function showError(err: unknown, action?: string): void {
+/** Options of showError. */
+export interface ShowErrorOptions {
+  /** Offer "Report issue" (default true; a 403 is never reported, it is a refusal, not a fault). */
+  report?: boolean;
+}
+
+/**
+ * Shows a sticky error; `action` names what failed (already translated), e.g. `Cannot delete "a.txt"`.
+ * It has Close and, when the instance names an issue tracker, "Report issue".
+ */
+export function showError(err: unknown, action?: string, options: ShowErrorOptions = {}): void {
   const message = errorMessage(err);
-  push("error", action ? `${action}: ${message}` : message);
+  const forbidden = err instanceof ApiError && err.status === 403;
+  push("error", action ? `${action}: ${message}` : message, (options.report ?? true) && !forbidden);
+}
+
+/**
+ * The new-issue link for an error: the tracker URL with the error text as `title` and, with the version, as
+ * `body`. Nothing is sent by itself: the user opens the link and decides. No paths or file names are added.
+ */
+export function issueUrl(tracker: string, message: string, version: string): string {
+  const url = new URL(tracker);
+  url.searchParams.set("title", message.slice(0, 200));
+  url.searchParams.set("body", `${message}\n\nVersion: ${version || "unknown"}`);
+  return url.href;
 }

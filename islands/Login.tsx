@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Logo } from "../components/Logo.tsx";
-import { ApiError, login, signup } from "../client/api.ts";
+import { login, signup } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { setToken } from "../client/session.ts";
 import { errorMessage } from "../client/toasts.ts";
+import { loginFailureMessage, shouldTryGuest } from "../client/login_error.ts";
 import { type CaptchaWidget, renderCaptcha } from "../client/captcha.ts";
 import { safeRedirect } from "../lib/redirect.ts";
 
@@ -38,7 +39,7 @@ function LoginImpl(props: LoginProps) {
   useEffect(() => {
     // No login form (no-auth or proxy auth): the server answers /api/login without credentials.
     const auto = config.NoAuth || !config.LoginPage;
-    const guest = config.EnableGuest && !props.redirect.startsWith("/files");
+    const guest = shouldTryGuest(config.EnableGuest, document.referrer, location.origin, config.BaseURL);
     if (!auto && !guest) return;
     setBusy(true);
     login(guest && !auto ? "guest" : "", "")
@@ -75,11 +76,7 @@ function LoginImpl(props: LoginProps) {
     } catch (err) {
       setBusy(false);
       captcha?.reset();
-      const status = err instanceof ApiError ? err.status : 500;
-      if (mode === "signup" && status === 409) setError(t("login.usernameTaken"));
-      else if (mode === "signup" && status === 400) setError(errorMessage(err));
-      else if (status === 403 || status === 401) setError(t("login.wrongCredentials"));
-      else setError(errorMessage(err));
+      setError(loginFailureMessage(err, mode, t));
     }
   };
 

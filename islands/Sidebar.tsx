@@ -126,10 +126,20 @@ function SidebarImpl(props: SidebarProps) {
           )}
         {props.usage && user && !config.DisableUsedPercentage && <UsageBar locale={locale} t={t} />}
         <footer class="sidebar-footer">
-          <span>
-            {config.Name || "File Browser"} {config.Version && <span class="version">v{config.Version}</span>}
+          <span data-testid="sidebar-product">
+            {/* ProjectURL is only in the startup config when set and external links are allowed. */}
+            {config.ProjectURL
+              ? (
+                <a href={config.ProjectURL} target="_blank" rel="noopener noreferrer">
+                  {config.Name || "File Browser"}
+                </a>
+              )
+              : (config.Name || "File Browser")}{" "}
+            {config.Version && <span class="version">v{config.Version}</span>}
           </span>
-          <button type="button" class="link" onClick={() => showPrompt("help")}>{t("sidebar.help")}</button>
+          <button type="button" class="link" onClick={() => showPrompt("help")} data-testid="sidebar-help">
+            {t("sidebar.help")}
+          </button>
         </footer>
       </nav>
     </>

@@ -2,10 +2,12 @@ import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { Check, TriangleAlert, X } from "../components/icons.ts";
 import { usePage } from "../client/hooks.ts";
-import { dismissToast, toasts } from "../client/toasts.ts";
+import { dismissToast, issueUrl, toasts } from "../client/toasts.ts";
 
 function ToastsImpl() {
-  const { t } = usePage();
+  const { t, config } = usePage();
+  // The startup config carries IssuesURL only when configured and external links are allowed.
+  const tracker = config.IssuesURL;
   return (
     <div class="toasts" data-testid="toasts">
       {/* Two live regions: errors interrupt (alert), successes are polite (status). */}
@@ -14,11 +16,23 @@ function ToastsImpl() {
           <div key={x.id} class="toast error" data-testid="toast-error">
             <Icon node={TriangleAlert} />
             <span>{x.message}</span>
+            {tracker && x.report && (
+              <a
+                class="button flat small"
+                href={issueUrl(tracker, x.message, config.Version)}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="toast-report"
+              >
+                {t("toasts.reportIssue")}
+              </a>
+            )}
             <button
               type="button"
               class="action small"
               aria-label={t("buttons.close")}
               title={t("buttons.close")}
+              data-testid="toast-close"
               onClick={() =>
                 dismissToast(x.id)}
             >

@@ -43,6 +43,8 @@ export function startupConfig(config: Readonly<Config>, settings: Settings): Sta
     ...(json && config.recaptcha
       ? { ReCaptchaHost: config.recaptcha.host, ReCaptchaKey: config.recaptcha.key }
       : {}),
+    ...(config.issuesUrl && !settings.branding.disableExternal ? { IssuesURL: config.issuesUrl } : {}),
+    ...(config.projectUrl && !settings.branding.disableExternal ? { ProjectURL: config.projectUrl } : {}),
     ResizePreview: config.resizePreview,
     Signup: json && settings.signup,
     StaticURL: `${config.baseUrl}/static`,

@@ -326,6 +326,10 @@ export interface StartupConfig {
   ReCaptcha: boolean;
   ReCaptchaHost?: string;
   ReCaptchaKey?: string;
+  /** Our addition: the issue tracker for "Report issue" (absent when unset or external links are off). */
+  IssuesURL?: string;
+  /** Our addition: the project site the product name links to (absent when unset or external links are off). */
+  ProjectURL?: string;
   ResizePreview: boolean;
   Signup: boolean;
   StaticURL: string;

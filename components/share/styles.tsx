@@ -7,6 +7,7 @@ const CSS = `
 .share-duration { display: grid; grid-template-columns: 1fr 140px; gap: 8px; }
 .share-check { display: flex; align-items: center; gap: 8px; }
 .share-error { color: var(--danger); margin: 0; }
+.share-hint { color: var(--text-muted); font-size: 0.875em; margin: 0.25rem 0 0; }
 .share-crumbs { flex: 1 0 100%; overflow-wrap: anywhere; }
 .share-page { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px; align-items: flex-start; }
 .share-info { flex: 0 1 340px; display: flex; flex-direction: column; gap: 12px; padding: 20px; text-align: center; align-items: center; }

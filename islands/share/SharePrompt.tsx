@@ -140,11 +140,20 @@ export function SharePrompt(props: PromptProps<{ path: string; name: string }>) 
                   setInvalid(false);
                 }}
                 aria-invalid={invalid}
+                aria-describedby="share-custom-rule"
                 data-testid="share-custom-link"
               />
+              {/* The rule is shown before submitting; a refused link turns it into an alert. */}
+              <p
+                id="share-custom-rule"
+                class={invalid ? "share-error" : "share-hint"}
+                role={invalid ? "alert" : undefined}
+                data-testid="share-custom-rule"
+              >
+                {t("share.customInvalid")}
+              </p>
             </div>
           )}
-          {invalid && <p class="share-error" role="alert">{t("share.customInvalid")}</p>}
         </form>
         <div class="card-actions">
           <button type="button" class="button flat" onClick={cancel}>{t("buttons.cancel")}</button>

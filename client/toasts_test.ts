@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { ApiError } from "./api.ts";
+import {
+  dismissToast,
+  issueUrl,
+  MAX_TOASTS,
+  showError,
+  showSuccess,
+  SUCCESS_TIMEOUT_MS,
+  toasts,
+} from "./toasts.ts";
+
+Deno.test("toasts: a success goes after SUCCESS_TIMEOUT_MS, errors stay, at most MAX_TOASTS are kept", async () => {
+  try {
+    toasts.value = [];
+    assert.equal(SUCCESS_TIMEOUT_MS, 1000);
+    assert.equal(MAX_TOASTS, 5);
+    showSuccess("saved");
+    showError(new ApiError(500, "500"));
+    assert.deepEqual(toasts.value.map((x) => x.kind), ["success", "error"]);
+    // Generous: the machine is loaded; only the order of events matters.
+    await new Promise((r) => setTimeout(r, SUCCESS_TIMEOUT_MS + 500));
+    assert.deepEqual(toasts.value.map((x) => x.kind), ["error"], "the success left, the error stays");
+    for (let i = 0; i < 7; i++) showError(new ApiError(500, `${i}`));
+    assert.equal(toasts.value.length, MAX_TOASTS);
+    dismissToast(toasts.value[0].id);
+    assert.equal(toasts.value.length, MAX_TOASTS - 1);
+  } finally {
+    toasts.value = [];
+  }
+});
+
+Deno.test("toasts: errors offer a report, except refusals (403) and when the caller says no", () => {
+  toasts.value = [];
+  showError(new ApiError(500, "500"));
+  showError(new ApiError(0, "000 No connection"));
+  showError(new ApiError(403, "403 Forbidden"));
+  showError(new ApiError(500, "500"), undefined, { report: false });
+  assert.deepEqual(toasts.value.map((x) => x.report), [true, true, false, false]);
+  toasts.value = [];
+});
+
+Deno.test("issueUrl() prefills title and body with the error text and version, keeping the tracker's own query", () => {
+  const url = new URL(
+    issueUrl("https://tracker.example/org/app/issues/new?labels=bug", 'Cannot delete "a&b": x', "1.2"),
+  );
+  assert.equal(url.origin + url.pathname, "https://tracker.example/org/app/issues/new");
+  assert.equal(url.searchParams.get("labels"), "bug");
+  assert.equal(url.searchParams.get("title"), 'Cannot delete "a&b": x');
+  assert.equal(url.searchParams.get("body"), 'Cannot delete "a&b": x\n\nVersion: 1.2');
+  const long = new URL(issueUrl("https://tracker.example/new", "x".repeat(500), ""));
+  assert.equal(long.searchParams.get("title")!.length, 200);
+  assert.match(long.searchParams.get("body")!, /Version: unknown$/);
+});
