@@ -170,7 +170,10 @@ async function importOnFirstStart(kv: Deno.Kv, path: string, settings: Settings)
     throw new Error(`Cannot read --import-filebrowser "${path}": ${(err as Error).message}`);
   }
   try {
-    const report = await importFilebrowser(kv, file, { source: path.split("/").pop(), initialSettings: settings });
+    const report = await importFilebrowser(kv, file, {
+      source: path.split("/").pop(),
+      initialSettings: settings,
+    });
     return formatReport(report);
   } catch (err) {
     throw new Error(`Cannot import --import-filebrowser "${path}": ${(err as Error).message}`);
