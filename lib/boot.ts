@@ -10,6 +10,7 @@ import { noopHooks } from "./hooks.ts";
 import { createExecEnv } from "./runner/mod.ts";
 import { createEventHooks } from "./runner/hooks.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
+import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
 import { normalizeUsername } from "./usernames.ts";
 
@@ -144,7 +145,8 @@ export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv
   if (empty) checkFirstAdmin(config, settings.minimumPasswordLength);
   if (!stored) await store.saveSettings(settings);
   const hooks = exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks;
-  const deps: AppDeps = { config, kv, store, hooks, exec, now: options.now ?? Date.now };
+  const now = options.now ?? Date.now;
+  const deps: AppDeps = { config, kv, store, hooks, exec, now, cache: new StateCache(kv, { now }) };
   await store.getSecret();
   const firstStart = await ensureFirstStart(deps, settings);
   return { deps, firstStart, warnings };
