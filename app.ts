@@ -7,7 +7,7 @@ import { serveFile } from "./framework/static.ts";
 import { BUILD_DIR } from "./framework/build.ts";
 import { statusText, toHttpError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
-import { normalizeSettings } from "./lib/settings.ts";
+import { cachedSettings } from "./lib/storage/state_cache.ts";
 import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
@@ -32,12 +32,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", requestLog());
   app.use("*", securityHeaders({ loginPath: `${base}/login`, captchaHost: deps.config.recaptcha?.host }));
   app.use("*", cleanPath({ baseUrl: base }));
-  app.use("*", async function loadState(c, next) {
-    c.set("deps", deps);
-    c.set("settings", normalizeSettings(await deps.store.findSettings()));
-    await next();
-  });
-
+  // Static assets and the health check need neither settings nor a user: they answer before loadState runs.
   app.all("/health", (c) => c.json({ status: "OK" }));
   app.on(["GET", "HEAD"], "/static/:file{[\\s\\S]+}", async (c) => {
     return await serveFile(c, `${HERE}/static`, c.req.param("file"), { maxAge: 86400 }) ?? c.notFound();
@@ -45,6 +40,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.on(["GET", "HEAD"], "/_islands/:file{[\\s\\S]+}", async (c) => {
     return await serveFile(c, `${HERE}/${BUILD_DIR}/islands`, c.req.param("file"), { maxAge: 3600 }) ??
       c.notFound();
+  });
+  app.use("*", async function loadState(c, next) {
+    c.set("deps", deps);
+    // From memory on a warm request (lib/storage/state_cache.ts).
+    c.set("settings", await cachedSettings(deps));
+    await next();
   });
 
   if (deps.config.webdav) {

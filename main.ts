@@ -92,6 +92,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     await server.shutdown();
     await deps.listings?.close();
     await deps.searchIndex?.close();
+    await deps.cache?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
     await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();

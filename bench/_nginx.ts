@@ -87,7 +87,10 @@ http {
 }
 
 /** Starts our server on `root` (admin scope = root) and logs in as the admin. */
-export async function startApp(root: string, options: { args?: string[] } = {}): Promise<BenchServer> {
+export async function startApp(
+  root: string,
+  options: { args?: string[]; cwd?: string } = {},
+): Promise<BenchServer> {
   const dir = await Deno.makeTempDir({ prefix: "bench-app-" });
   const password = "bench-password-123456";
   const child = new Deno.Command(Deno.execPath(), {
@@ -105,7 +108,7 @@ export async function startApp(root: string, options: { args?: string[] } = {}):
       `${dir}/cache`,
       ...(options.args ?? []),
     ],
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { FB_ADMIN_PASSWORD: password },
     stdout: "piped",
     stderr: "inherit",

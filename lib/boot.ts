@@ -12,6 +12,7 @@ import { createExecEnv } from "./runner/mod.ts";
 import { createEventHooks } from "./runner/hooks.ts";
 import { formatReport, importFilebrowser } from "./import/mod.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
+import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
 import { normalizeUsername } from "./usernames.ts";
 
@@ -155,7 +156,8 @@ export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv
   if (!current) await store.saveSettings(settings);
   const effective = current ? normalizeSettings(current) : settings;
   const hooks = exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks;
-  const deps: AppDeps = { config, kv, store, hooks, exec, now: options.now ?? Date.now };
+  const now = options.now ?? Date.now;
+  const deps: AppDeps = { config, kv, store, hooks, exec, now, cache: new StateCache(kv, { now }) };
   await store.getSecret();
   const firstStart = await ensureFirstStart(deps, effective);
   return { deps, firstStart, warnings, imported };

@@ -7,6 +7,7 @@ import type { ListingCache } from "./fs/listing_cache.ts";
 import type { ExecEnv } from "./runner/run.ts";
 import type { BuildRunner } from "./publish/build.ts";
 import type { SearchIndex } from "./search/index/mod.ts";
+import type { StateCache } from "./storage/state_cache.ts";
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   listings?: ListingCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
+  /** Settings, users and sessions in memory (close it on shutdown); none = every request reads them from KV. */
+  cache?: StateCache;
   /** Filename index of the server root (close it on shutdown); none = every search walks the disk. */
   searchIndex?: SearchIndex;
 }

@@ -9,6 +9,7 @@ import { createEventHooks } from "../lib/runner/hooks.ts";
 import { defaultSettings, normalizeSettings } from "../lib/settings.ts";
 import type { AppDeps } from "../lib/state.ts";
 import { Store, users } from "../lib/storage/mod.ts";
+import { StateCache } from "../lib/storage/state_cache.ts";
 import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { userFromDefaults } from "../lib/users.ts";
@@ -43,6 +44,8 @@ export interface TestAppOptions {
    * index is reconciled with the disk, so tests see what they just wrote without waiting for the watcher.
    */
   searchIndex?: boolean;
+  /** Open KV on this file instead of in memory (to share it with a second instance). */
+  kvPath?: string;
 }
 
 /** A running test app. */
@@ -87,13 +90,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     dir,
   );
   const config = Object.freeze({ ...base, database: ":memory:", ...options.config }) as Readonly<Config>;
-  const kv = await Deno.openKv(":memory:");
+  const kv = await Deno.openKv(options.kvPath ?? ":memory:");
   const store = new Store(kv);
   const settings = normalizeSettings({ ...defaultSettings(), ...options.settings });
   await store.saveSettings(settings);
   const exec = options.exec !== undefined ? options.exec : (await createExecEnv(config)).exec;
   const hooks = exec ? createEventHooks({ exec, store, root }) : noopHooks;
-  const deps: AppDeps = { config, kv, store, hooks, exec, now: Date.now };
+  const deps: AppDeps = { config, kv, store, hooks, exec, now: Date.now, cache: new StateCache(kv) };
   const specs: TestUserSpec[] = [{ username: "admin", perm: "all" }, ...(options.users ?? [])];
   const made: Record<string, StoredUser> = {};
   const tokens: Record<string, string> = {};
@@ -135,6 +138,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
     async close() {
       await deps.searchIndex?.close();
+      await deps.cache?.close();
       kv.close();
       await publishing;
       await Deno.remove(dir, { recursive: true }).catch(() => {});

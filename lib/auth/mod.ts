@@ -140,9 +140,13 @@ export async function authenticateToken(deps: AppDeps, token: string | null): Pr
   if (!looksLikeToken(token)) throw new UnauthorizedError("no_token");
   const now = deps.now();
   const claims = await verifyToken(token, { secret: await deps.store.getSecret(), nowMs: now });
-  const session = await sessions.findSession(deps.kv, claims.sessionId, now);
+  const session = deps.cache
+    ? await deps.cache.findSession(claims.sessionId, now)
+    : await sessions.findSession(deps.kv, claims.sessionId, now);
   if (!session || session.userId !== claims.userId) throw new UnauthorizedError("session_revoked");
-  const user = await users.findUser(deps.kv, claims.userId);
+  const user = deps.cache
+    ? await deps.cache.findUser(claims.userId)
+    : await users.findUser(deps.kv, claims.userId);
   // A deleted user's token is 401, not upstream's 500.
   if (!user) throw new UnauthorizedError("user_deleted");
   if ((user.sessionEpoch ?? 0) !== session.epoch) throw new UnauthorizedError("session_revoked");

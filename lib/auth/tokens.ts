@@ -51,8 +51,30 @@ export function looksLikeToken(value: string | undefined | null): value is strin
   return !!value && value.split(".").length === 3;
 }
 
-/** Verifies signature, algorithm and expiry; throws UnauthorizedError otherwise. */
+/** Most tokens remembered as verified per signing key; the oldest are dropped first. */
+const MAX_VERIFIED = 1000;
+const verified = new WeakMap<Uint8Array, Map<string, TokenClaims>>();
+
+/**
+ * Verifies signature, algorithm and expiry; throws UnauthorizedError otherwise. A token whose signature was
+ * verified with the same key object is not verified again (its expiry still is): a signature cannot become
+ * invalid, and revocation is the session check's job.
+ */
 export async function verifyToken(
+  token: string,
+  options: { secret: Uint8Array; nowMs: number },
+): Promise<TokenClaims> {
+  let known = verified.get(options.secret);
+  const hit = known?.get(token);
+  if (hit && hit.exp * 1000 > options.nowMs) return { ...hit };
+  const claims = await verifySignature(token, options);
+  if (!known) verified.set(options.secret, known = new Map());
+  if (known.size >= MAX_VERIFIED) known.delete(known.keys().next().value!);
+  known.set(token, claims);
+  return { ...claims };
+}
+
+async function verifySignature(
   token: string,
   options: { secret: Uint8Array; nowMs: number },
 ): Promise<TokenClaims> {

@@ -121,6 +121,19 @@ function notModifiedSince(header: string, mtime: Date | null): boolean {
 /** Streams `length` bytes of a file from `start`, in large chunks; cancelling closes the file. */
 export function fileStream(real: string, start: number, length: number): ReadableStream<Uint8Array> {
   let file: Deno.FsFile | null = null;
+  return boundedStream(async () => {
+    file = await Deno.open(real, { read: true });
+    if (start > 0) await file.seek(start, Deno.SeekMode.Start);
+    return file;
+  }, length);
+}
+
+/**
+ * Streams at most `length` bytes from an open file's current position: the reads go straight into the buffers the
+ * consumer hands over (a byte stream), 256 KiB at a time. Closes the file at the end, on error and on cancel.
+ */
+function boundedStream(open: () => Promise<Deno.FsFile>, length: number): ReadableStream<Uint8Array> {
+  let file: Deno.FsFile | null = null;
   let left = length;
   const close = () => {
     file?.close();
@@ -130,21 +143,20 @@ export function fileStream(real: string, start: number, length: number): Readabl
     type: "bytes",
     autoAllocateChunkSize: 256 * 1024,
     async start() {
-      file = await Deno.open(real, { read: true });
-      if (start > 0) await file.seek(start, Deno.SeekMode.Start);
+      file = await open();
     },
     async pull(controller: ReadableByteStreamController) {
       const req = controller.byobRequest!;
       const view = req.view as Uint8Array;
       const want = Math.min(view.byteLength, left);
-      if (want <= 0 || file === null) {
-        close();
-        controller.close();
-        req.respond(0);
-        return;
-      }
-      const n = await file.read(view.subarray(0, want));
-      if (n === null || n === 0) {
+      const n = want > 0 && file
+        ? await file.read(view.subarray(0, want)).catch((err) => {
+          close();
+          throw err;
+        })
+        : null;
+      if (!n) {
+        // End of the range, or the file got shorter since it was planned.
         close();
         controller.close();
         req.respond(0);
@@ -162,6 +174,23 @@ export function fileStream(real: string, start: number, length: number): Readabl
     },
   };
   return new ReadableStream(source) as ReadableStream<Uint8Array>;
+}
+
+/**
+ * The body of a range: the file opened and positioned at `start`. A range that runs to the end of the file (resumed
+ * downloads, media seeking: `bytes=N-`) is the file's own stream, which Deno.serve sends natively like a whole
+ * file; a range that stops earlier is a bounded byte stream.
+ */
+async function rangeBody(real: string, range: { start: number; end: number }, size: number) {
+  const handle = await Deno.open(real, { read: true });
+  try {
+    if (range.start > 0) await handle.seek(range.start, Deno.SeekMode.Start);
+  } catch (err) {
+    handle.close();
+    throw err;
+  }
+  if (range.end === size - 1) return handle.readable;
+  return boundedStream(() => Promise.resolve(handle), range.end - range.start + 1);
 }
 
 /** Plans the answer for one file: 200/206 with a streamed body, 304, or throws 404/412/416. */
@@ -220,5 +249,5 @@ export async function planDownload(file: ScopedPath, request: DownloadRequest): 
   const length = range.end - range.start + 1;
   headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;
   headers["Content-Length"] = String(length);
-  return { status: 206, headers, body: fileStream(file.real, range.start, length) };
+  return { status: 206, headers, body: await rangeBody(file.real, range, info.size) };
 }

@@ -4,6 +4,7 @@
  * retried group by group, so nothing is ever half-written and a re-run picks up what is missing.
  */
 import { sessions, shares as shareStore, users as userStore } from "../storage/mod.ts";
+import { notifyStateWrite } from "../storage/changes.ts";
 import type { DecodedShare, DecodedUser } from "./fb_decode.ts";
 import type { Planned, ShareAction, UserAction } from "./plan.ts";
 
@@ -66,6 +67,8 @@ async function commitGroups(kv: Deno.Kv, groups: Labeled[], perBatch: number): P
     while (next < queue.length) await commitBatch(kv, queue[next++], result);
   };
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  // Imported users replace cached copies (putUserOps bumped the generation for other instances).
+  notifyStateWrite(kv);
   return result;
 }
 

@@ -5,6 +5,7 @@
  * |---------------------------------------------|----------------------------------------|
  * | ["meta", "version"]                         | number: schema version                 |
  * | ["meta", "secret"]                          | Uint8Array(64): JWT signing key        |
+ * | ["meta", "state_generation"]              | Deno.KvU64: bumped by every write of settings, users, sessions |
  * | ["meta", "filebrowser_import"]             | ImportRecord: the last filebrowser import |
  * | ["settings"]                                | Settings (wire shape, docs/api.md)     |
  * | ["counters", "user_id"]                     | Deno.KvU64: last user id               |
@@ -45,6 +46,7 @@ export function fitsKeyPart(part: string): boolean {
 export const keys = {
   version: () => ["meta", "version"] as const,
   secret: () => ["meta", "secret"] as const,
+  stateGeneration: () => ["meta", "state_generation"] as const,
   filebrowserImport: () => ["meta", "filebrowser_import"] as const,
   settings: () => ["settings"] as const,
   userIdCounter: () => ["counters", "user_id"] as const,

@@ -3,6 +3,7 @@ import * as users from "./users.ts";
 import * as sessions from "./sessions.ts";
 import * as shares from "./shares.ts";
 import { keys } from "./keys.ts";
+import { bumpStateGeneration, notifyStateWrite } from "./changes.ts";
 import type { Settings } from "../types.ts";
 
 export { keys } from "./keys.ts";
@@ -18,6 +19,8 @@ export function openKv(path: string): Promise<Deno.Kv> {
 /** A thin handle on KV shared by the app. */
 export class Store {
   readonly kv: Deno.Kv;
+  /** The signing key never changes once written: read it once. */
+  #secret: Uint8Array | null = null;
 
   constructor(kv: Deno.Kv) {
     this.kv = kv;
@@ -30,16 +33,18 @@ export class Store {
 
   /** Writes the settings record. */
   async saveSettings(settings: Settings): Promise<void> {
-    await this.kv.set(keys.settings(), settings);
+    await bumpStateGeneration(this.kv.atomic()).set(keys.settings(), settings).commit();
+    notifyStateWrite(this.kv);
   }
 
   /** Returns the JWT signing key, creating it once (atomically) if absent. */
   async getSecret(): Promise<Uint8Array> {
+    if (this.#secret) return this.#secret;
     const existing = await this.kv.get<Uint8Array>(keys.secret());
-    if (existing.value) return existing.value;
+    if (existing.value) return this.#secret = existing.value;
     const fresh = crypto.getRandomValues(new Uint8Array(64));
     await this.kv.atomic().check({ key: keys.secret(), versionstamp: null }).set(keys.secret(), fresh)
       .commit();
-    return (await this.kv.get<Uint8Array>(keys.secret())).value!;
+    return this.#secret = (await this.kv.get<Uint8Array>(keys.secret())).value!;
   }
 }

@@ -1,5 +1,6 @@
 /** Login sessions: every token names one; deleting it revokes the token at once. */
 import { keys } from "./keys.ts";
+import { bumpStateGeneration, notifyStateWrite } from "./changes.ts";
 
 /** A stored session. */
 export interface Session {
@@ -20,10 +21,11 @@ export function newSessionId(): string {
 /** Stores a session that expires with its token. */
 export async function saveSession(kv: Deno.Kv, session: Session, now: number): Promise<void> {
   const expireIn = Math.max(1000, session.expires - now + 60_000);
-  await kv.atomic()
+  await bumpStateGeneration(kv.atomic())
     .set(keys.session(session.id), session, { expireIn })
     .set(keys.sessionByUser(session.userId, session.id), true, { expireIn })
     .commit();
+  notifyStateWrite(kv);
 }
 
 /** Finds a live session. */
@@ -36,9 +38,10 @@ export async function findSession(kv: Deno.Kv, id: string, now: number): Promise
 /** Deletes one session. */
 export async function deleteSession(kv: Deno.Kv, id: string): Promise<void> {
   const s = (await kv.get<Session>(keys.session(id))).value;
-  const op = kv.atomic().delete(keys.session(id));
+  const op = bumpStateGeneration(kv.atomic()).delete(keys.session(id));
   if (s) op.delete(keys.sessionByUser(s.userId, id));
   await op.commit();
+  notifyStateWrite(kv);
 }
 
 /** Deletes every session of a user, except `exceptId` when given. */

@@ -1,6 +1,7 @@
 /** Users in Deno KV, with a unique case-folded username index and a unique derived-scope index. */
 import { BadRequestError, ConflictError, KvCommitError, NotFoundError } from "../errors.ts";
 import type { StoredUser } from "../types.ts";
+import { bumpStateGeneration, notifyStateWrite } from "./changes.ts";
 import { fitsKeyPart, foldName, keys, MAX_KEY_PART_BYTES } from "./keys.ts";
 
 const MAX_RETRIES = 64;
@@ -80,7 +81,7 @@ export async function createUser(
     if (existing.value !== null) {
       throw new ConflictError("username_taken", `Cannot create user "${user.username}": username taken`);
     }
-    let op = kv.atomic()
+    let op = bumpStateGeneration(kv.atomic())
       .check(counter)
       .check({ key: nameKey, versionstamp: null })
       .check({ key: keys.user(id), versionstamp: null })
@@ -99,7 +100,10 @@ export async function createUser(
       op = op.check({ key: scopeKey, versionstamp: null }).set(scopeKey, id);
     }
     const res = await op.commit();
-    if (res.ok) return user;
+    if (res.ok) {
+      notifyStateWrite(kv);
+      return user;
+    }
   }
   throw new KvCommitError("createUser: too much contention");
 }
@@ -118,7 +122,7 @@ export async function mutateUser(
     const entry = await kv.get<StoredUser>(keys.user(id));
     if (!entry.value) throw new NotFoundError("user_not_found");
     const next = { ...fn(structuredClone(entry.value)), id };
-    let op = kv.atomic().check(entry).set(keys.user(id), next);
+    let op = bumpStateGeneration(kv.atomic()).check(entry).set(keys.user(id), next);
     if (foldName(next.username) !== foldName(entry.value.username)) {
       assertNameFits(next.username);
       const newKey = keys.userByName(next.username);
@@ -131,7 +135,10 @@ export async function mutateUser(
       );
     }
     const res = await op.commit();
-    if (res.ok) return next;
+    if (res.ok) {
+      notifyStateWrite(kv);
+      return next;
+    }
   }
   throw new KvCommitError("mutateUser: too much contention");
 }
@@ -146,7 +153,8 @@ export interface PutUserExpect {
 
 /**
  * Adds to `op` the writes of a user with a fixed id (importing from filebrowser keeps ids): the record, its
- * name index and optionally the scope index, each guarded by `expect`, and raises the id counter to the id.
+ * name index and optionally the scope index, each guarded by `expect`, and raises the id counter to the id. After
+ * the commit, the caller calls `notifyStateWrite(kv)` (lib/storage/changes.ts).
  */
 export function putUserOps(
   op: Deno.AtomicOperation,
@@ -155,7 +163,7 @@ export function putUserOps(
 ): Deno.AtomicOperation {
   assertNameFits(user.username);
   const nameKey = keys.userByName(user.username);
-  op = op.check({ key: keys.user(user.id), versionstamp: expect.record })
+  op = bumpStateGeneration(op).check({ key: keys.user(user.id), versionstamp: expect.record })
     .check({ key: nameKey, versionstamp: expect.name })
     .set(keys.user(user.id), user)
     .set(nameKey, user.id)
@@ -171,10 +179,13 @@ export function putUserOps(
 export async function deleteUser(kv: Deno.Kv, id: number): Promise<void> {
   const entry = await kv.get<StoredUser>(keys.user(id));
   if (!entry.value) throw new NotFoundError("user_not_found");
-  let op = kv.atomic().check(entry).delete(keys.user(id)).delete(keys.userByName(entry.value.username));
+  let op = bumpStateGeneration(kv.atomic()).check(entry).delete(keys.user(id)).delete(
+    keys.userByName(entry.value.username),
+  );
   const scopeKey = keys.userByScope(entry.value.scope);
   const scopeOwner = await kv.get<number>(scopeKey);
   if (scopeOwner.value === id) op = op.delete(scopeKey);
   const res = await op.commit();
   if (!res.ok) throw new KvCommitError("deleteUser: concurrent change");
+  notifyStateWrite(kv);
 }
