@@ -33,19 +33,44 @@ async function converges(ctx: GateContext, vpath: string, cache: ListingCache): 
   return -1;
 }
 
-/** Kernel inotify watches of this process (Deno shares one inotify instance between watchers). */
-function watchCount(): number {
+/** Inode numbers of the folders below `root` (itself included). */
+function folderInodes(root: string): Set<number> {
+  const out = new Set<number>();
+  const walk = (dir: string) => {
+    out.add(Deno.statSync(dir).ino!);
+    for (const e of Deno.readDirSync(dir)) if (e.isDirectory) walk(`${dir}/${e.name}`);
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * Kernel inotify watches of this process on folders below `root` (Deno shares one inotify instance between
+ * watchers). Watches of other tests in the same process (search index, folder sizes) are not counted.
+ */
+function watchCount(root: string): number {
+  const inodes = folderInodes(root);
   let n = 0;
   for (const e of Deno.readDirSync("/proc/self/fd")) {
     try {
       if (!Deno.readLinkSync(`/proc/self/fd/${e.name}`).includes("inotify")) continue;
       const info = Deno.readTextFileSync(`/proc/self/fdinfo/${e.name}`);
-      n += info.split("\n").filter((l) => l.startsWith("inotify wd:")).length;
+      for (const line of info.split("\n")) {
+        const ino = line.startsWith("inotify wd:") ? line.match(/ ino:([0-9a-f]+)/) : null;
+        if (ino && inodes.has(parseInt(ino[1], 16))) n++;
+      }
     } catch {
       // The fd of the directory listing itself is gone already.
     }
   }
   return n;
+}
+
+/** Waits (bounded) until this many watches exist below `root`, then asserts it. */
+async function expectWatches(root: string, n: number, message?: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (watchCount(root) !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(watchCount(root), n, message);
 }
 
 /** Watchers end asynchronously after close(); Deno drops the kernel watch then. */
@@ -228,28 +253,27 @@ Deno.test("ListingCache keeps to its bounds and closes the watchers it lets go",
     await fill(`${root}/big`, 60);
     await fill(`${root}/small`, 3);
     const ctx = ctxFor(root);
-    const base = watchCount();
     const cache = new ListingCache({ maxDirs: 2, maxEntries: 50, minEntries: 10 });
     try {
       await list(ctx, "/a", cache);
       await list(ctx, "/b", cache);
-      assert.equal(watchCount(), base + 2);
+      await expectWatches(root, 2);
       assert.equal(cache.stats().entries, 30, "a + b would pass 50 entries");
       await list(ctx, "/c", cache);
       await list(ctx, "/c", cache);
       await watchesSettle();
       assert.equal(cache.stats().dirs, 1);
-      assert.equal(watchCount(), base + 1, "evicted folders' watchers are closed");
+      await expectWatches(root, 1, "evicted folders' watchers are closed");
       await list(ctx, "/big", cache);
       await list(ctx, "/small", cache);
       await list(ctx, "/small", cache);
       await watchesSettle();
-      assert.equal(watchCount(), base + 1, "too big and too small folders keep no watcher");
+      await expectWatches(root, 1, "too big and too small folders keep no watcher");
       assert.equal(cache.stats().entries, 30);
       await cache.close();
-      assert.equal(watchCount(), base, "close() closes every watcher");
+      await expectWatches(root, 0, "close() closes every watcher");
       assert.equal((await list(ctx, "/a", cache)).numFiles, 30, "a closed cache still lists");
-      assert.equal(watchCount(), base);
+      await expectWatches(root, 0);
     } finally {
       await cache.close();
     }
@@ -260,13 +284,12 @@ Deno.test("ListingCache keeps at most maxDirs folders", async () => {
   await withTempRoot(async ({ root }) => {
     for (const d of ["a", "b", "c"]) await fill(`${root}/${d}`, 3);
     const ctx = ctxFor(root);
-    const base = watchCount();
     const cache = new ListingCache({ maxDirs: 2, minEntries: 0 });
     try {
       for (const d of ["/a", "/b", "/c", "/a"]) await list(ctx, d, cache);
       await watchesSettle();
       assert.equal(cache.stats().watchers, 2);
-      assert.equal(watchCount(), base + 2);
+      await expectWatches(root, 2);
     } finally {
       await cache.close();
     }

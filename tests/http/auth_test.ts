@@ -80,10 +80,17 @@ Deno.test("login of an unknown user takes about as long as a wrong password (bcr
       return performance.now() - t0;
     };
     await time("admin");
-    const known = (await time("admin") + await time("admin")) / 2;
-    const unknown = (await time("nobody") + await time("nobody")) / 2;
+    // Best of five each: on a loaded machine a single sample measures the scheduler, not the login. The bound is
+    // loose on purpose (an unknown user skipping bcrypt answers in well under a tenth of the time).
+    const best = async (name: string) => {
+      let min = Infinity;
+      for (let i = 0; i < 5; i++) min = Math.min(min, await time(name));
+      return min;
+    };
+    const known = await best("admin");
+    const unknown = await best("nobody");
     assert.ok(
-      unknown > known * 0.5 && unknown < known * 2,
+      unknown > known * 0.25 && unknown < known * 4,
       `known ${known.toFixed(1)} ms vs unknown ${unknown.toFixed(1)} ms`,
     );
   } finally {
