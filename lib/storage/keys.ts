@@ -21,6 +21,8 @@
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
+ * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
+ * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -64,6 +66,9 @@ export const keys = {
   publishSchedule: (id: string) => ["publish", "schedules", id] as const,
   publishSchedulesPrefix: () => ["publish", "schedules"] as const,
   publishLog: (id: string) => ["publish", "logs", id] as const,
+  twoFactor: (userId: number) => ["twofa", userId] as const,
+  appPassword: (userId: number, id: string) => ["app_passwords", userId, id] as const,
+  appPasswordsPrefix: (userId: number) => ["app_passwords", userId] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */
