@@ -10,10 +10,13 @@ import { getToken, logout, renewToken } from "./session.ts";
 /** A failed API call: the HTTP status (0 = no connection) and the response text. */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The response headers (none for a network failure). */
+  readonly headers: Headers;
+  constructor(status: number, message: string, headers: Headers = new Headers()) {
     super(message);
     this.name = "ApiError";
     this.status = status;
+    this.headers = headers;
   }
 }
 
@@ -61,7 +64,7 @@ export async function apiFetch(path: string, options: RequestOptions = {}): Prom
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
-    throw new ApiError(res.status, text.trim() || `${res.status}`);
+    throw new ApiError(res.status, text.trim() || `${res.status}`, res.headers);
   }
   return res;
 }
@@ -128,12 +131,12 @@ export async function updateUser(id: number, which: string[], data: Partial<User
   });
 }
 
-/** Logs in; returns the token. */
-export async function login(username: string, password: string, recaptcha = ""): Promise<string> {
+/** Logs in; returns the token. `otp` is the two-factor code (or a recovery code) when the server asked for one. */
+export async function login(username: string, password: string, recaptcha = "", otp = ""): Promise<string> {
   const res = await apiFetch("/login", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ username, password, recaptcha }),
+    body: JSON.stringify(otp ? { username, password, recaptcha, otp } : { username, password, recaptcha }),
     noLogout: true,
   });
   return (await res.text()).trim();

@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Logo } from "../components/Logo.tsx";
-import { login, signup } from "../client/api.ts";
+import { ApiError, login, signup } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { setToken } from "../client/session.ts";
 import { errorMessage } from "../client/toasts.ts";
 import { loginFailureMessage, shouldTryGuest } from "../client/login_error.ts";
 import { type CaptchaWidget, renderCaptcha } from "../client/captcha.ts";
 import { safeRedirect } from "../lib/redirect.ts";
+import { isTwoFactorChallenge } from "../client/twofa.ts";
+import { OtpField } from "../components/OtpField.tsx";
 
 /** Props of Login. */
 export interface LoginProps {
@@ -24,6 +26,9 @@ function LoginImpl(props: LoginProps) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [error, setError] = useState("");
+  // After a 401 with X-2FA-Required: the second step asks for a TOTP code or a recovery code.
+  const [otpMode, setOtpMode] = useState<"" | "totp" | "recovery">("");
+  const [otp, setOtp] = useState("");
   const [busy, setBusy] = useState(false);
   const captchaSlot = useRef<HTMLDivElement>(null);
   const [captcha, setCaptcha] = useState<CaptchaWidget | null>(null);
@@ -72,11 +77,14 @@ function LoginImpl(props: LoginProps) {
     setBusy(true);
     try {
       if (mode === "signup") await signup(username, password);
-      finish(await login(username, password, token));
+      finish(await login(username, password, token, otpMode ? otp : ""));
     } catch (err) {
       setBusy(false);
       captcha?.reset();
-      setError(loginFailureMessage(err, mode, t));
+      const status = err instanceof ApiError ? err.status : 500;
+      if (isTwoFactorChallenge(err)) setOtpMode("totp");
+      else if (otpMode && status === 403) setError(t("login.wrongCode"));
+      else setError(loginFailureMessage(err, mode, t));
     }
   };
 
@@ -85,33 +93,50 @@ function LoginImpl(props: LoginProps) {
       <Logo staticUrl={config.StaticURL} size={64} />
       <h1>{name}</h1>
       {error && <p class="login-error" role="alert" data-testid="login-error">{error}</p>}
-      <label class="field">
-        <span class="sr-only">{t("login.username")}</span>
-        <input
-          class="input"
-          name="username"
-          autocomplete="username"
-          autocapitalize="off"
-          placeholder={t("login.username")}
-          value={username}
-          onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
-          autoFocus
-          required
-        />
-      </label>
-      <label class="field">
-        <span class="sr-only">{t("login.password")}</span>
-        <input
-          class="input"
-          type="password"
-          name="password"
-          autocomplete={mode === "signup" ? "new-password" : "current-password"}
-          placeholder={t("login.password")}
-          value={password}
-          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-          required
-        />
-      </label>
+      {otpMode
+        ? (
+          <OtpField
+            mode={otpMode}
+            value={otp}
+            onInput={setOtp}
+            onSwitch={() => {
+              setOtp("");
+              setOtpMode(otpMode === "totp" ? "recovery" : "totp");
+            }}
+            t={t}
+          />
+        )
+        : (
+          <>
+            <label class="field">
+              <span class="sr-only">{t("login.username")}</span>
+              <input
+                class="input"
+                name="username"
+                autocomplete="username"
+                autocapitalize="off"
+                placeholder={t("login.username")}
+                value={username}
+                onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+                autoFocus
+                required
+              />
+            </label>
+            <label class="field">
+              <span class="sr-only">{t("login.password")}</span>
+              <input
+                class="input"
+                type="password"
+                name="password"
+                autocomplete={mode === "signup" ? "new-password" : "current-password"}
+                placeholder={t("login.password")}
+                value={password}
+                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+                required
+              />
+            </label>
+          </>
+        )}
       {mode === "signup" && (
         <label class="field">
           <span class="sr-only">{t("login.passwordConfirm")}</span>

@@ -17,6 +17,7 @@ import { DefaultsFields } from "./settings/DefaultsFields.tsx";
 import { RulesEditor } from "./settings/RulesEditor.tsx";
 import { SiteCard } from "./settings/SiteCard.tsx";
 import { ImportedNote } from "./settings/ImportedNote.tsx";
+import { SecurityFields } from "./settings/SecurityFields.tsx";
 
 const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
 
@@ -101,6 +102,7 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
             <span>{t("settings.userHomeBasePath")}</span>
             {text("userHomeBasePath")}
           </label>
+          <SecurityFields settings={s} onChange={(patch) => setS((cur) => ({ ...cur, ...patch }))} t={t} />
           <fieldset class="settings-group">
             <legend>{t("settings.rules.title")}</legend>
             <p class="settings-hint">{t("settings.rules.hint")}</p>

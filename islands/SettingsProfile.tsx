@@ -9,6 +9,8 @@ import { renewToken } from "../client/session.ts";
 import { user as sessionUser } from "../client/state.ts";
 import { showError, showSuccess } from "../client/toasts.ts";
 import { PasswordChange } from "./settings/PasswordChange.tsx";
+import { TwoFactorCard } from "./settings/TwoFactorCard.tsx";
+import { AppPasswordsCard } from "./settings/AppPasswordsCard.tsx";
 
 const PROFILE_FIELDS = ["locale", "hideDotfiles", "singleClick", "dateFormat", "theme"] as const;
 
@@ -21,7 +23,7 @@ function applyTheme(theme: string): void {
 }
 
 function SettingsProfileImpl() {
-  const { config, user, t } = usePage();
+  const { config, user, locale, t } = usePage();
   const [form, setForm] = useState(() => ({
     locale: user?.locale ?? "",
     hideDotfiles: !!user?.hideDotfiles,
@@ -120,9 +122,18 @@ function SettingsProfileImpl() {
             )}
         />
       )}
+      {(config.AuthMethod === "json" || config.AuthMethod === "hook") && (
+        <>
+          <TwoFactorCard askCurrent={config.AuthMethod === "json"} t={t} />
+          <AppPasswordsCard askCurrent={config.AuthMethod === "json"} locale={locale} t={t} />
+        </>
+      )}
     </div>
   );
 }
 
-/** Profile settings: preferences (card 1) and the password change (card 2, unless the password is locked). */
+/**
+ * Profile settings: preferences, the password change (unless the password is locked), two-factor login and app
+ * passwords (with json or hook authentication).
+ */
 export const SettingsProfile = island("SettingsProfile", SettingsProfileImpl);

@@ -16,6 +16,7 @@ import {
 import { showError, showSuccess } from "../client/toasts.ts";
 import type { User } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
+import { resetTwoFactor } from "../client/twofa.ts";
 import { UserForm } from "./settings/UserForm.tsx";
 
 registerPrompt("settings-delete-user", DeleteUserPrompt, { labelKey: "prompts.delete.title" });
@@ -85,6 +86,9 @@ function SettingsUserImpl(props: SettingsUserProps) {
       setBusy(false);
     }
   };
+  // Uses the admin's password typed in the form above (re-authentication, like a save).
+  const resetTwoFa = () =>
+    resetTwoFactor(data.user.id, current).then(() => showSuccess(t("settings.twofa.resetDone")), showError);
   const remove = () =>
     showPrompt("settings-delete-user", {
       onConfirm: async (currentPassword: string) => {
@@ -129,6 +133,11 @@ function SettingsUserImpl(props: SettingsUserProps) {
         )}
       </div>
       <div class="card-actions">
+        {!isNew && (
+          <button type="button" class="button flat" onClick={resetTwoFa} data-testid="reset-twofa-button">
+            {t("settings.twofa.reset")}
+          </button>
+        )}
         {!isNew && (
           <button type="button" class="button danger" onClick={remove} data-testid="delete-user-button">
             {t("buttons.delete")}

@@ -199,6 +199,10 @@ export function normalizeSettings(x: unknown): Settings {
     enableGuest: bool(s.enableGuest),
     customCss: str(s.customCss),
     site: normalizeSiteSettings(s.site),
+    appPasswordsForLogin: bool(s.appPasswordsForLogin),
+    twoFactorRequired: s.twoFactorRequired === "admins" || s.twoFactorRequired === "all"
+      ? s.twoFactorRequired
+      : "",
   };
 }
 
@@ -252,6 +256,8 @@ export function toWireSettings(s: Settings): Settings {
     enableGuest: s.enableGuest ?? false,
     customCss: s.customCss ?? "",
     site: s.site ?? defaultSiteSettings(),
+    appPasswordsForLogin: s.appPasswordsForLogin ?? false,
+    twoFactorRequired: s.twoFactorRequired ?? "",
   };
 }
 
@@ -271,6 +277,8 @@ const SETTINGS_TYPES: Record<string, "boolean" | "number" | "string" | "object" 
   enableGuest: "boolean",
   customCss: "string",
   site: "object",
+  appPasswordsForLogin: "boolean",
+  twoFactorRequired: "string",
 };
 
 function typeOf(v: unknown): string {
@@ -296,7 +304,15 @@ export function saveSettingsFromWire(body: Record<string, unknown>, current: Set
   }
   // Clients that do not know the site settings (filebrowser's) leave them as they are.
   const site = body.site ?? current.site;
-  const next = normalizeSettings({ ...body, site, authMethod: current.authMethod });
+  const appPasswordsForLogin = body.appPasswordsForLogin ?? current.appPasswordsForLogin;
+  const twoFactorRequired = body.twoFactorRequired ?? current.twoFactorRequired;
+  const next = normalizeSettings({
+    ...body,
+    site,
+    appPasswordsForLogin,
+    twoFactorRequired,
+    authMethod: current.authMethod,
+  });
   validateRules(next.rules, "global rule");
   return next;
 }

@@ -159,6 +159,42 @@ export interface Settings {
   exec?: ExecStatus;
   /** Our addition: publishing of posts for a static-site generator (Hugo layout). */
   site?: SiteSettings;
+  /** Our addition: app passwords are accepted by POST /api/login too (not only by WebDAV); absent = false. */
+  appPasswordsForLogin?: boolean;
+  /** Our addition: who must enrol in two-factor login: "" nobody, "admins" or "all". */
+  twoFactorRequired?: TwoFactorRequirement;
+}
+
+/** Who must enrol in two-factor login (settings.twoFactorRequired). */
+export type TwoFactorRequirement = "" | "admins" | "all";
+
+/** An app password as listed (never its secret or hash). */
+export interface AppPasswordInfo {
+  id: string;
+  name: string;
+  /** ISO dates. */
+  created: string;
+  lastUsed: string | null;
+}
+
+/** A new app password: the secret is shown this once. */
+export interface NewAppPassword extends AppPasswordInfo {
+  password: string;
+}
+
+/** The two-factor state of the requester (GET /api/twofa). */
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** Unused recovery codes. */
+  recoveryCodesLeft: number;
+  /** The admin requires this user to enrol. */
+  required: boolean;
+}
+
+/** A started enrolment: the TOTP secret (base32) and its otpauth:// URI for the QR code. */
+export interface TwoFactorEnrollment {
+  secret: string;
+  uri: string;
 }
 
 /** Front-matter formats: `---` YAML, `+++` TOML, `{` JSON. */

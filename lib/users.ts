@@ -2,6 +2,8 @@
 import type { AuthMethod } from "../config.ts";
 import { BadRequestError, ForbiddenError } from "./errors.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
+import { deleteTwoFactor } from "./auth/twofa.ts";
+import { deleteAllAppPasswords } from "./auth/app_passwords.ts";
 import { checkCurrentPassword } from "./auth/reauth.ts";
 import type { Throttle } from "./auth/throttle.ts";
 import type { Settings, StoredUser, User } from "./types.ts";
@@ -241,6 +243,8 @@ export async function deleteUserAccount(id: number, options: AccountRequestOptio
   if (target.perm.admin) await assertNotLastAdmin(options.kv, id);
   await users.deleteUser(options.kv, id);
   await sessions.deleteUserSessions(options.kv, id);
+  await deleteTwoFactor(options.kv, id);
+  await deleteAllAppPasswords(options.kv, id);
 }
 
 /** Creates a user from an admin's (re-authenticated) POST /api/users body. */

@@ -5,6 +5,7 @@ import { resolveClientAddress } from "../lib/client_address.ts";
 import type { AppEnv } from "../lib/state.ts";
 import { guessThrottle } from "../lib/auth/throttle.ts";
 import type { ReauthThrottle } from "../lib/users.ts";
+import type { AccountSecurityOptions } from "../lib/auth/account_security.ts";
 
 /** Remote IP of the TCP peer. */
 export function remoteAddress(c: Context): string | undefined {
@@ -33,4 +34,9 @@ export function reauthThrottle(c: Context<AppEnv>): ReauthThrottle {
     client: clientAddress(c),
     now: deps.now(),
   };
+}
+
+/** The re-authentication context of an account-security request (2FA, app passwords). */
+export function securityOptions(c: Context<AppEnv>): AccountSecurityOptions {
+  return { kv: c.var.deps.kv, authMethod: c.var.deps.config.authMethod, reauth: reauthThrottle(c) };
 }

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { authenticateToken, looksLikeToken } from "../lib/auth/mod.ts";
+import { authenticateToken, isEnrollmentPending, looksLikeToken } from "../lib/auth/mod.ts";
 import { UnauthorizedError } from "../lib/errors.ts";
 import type { AppEnv } from "../lib/state.ts";
 
@@ -38,6 +38,11 @@ export function requirePageUser(options: RequirePageUserOptions = {}): Middlewar
       return c.redirect(`${base}/login?redirect=${encodeURIComponent(path)}`, 302);
     }
     if (options.admin && !auth?.user.perm.admin) return c.redirect(`${base}/403`, 302);
+    // A user who must enrol in two-factor login sees only the enrolment in their profile until they do.
+    const profile = `${base}/settings/profile`;
+    if (auth && !options.optional && new URL(c.req.url).pathname !== profile) {
+      if (await isEnrollmentPending(c.var.deps, c.var.settings, auth.user)) return c.redirect(profile, 302);
+    }
     await next();
   };
 }

@@ -13,6 +13,9 @@ import { verifyCaptcha } from "./captcha.ts";
 import { isTrustedAddress } from "../client_address.ts";
 import { foldName } from "../storage/keys.ts";
 import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
+import { normalizeSettings } from "../settings.ts";
+import { hasTwoFactor, needsEnrollment, verifySecondFactor } from "./twofa.ts";
+import { verifyAppPassword } from "./app_passwords.ts";
 
 export { looksLikeToken } from "./tokens.ts";
 
@@ -28,6 +31,8 @@ export async function issueToken(
   const now = deps.now();
   const lifetime = deps.config.tokenExpiration;
   const id = options.sessionId ?? newSessionId();
+  const settings = normalizeSettings(await deps.store.findSettings());
+  const mustEnroll = await isEnrollmentPending(deps, settings, user);
   await sessions.saveSession(deps.kv, {
     id,
     userId: user.id,
@@ -40,7 +45,46 @@ export async function issueToken(
     sessionId: id,
     lifetimeSeconds: lifetime,
     nowMs: now,
+    mustEnroll,
   });
+}
+
+/**
+ * True when the admin requires this user to use two-factor login and they have not enrolled yet. Only logins
+ * that check a password can ask for a code: with proxy or no authentication nobody must enrol.
+ */
+export async function isEnrollmentPending(
+  deps: AppDeps,
+  settings: Settings,
+  user: StoredUser,
+): Promise<boolean> {
+  const method = deps.config.authMethod;
+  if (method !== "json" && method !== "hook") return false;
+  return await needsEnrollment(deps.kv, settings, user);
+}
+
+/** The header of a 401 that asks the client to send the login again with a code (`otp`). */
+export const TWO_FACTOR_HEADER = "X-2FA-Required";
+
+/**
+ * The second step of a password login for a user with two-factor login on: no code is a 401 with
+ * {@link TWO_FACTOR_HEADER} (the password was right, so its throttle slot is given back); a wrong or replayed
+ * code is a 403 that keeps its slot, like a wrong password.
+ */
+async function checkSecondFactor(
+  deps: AppDeps,
+  user: StoredUser,
+  otp: string | undefined,
+  attempt: { release(): Promise<void> },
+): Promise<void> {
+  if (!await hasTwoFactor(deps.kv, user.id)) return;
+  if (!otp) {
+    await attempt.release();
+    throw new UnauthorizedError("twofa_required", undefined, { headers: { [TWO_FACTOR_HEADER]: "totp" } });
+  }
+  if (!await verifySecondFactor(deps.kv, user.id, { code: otp, now: deps.now() })) {
+    throw new ForbiddenError("wrong_otp");
+  }
 }
 
 /** Credentials of a login request. */
@@ -51,6 +95,8 @@ export interface LoginInput {
   client: string;
   /** Human-verification token (the `recaptcha` field). */
   captcha?: string;
+  /** Two-factor code (TOTP or recovery code), our `otp` field. */
+  otp?: string;
   /** Username from the proxy header, when the request came from a trusted proxy. */
   proxyUser?: string | null;
 }
@@ -96,13 +142,19 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
       input.username,
       input.password,
     );
+    await checkSecondFactor(deps, user, input.otp, attempt);
     await attempt.release();
     return issueToken(deps, user);
   }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (!user || !ok) throw new ForbiddenError("wrong_credentials");
+  // An app password stands for a login that cannot answer a code (scripts, sync clients): only where the admin
+  // allows it, and then without the second factor.
+  const viaAppPassword = !!user && !ok && settings.appPasswordsForLogin === true &&
+    await verifyAppPassword(deps.kv, user, input.password, { now: deps.now() }) !== null;
+  if (!user || !(ok || viaAppPassword)) throw new ForbiddenError("wrong_credentials");
+  if (!viaAppPassword) await checkSecondFactor(deps, user, input.otp, attempt);
   await attempt.release();
   return issueToken(deps, user);
 }

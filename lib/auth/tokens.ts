@@ -32,7 +32,13 @@ export function toTokenUser(u: StoredUser): TokenUser {
 /** Signs a token for a user and session. */
 export function signToken(
   user: StoredUser,
-  options: { secret: Uint8Array; sessionId: string; lifetimeSeconds: number; nowMs: number },
+  options: {
+    secret: Uint8Array;
+    sessionId: string;
+    lifetimeSeconds: number;
+    nowMs: number;
+    mustEnroll?: boolean;
+  },
 ): Promise<string> {
   const iat = Math.floor(options.nowMs / 1000);
   return new SignJWT({
@@ -41,6 +47,8 @@ export function signToken(
     exp: iat + options.lifetimeSeconds,
     iat,
     jti: options.sessionId,
+    // Our addition, only when set: the user must enrol in two-factor login before anything else.
+    ...(options.mustEnroll ? { mustEnroll: true } : {}),
   })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .sign(options.secret);

@@ -26,6 +26,8 @@
  * | ["webdav", "locks", token]                  | DavLock (lib/webdav/locks.ts, expiring) |
  * | ["webdav", "lock_paths", ...real segs, true, token] | true: locks by real path (expiring) |
  * | ["webdav", "lock_epoch"]                    | number: bumped by every lock change (serialises them) |
+ * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
+ * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -80,6 +82,9 @@ export const keys = {
   davLockPathsPrefix: (segs: readonly string[], exact = false) =>
     exact ? ["webdav", "lock_paths", ...segs, true] : ["webdav", "lock_paths", ...segs],
   davLockEpoch: () => ["webdav", "lock_epoch"] as const,
+  twoFactor: (userId: number) => ["twofa", userId] as const,
+  appPassword: (userId: number, id: string) => ["app_passwords", userId, id] as const,
+  appPasswordsPrefix: (userId: number) => ["app_passwords", userId] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

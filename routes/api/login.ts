@@ -7,7 +7,7 @@ import { clientAddress, remoteAddress } from "../../middleware/conn.ts";
 async function handle(c: AppContext) {
   const deps = c.var.deps;
   const client = clientAddress(c);
-  let username = "", password = "", captcha = "";
+  let username = "", password = "", captcha = "", otp = "";
   if (deps.config.authMethod === "json" || deps.config.authMethod === "hook") {
     // Malformed or oversized credentials are a failed login (403), as upstream.
     const body = await readJsonObject(c.req.raw).catch((err) => {
@@ -16,11 +16,12 @@ async function handle(c: AppContext) {
     username = stringField(body, "username");
     password = stringField(body, "password");
     captcha = stringField(body, "recaptcha");
+    otp = stringField(body, "otp");
   }
   const proxyUser = deps.config.authMethod === "proxy" && isTrustedProxy(deps, remoteAddress(c))
     ? c.req.header(deps.config.authHeader) ?? null
     : null;
-  const token = await login(deps, c.var.settings, { username, password, captcha, client, proxyUser });
+  const token = await login(deps, c.var.settings, { username, password, captcha, otp, client, proxyUser });
   return c.text(token, 200);
 }
 

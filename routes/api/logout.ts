@@ -3,7 +3,7 @@ import { logout } from "../../lib/auth/mod.ts";
 import { statusText } from "../../lib/errors.ts";
 import { requireUser } from "../../middleware/require_user.ts";
 
-export const middleware = requireUser();
+export const middleware = requireUser({ enrolling: true });
 
 export const handler = define.handlers({
   async POST(c) {

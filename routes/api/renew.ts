@@ -2,7 +2,7 @@ import { define } from "../../define.ts";
 import { renewToken } from "../../lib/auth/mod.ts";
 import { requireUser } from "../../middleware/require_user.ts";
 
-export const middleware = requireUser();
+export const middleware = requireUser({ enrolling: true });
 
 export const handler = define.handlers({
   async POST(c) {

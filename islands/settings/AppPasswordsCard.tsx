@@ -1,0 +1,125 @@
+import { useEffect, useState } from "react";
+import { showError } from "../../client/toasts.ts";
+import { createAppPassword, deleteAppPassword, listAppPasswords } from "../../client/twofa.ts";
+import type { AppPasswordInfo, NewAppPassword } from "../../lib/types.ts";
+
+/** Props of AppPasswordsCard. */
+export interface AppPasswordsCardProps {
+  /** Ask for the current password (json auth). */
+  askCurrent: boolean;
+  locale: string;
+  t: (key: string) => string;
+}
+
+/** Settings › Profile: app passwords for WebDAV and scripts: create (shown once), list with dates, revoke. */
+export function AppPasswordsCard(props: AppPasswordsCardProps) {
+  const { t } = props;
+  const [list, setList] = useState<AppPasswordInfo[] | null>(null);
+  const [made, setMade] = useState<NewAppPassword | null>(null);
+  const [name, setName] = useState("");
+  const [current, setCurrent] = useState("");
+  const [busy, setBusy] = useState(false);
+  const reload = () => listAppPasswords().then(setList, showError);
+  useEffect(() => void reload(), []);
+  const date = (iso: string | null) =>
+    iso
+      ? new Date(iso).toLocaleString(props.locale || undefined, { dateStyle: "short", timeStyle: "short" })
+      : t("settings.appPasswords.never");
+
+  const create = async (e: Event) => {
+    e.preventDefault();
+    if (busy || !name.trim()) return;
+    setBusy(true);
+    try {
+      setMade(await createAppPassword(name.trim(), current));
+      setName("");
+      setCurrent("");
+      await reload();
+    } catch (err) {
+      showError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (id: string) => {
+    try {
+      await deleteAppPassword(id);
+      if (made?.id === id) setMade(null);
+      await reload();
+    } catch (err) {
+      showError(err);
+    }
+  };
+  return (
+    <form class="card settings-card" onSubmit={create} data-testid="app-passwords-card">
+      <h2 class="card-title">{t("settings.appPasswords.title")}</h2>
+      <div class="card-content settings-fields">
+        <p class="settings-hint">{t("settings.appPasswords.hint")}</p>
+        {made && (
+          <div class="app-password-new" role="status">
+            <p>{t("settings.appPasswords.copyNow")}</p>
+            <code data-testid="app-password-new">{made.password}</code>
+          </div>
+        )}
+        {list && list.length > 0 && (
+          <div class="app-passwords-scroll">
+            <table class="settings-table" data-testid="app-passwords">
+              <thead>
+                <tr>
+                  <th>{t("settings.appPasswords.name")}</th>
+                  <th>{t("settings.appPasswords.created")}</th>
+                  <th>{t("settings.appPasswords.lastUsed")}</th>
+                  <th>
+                    <span class="sr-only">{t("settings.appPasswords.revoke")}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((p) => (
+                  <tr key={p.id} data-name={p.name}>
+                    <td>{p.name}</td>
+                    <td>{date(p.created)}</td>
+                    <td>{date(p.lastUsed)}</td>
+                    <td>
+                      <button type="button" class="button flat" onClick={() => revoke(p.id)}>
+                        {t("settings.appPasswords.revoke")}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <label class="field">
+          <span>{t("settings.appPasswords.name")}</span>
+          <input
+            class="input"
+            name="appPasswordName"
+            maxLength={100}
+            value={name}
+            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+          />
+        </label>
+        {props.askCurrent && (
+          <label class="field">
+            <span>{t("settings.currentPassword")}</span>
+            <input
+              class="input"
+              type="password"
+              name="appPasswordCurrent"
+              autocomplete="current-password"
+              value={current}
+              onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+        )}
+      </div>
+      <div class="card-actions">
+        <button type="submit" class="button" disabled={busy || !name.trim()}>
+          {t("settings.appPasswords.create")}
+        </button>
+      </div>
+    </form>
+  );
+}

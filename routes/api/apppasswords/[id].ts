@@ -1,0 +1,13 @@
+import { define } from "../../../define.ts";
+import { deleteAppPassword } from "../../../lib/auth/app_passwords.ts";
+import { statusText } from "../../../lib/errors.ts";
+import { requireUser } from "../../../middleware/require_user.ts";
+
+export const middleware = requireUser();
+
+export const handler = define.handlers({
+  async DELETE(c) {
+    await deleteAppPassword(c.var.deps.kv, c.var.user.id, c.req.param("id") ?? "");
+    return c.text(statusText(200), 200);
+  },
+});

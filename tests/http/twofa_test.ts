@@ -1,0 +1,284 @@
+import assert from "node:assert/strict";
+import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
+import { totpCode } from "../../lib/auth/totp.ts";
+import { normalizeSettings, saveSettingsFromWire } from "../../lib/settings.ts";
+
+const T0 = 1_700_000_000_000;
+
+function post(body: unknown, as?: string): RequestInit & { as?: string } {
+  return { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" }, as };
+}
+
+function payloadOf(token: string): Record<string, unknown> {
+  const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(atob(part + "=".repeat((4 - part.length % 4) % 4)));
+}
+
+/** Enrols `username` at T0 through the API; returns the secret and the recovery codes. */
+async function enrol(t: TestApp, username: string): Promise<{ secret: string; codes: string[] }> {
+  t.deps.now = () => T0;
+  const start = await t.request("/api/twofa/enroll", post({ current_password: TEST_PASSWORD }, username));
+  assert.equal(start.status, 200);
+  const { secret, uri } = await start.json();
+  assert.match(uri, /^otpauth:\/\/totp\/.*secret=/);
+  const done = await t.request("/api/twofa/confirm", post({ code: totpCode(secret, T0) }, username));
+  assert.equal(done.status, 200);
+  const { recoveryCodes } = await done.json();
+  assert.equal(recoveryCodes.length, 10);
+  return { secret, codes: recoveryCodes };
+}
+
+function login(t: TestApp, body: Record<string, unknown>): Promise<Response> {
+  return t.request("/api/login", post({ username: "alice", password: TEST_PASSWORD, ...body }));
+}
+
+Deno.test("POST /api/login asks for the code with 401 and X-2FA-Required, then takes it once", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { secret } = await enrol(t, "alice");
+    const now = T0 + 90_000;
+    t.deps.now = () => now;
+    const ask = await login(t, {});
+    assert.equal(ask.status, 401);
+    assert.match(ask.headers.get("Content-Type") ?? "", /^text\/plain/);
+    assert.equal(ask.headers.get("X-2FA-Required"), "totp");
+    assert.equal(await ask.text(), "401 Unauthorized\n");
+    const code = totpCode(secret, now);
+    const ok = await login(t, { otp: code });
+    assert.equal(ok.status, 200);
+    assert.equal(payloadOf(await ok.text()).mustEnroll, undefined);
+    const replay = await login(t, { otp: code });
+    assert.equal(replay.status, 403);
+    assert.equal(replay.headers.get("X-2FA-Required"), null);
+    // A wrong password with a right code is still a wrong password.
+    const wrong = await t.request(
+      "/api/login",
+      post({ username: "alice", password: "nope-nope-nope", otp: totpCode(secret, now + 30_000) }),
+    );
+    assert.equal(wrong.status, 403);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/login accepts a code one step off and refuses two steps off", async () => {
+  for (const [offset, status] of [[-2, 403], [-1, 200], [1, 200], [2, 403]] as const) {
+    const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+    try {
+      const { secret } = await enrol(t, "alice");
+      const now = T0 + 600_000;
+      t.deps.now = () => now;
+      const res = await login(t, { otp: totpCode(secret, now + offset * 30_000) });
+      assert.equal(res.status, status, `offset ${offset}`);
+      await res.body?.cancel();
+    } finally {
+      await t.close();
+    }
+  }
+});
+
+Deno.test("POST /api/login takes each recovery code once in place of a TOTP code", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { codes } = await enrol(t, "alice");
+    assert.equal((await login(t, { otp: codes[0] })).status, 200);
+    assert.equal((await login(t, { otp: codes[0] })).status, 403);
+    const status = await (await t.request("/api/twofa", { as: "alice" })).json();
+    assert.deepEqual(status, { enabled: true, recoveryCodesLeft: 9, required: false });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("wrong codes keep their login throttle slot; asking for the code does not use one", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 3 } });
+  try {
+    const { secret } = await enrol(t, "alice");
+    for (let i = 0; i < 5; i++) assert.equal((await login(t, {})).status, 401);
+    for (let i = 0; i < 3; i++) assert.equal((await login(t, { otp: "000000" })).status, 403);
+    const blocked = await login(t, { otp: totpCode(secret, T0 + 30_000) });
+    assert.equal(blocked.status, 429);
+    assert.ok(Number(blocked.headers.get("Retry-After")) > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("simultaneous logins with one code: exactly one gets a token", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { secret } = await enrol(t, "alice");
+    const now = T0 + 300_000;
+    t.deps.now = () => now;
+    const code = totpCode(secret, now);
+    const statuses = await Promise.all(Array.from({ length: 6 }, async () => {
+      const res = await login(t, { otp: code });
+      await res.body?.cancel();
+      return res.status;
+    }));
+    assert.deepEqual(statuses.sort(), [200, 403, 403, 403, 403, 403]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("enrolment needs the current password; confirmation refuses a wrong code with 400", async () => {
+  const t = await testApp({ users: [{ username: "alice" }] });
+  try {
+    const bad = await t.request("/api/twofa/enroll", post({ current_password: "nope" }, "alice"));
+    assert.equal(bad.status, 400);
+    const none = await t.request("/api/twofa/enroll", post({}, "alice"));
+    assert.equal(none.status, 400);
+    const start = await t.request("/api/twofa/enroll", post({ current_password: TEST_PASSWORD }, "alice"));
+    assert.equal(start.status, 200);
+    await start.body?.cancel();
+    const wrong = await t.request("/api/twofa/confirm", post({ code: "000000" }, "alice"));
+    assert.equal(wrong.status, 400);
+    assert.match(await wrong.text(), /code is incorrect/);
+    const typed = await t.request("/api/twofa/confirm", post({ code: 123456 }, "alice"));
+    assert.equal(typed.status, 400);
+    // Not enabled: logins still need no code.
+    assert.equal((await login(t, {})).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("disabling needs the password and a code; an admin resets with their own password", async () => {
+  const t = await testApp({
+    users: [{ username: "alice" }, { username: "bob" }],
+    config: { loginRateLimit: 50 },
+  });
+  try {
+    const { secret } = await enrol(t, "alice");
+    const now = T0 + 60_000;
+    t.deps.now = () => now;
+    const noCode = await t.request("/api/twofa/disable", post({ current_password: TEST_PASSWORD }, "alice"));
+    assert.equal(noCode.status, 400);
+    const noPass = await t.request("/api/twofa/disable", post({ code: totpCode(secret, now) }, "alice"));
+    assert.equal(noPass.status, 400);
+    const off = await t.request(
+      "/api/twofa/disable",
+      post({ current_password: TEST_PASSWORD, code: totpCode(secret, now) }, "alice"),
+    );
+    assert.equal(off.status, 200);
+    assert.equal((await login(t, {})).status, 200);
+
+    await enrol(t, "alice");
+    const reset = (as: string, body: unknown) =>
+      t.request(`/api/users/${t.users.alice.id}/twofa`, { ...post(body, as), method: "DELETE" });
+    assert.equal((await reset("bob", { current_password: TEST_PASSWORD })).status, 403);
+    assert.equal((await t.request(`/api/users/${t.users.alice.id}/twofa`, { method: "DELETE" })).status, 401);
+    assert.equal((await reset("admin", { current_password: "nope" })).status, 400);
+    assert.equal(
+      (await t.request("/api/users/999/twofa", {
+        ...post({ current_password: TEST_PASSWORD }, "admin"),
+        method: "DELETE",
+      })).status,
+      404,
+    );
+    assert.equal((await reset("admin", { current_password: TEST_PASSWORD })).status, 200);
+    assert.equal((await login(t, {})).status, 200);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a required enrolment: mustEnroll claim, 403 elsewhere, the enrolment and logout still work", async () => {
+  const t = await testApp({
+    users: [{ username: "alice", perm: { download: true } }],
+    settings: { twoFactorRequired: "all" },
+  });
+  try {
+    const res = await login(t, {});
+    assert.equal(res.status, 200);
+    const token = await res.text();
+    assert.equal(payloadOf(token).mustEnroll, true);
+    const headers = { "X-Auth": token };
+    const listing = await t.app.request("/api/resources/", { headers });
+    assert.equal(listing.status, 403);
+    assert.equal(listing.headers.get("X-2FA-Enroll"), "required");
+    const status = await t.app.request("/api/twofa", { headers });
+    assert.equal(status.status, 200);
+    assert.deepEqual(await status.json(), { enabled: false, recoveryCodesLeft: 0, required: true });
+    const page = await t.app.request("/files/", { headers: { Cookie: `auth=${token}` } });
+    assert.equal(page.status, 302);
+    assert.equal(page.headers.get("Location"), "/settings/profile");
+    const profile = await t.app.request("/settings/profile", { headers: { Cookie: `auth=${token}` } });
+    assert.equal(profile.status, 200);
+    await profile.body?.cancel();
+
+    await enrol(t, "alice");
+    assert.equal((await t.app.request("/api/resources/", { headers })).status, 200);
+    const renewed = await t.app.request("/api/renew", { method: "POST", headers });
+    assert.equal(renewed.status, 200);
+    assert.equal(payloadOf(await renewed.text()).mustEnroll, undefined);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test('twoFactorRequired "admins" leaves other users alone; proxy auth never requires enrolment', async () => {
+  const t = await testApp({ users: [{ username: "alice" }], settings: { twoFactorRequired: "admins" } });
+  try {
+    assert.equal((await t.request("/api/usage/", { as: "alice" })).status, 200);
+    const admin = await t.request("/api/usage/", { as: "admin" });
+    assert.equal(admin.status, 403);
+  } finally {
+    await t.close();
+  }
+  const p = await testApp({ settings: { twoFactorRequired: "all" }, config: { authMethod: "proxy" } });
+  try {
+    assert.equal((await p.request("/api/usage/", { as: "admin" })).status, 200);
+  } finally {
+    await p.close();
+  }
+});
+
+Deno.test("the two-factor endpoints need a login", async () => {
+  const t = await testApp();
+  try {
+    for (
+      const [method, path] of [["GET", "/api/twofa"], ["POST", "/api/twofa/enroll"], [
+        "POST",
+        "/api/twofa/confirm",
+      ], ["POST", "/api/twofa/disable"]]
+    ) {
+      const res = await t.request(path, { method, body: method === "POST" ? "{}" : undefined });
+      assert.equal(res.status, 401, `${method} ${path}`);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("settings carry appPasswordsForLogin and twoFactorRequired, and PUT validates them", async () => {
+  const t = await testApp();
+  try {
+    const got = await (await t.request("/api/settings", { as: "admin" })).json();
+    assert.equal(got.appPasswordsForLogin, false);
+    assert.equal(got.twoFactorRequired, "");
+    const put = (body: unknown) =>
+      t.request("/api/settings", { method: "PUT", body: JSON.stringify(body), as: "admin" });
+    assert.equal((await put({ ...got, twoFactorRequired: 3 })).status, 400);
+    assert.equal(
+      (await put({ ...got, twoFactorRequired: "admins", appPasswordsForLogin: true })).status,
+      200,
+    );
+    // The admin is now required to enrol: the settings API answers 403 until they do.
+    const blocked = await t.request("/api/settings", { as: "admin" });
+    assert.equal(blocked.status, 403);
+    assert.equal(blocked.headers.get("X-2FA-Enroll"), "required");
+    const after = normalizeSettings(await t.deps.store.findSettings());
+    assert.equal(after.twoFactorRequired, "admins");
+    assert.equal(after.appPasswordsForLogin, true);
+    // A client that does not know the keys keeps them.
+    assert.deepEqual(
+      saveSettingsFromWire({ ...got, twoFactorRequired: undefined, appPasswordsForLogin: undefined }, after)
+        .twoFactorRequired,
+      "admins",
+    );
+  } finally {
+    await t.close();
+  }
+});
