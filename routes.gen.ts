@@ -35,27 +35,30 @@ import * as $r31 from "./routes/api/shares/index.ts";
 import * as $r32 from "./routes/api/signup.ts";
 import * as $r33 from "./routes/api/subtitle/[...path].ts";
 import * as $r34 from "./routes/api/subtitle/_middleware.ts";
-import * as $r35 from "./routes/api/tus/[...path].ts";
-import * as $r36 from "./routes/api/tus/_middleware.ts";
-import * as $r37 from "./routes/api/usage/[...path].ts";
-import * as $r38 from "./routes/api/usage/_middleware.ts";
-import * as $r39 from "./routes/api/users/[id].ts";
-import * as $r40 from "./routes/api/users/index.ts";
-import * as $r41 from "./routes/custom.css.ts";
-import * as $r42 from "./routes/files/[...path].tsx";
-import * as $r43 from "./routes/files/index.tsx";
-import * as $r44 from "./routes/index.tsx";
-import * as $r45 from "./routes/login.tsx";
-import * as $r46 from "./routes/settings/_middleware.ts";
-import * as $r47 from "./routes/settings/global/_middleware.ts";
-import * as $r48 from "./routes/settings/global/index.tsx";
-import * as $r49 from "./routes/settings/index.tsx";
-import * as $r50 from "./routes/settings/profile.tsx";
-import * as $r51 from "./routes/settings/shares.tsx";
-import * as $r52 from "./routes/settings/users/[id].tsx";
-import * as $r53 from "./routes/settings/users/_middleware.ts";
-import * as $r54 from "./routes/settings/users/index.tsx";
-import * as $r55 from "./routes/share/[...path].tsx";
+import * as $r35 from "./routes/api/trash/[id].ts";
+import * as $r36 from "./routes/api/trash/_middleware.ts";
+import * as $r37 from "./routes/api/trash/index.ts";
+import * as $r38 from "./routes/api/tus/[...path].ts";
+import * as $r39 from "./routes/api/tus/_middleware.ts";
+import * as $r40 from "./routes/api/usage/[...path].ts";
+import * as $r41 from "./routes/api/usage/_middleware.ts";
+import * as $r42 from "./routes/api/users/[id].ts";
+import * as $r43 from "./routes/api/users/index.ts";
+import * as $r44 from "./routes/custom.css.ts";
+import * as $r45 from "./routes/files/[...path].tsx";
+import * as $r46 from "./routes/files/index.tsx";
+import * as $r47 from "./routes/index.tsx";
+import * as $r48 from "./routes/login.tsx";
+import * as $r49 from "./routes/settings/_middleware.ts";
+import * as $r50 from "./routes/settings/global/_middleware.ts";
+import * as $r51 from "./routes/settings/global/index.tsx";
+import * as $r52 from "./routes/settings/index.tsx";
+import * as $r53 from "./routes/settings/profile.tsx";
+import * as $r54 from "./routes/settings/shares.tsx";
+import * as $r55 from "./routes/settings/users/[id].tsx";
+import * as $r56 from "./routes/settings/users/_middleware.ts";
+import * as $r57 from "./routes/settings/users/index.tsx";
+import * as $r58 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -108,27 +111,30 @@ export const manifest: Manifest = {
     "routes/api/signup.ts": $r32,
     "routes/api/subtitle/[...path].ts": $r33,
     "routes/api/subtitle/_middleware.ts": $r34,
-    "routes/api/tus/[...path].ts": $r35,
-    "routes/api/tus/_middleware.ts": $r36,
-    "routes/api/usage/[...path].ts": $r37,
-    "routes/api/usage/_middleware.ts": $r38,
-    "routes/api/users/[id].ts": $r39,
-    "routes/api/users/index.ts": $r40,
-    "routes/custom.css.ts": $r41,
-    "routes/files/[...path].tsx": $r42,
-    "routes/files/index.tsx": $r43,
-    "routes/index.tsx": $r44,
-    "routes/login.tsx": $r45,
-    "routes/settings/_middleware.ts": $r46,
-    "routes/settings/global/_middleware.ts": $r47,
-    "routes/settings/global/index.tsx": $r48,
-    "routes/settings/index.tsx": $r49,
-    "routes/settings/profile.tsx": $r50,
-    "routes/settings/shares.tsx": $r51,
-    "routes/settings/users/[id].tsx": $r52,
-    "routes/settings/users/_middleware.ts": $r53,
-    "routes/settings/users/index.tsx": $r54,
-    "routes/share/[...path].tsx": $r55,
+    "routes/api/trash/[id].ts": $r35,
+    "routes/api/trash/_middleware.ts": $r36,
+    "routes/api/trash/index.ts": $r37,
+    "routes/api/tus/[...path].ts": $r38,
+    "routes/api/tus/_middleware.ts": $r39,
+    "routes/api/usage/[...path].ts": $r40,
+    "routes/api/usage/_middleware.ts": $r41,
+    "routes/api/users/[id].ts": $r42,
+    "routes/api/users/index.ts": $r43,
+    "routes/custom.css.ts": $r44,
+    "routes/files/[...path].tsx": $r45,
+    "routes/files/index.tsx": $r46,
+    "routes/index.tsx": $r47,
+    "routes/login.tsx": $r48,
+    "routes/settings/_middleware.ts": $r49,
+    "routes/settings/global/_middleware.ts": $r50,
+    "routes/settings/global/index.tsx": $r51,
+    "routes/settings/index.tsx": $r52,
+    "routes/settings/profile.tsx": $r53,
+    "routes/settings/shares.tsx": $r54,
+    "routes/settings/users/[id].tsx": $r55,
+    "routes/settings/users/_middleware.ts": $r56,
+    "routes/settings/users/index.tsx": $r57,
+    "routes/share/[...path].tsx": $r58,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

@@ -68,6 +68,8 @@ export interface User {
   aceEditorTheme: string;
   /** Our addition: "" (instance default), "light" or "dark". Not in the JWT. */
   theme?: string;
+  /** Our addition: most bytes the scope (and the user's trash) may hold; 0 or absent = no quota. */
+  quota?: number;
 }
 
 /** The stored user: the wire user plus the bcrypt hash and bookkeeping. */
@@ -304,6 +306,21 @@ export interface SearchHit {
 export interface Usage {
   total: number;
   used: number;
+}
+
+/** One deleted item in the user's trash (GET /api/trash). */
+export interface TrashItem {
+  id: string;
+  /** Where it was, in the user's scope. */
+  path: string;
+  name: string;
+  isDir: boolean;
+  /** Bytes of the item (all files of a folder). */
+  size: number;
+  /** ISO time of the deletion. */
+  deletedAt: string;
+  /** ISO time after which the purge removes it for good. */
+  expiresAt: string;
 }
 
 /** Startup configuration injected into pages (filebrowser's `window.FileBrowser` keys). */

@@ -21,6 +21,7 @@
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
+ * | ["trash", "by_user", userId, id]            | TrashRecord: a deleted item (lib/trash/store.ts) |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -64,6 +65,9 @@ export const keys = {
   publishSchedule: (id: string) => ["publish", "schedules", id] as const,
   publishSchedulesPrefix: () => ["publish", "schedules"] as const,
   publishLog: (id: string) => ["publish", "logs", id] as const,
+  trashItem: (userId: number, id: string) => ["trash", "by_user", userId, id] as const,
+  trashByUserPrefix: (userId: number) => ["trash", "by_user", userId] as const,
+  trashPrefix: () => ["trash", "by_user"] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */
