@@ -12,6 +12,7 @@ import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
+import { usageInvalidation } from "./middleware/usage_invalidation.ts";
 
 const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("settings", normalizeSettings(await deps.store.findSettings()));
     await next();
   });
+  app.use("*", usageInvalidation());
 
   app.all("/health", (c) => c.json({ status: "OK" }));
   app.on(["GET", "HEAD"], "/static/:file{[\\s\\S]+}", async (c) => {

@@ -24,6 +24,7 @@ export const USER_FIELDS = [
   "dateFormat",
   "aceEditorTheme",
   "theme",
+  "quota",
 ] as const;
 
 /** One user field name. */
@@ -37,6 +38,7 @@ export const ADMIN_ONLY_FIELDS: readonly UserField[] = [
   "perm",
   "commands",
   "rules",
+  "quota",
 ];
 
 /**
@@ -158,6 +160,16 @@ export async function applyField(
     case "theme": {
       const t = str(data.theme);
       u.theme = ["", "light", "dark"].includes(t) ? t : "";
+      break;
+    }
+    case "quota": {
+      // Filebrowser's client replaces users with every field it knows, and quota is not one: absent keeps it.
+      const q = data.quota;
+      if (q === undefined) return;
+      if (q !== null && (typeof q !== "number" || !Number.isSafeInteger(q) || q < 0)) {
+        throw new BadRequestError("quota must be a whole number of bytes, 0 for none");
+      }
+      u.quota = q ?? 0;
       break;
     }
     case "locale":
