@@ -55,23 +55,25 @@ import * as $r51 from "./routes/settings/global/index.tsx";
 import * as $r52 from "./routes/settings/index.tsx";
 import * as $r53 from "./routes/settings/profile.tsx";
 import * as $r54 from "./routes/settings/shares.tsx";
-import * as $r55 from "./routes/settings/users/[id].tsx";
-import * as $r56 from "./routes/settings/users/_middleware.ts";
-import * as $r57 from "./routes/settings/users/index.tsx";
-import * as $r58 from "./routes/share/[...path].tsx";
+import * as $r55 from "./routes/settings/trash.tsx";
+import * as $r56 from "./routes/settings/users/[id].tsx";
+import * as $r57 from "./routes/settings/users/_middleware.ts";
+import * as $r58 from "./routes/settings/users/index.tsx";
+import * as $r59 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
 import * as $i3 from "./islands/Prompts.tsx";
 import * as $i4 from "./islands/SettingsGlobal.tsx";
 import * as $i5 from "./islands/SettingsProfile.tsx";
-import * as $i6 from "./islands/SettingsUser.tsx";
-import * as $i7 from "./islands/SettingsUsers.tsx";
-import * as $i8 from "./islands/ShareManager.tsx";
-import * as $i9 from "./islands/SharePage.tsx";
-import * as $i10 from "./islands/ShellPanel.tsx";
-import * as $i11 from "./islands/Sidebar.tsx";
-import * as $i12 from "./islands/Toasts.tsx";
+import * as $i6 from "./islands/SettingsTrash.tsx";
+import * as $i7 from "./islands/SettingsUser.tsx";
+import * as $i8 from "./islands/SettingsUsers.tsx";
+import * as $i9 from "./islands/ShareManager.tsx";
+import * as $i10 from "./islands/SharePage.tsx";
+import * as $i11 from "./islands/ShellPanel.tsx";
+import * as $i12 from "./islands/Sidebar.tsx";
+import * as $i13 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -131,10 +133,11 @@ export const manifest: Manifest = {
     "routes/settings/index.tsx": $r52,
     "routes/settings/profile.tsx": $r53,
     "routes/settings/shares.tsx": $r54,
-    "routes/settings/users/[id].tsx": $r55,
-    "routes/settings/users/_middleware.ts": $r56,
-    "routes/settings/users/index.tsx": $r57,
-    "routes/share/[...path].tsx": $r58,
+    "routes/settings/trash.tsx": $r55,
+    "routes/settings/users/[id].tsx": $r56,
+    "routes/settings/users/_middleware.ts": $r57,
+    "routes/settings/users/index.tsx": $r58,
+    "routes/share/[...path].tsx": $r59,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
@@ -143,12 +146,13 @@ export const manifest: Manifest = {
     "islands/Prompts.tsx": $i3,
     "islands/SettingsGlobal.tsx": $i4,
     "islands/SettingsProfile.tsx": $i5,
-    "islands/SettingsUser.tsx": $i6,
-    "islands/SettingsUsers.tsx": $i7,
-    "islands/ShareManager.tsx": $i8,
-    "islands/SharePage.tsx": $i9,
-    "islands/ShellPanel.tsx": $i10,
-    "islands/Sidebar.tsx": $i11,
-    "islands/Toasts.tsx": $i12,
+    "islands/SettingsTrash.tsx": $i6,
+    "islands/SettingsUser.tsx": $i7,
+    "islands/SettingsUsers.tsx": $i8,
+    "islands/ShareManager.tsx": $i9,
+    "islands/SharePage.tsx": $i10,
+    "islands/ShellPanel.tsx": $i11,
+    "islands/Sidebar.tsx": $i12,
+    "islands/Toasts.tsx": $i13,
   },
 };

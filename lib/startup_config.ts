@@ -50,5 +50,6 @@ export function startupConfig(config: Readonly<Config>, settings: Settings): Sta
     TusSettings: { chunkSize: settings.tus.chunkSize, retryCount: settings.tus.retryCount },
     Version: config.version,
     EnableGuest: !!settings.enableGuest,
+    TrashDays: config.trashDays,
   };
 }

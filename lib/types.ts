@@ -348,4 +348,6 @@ export interface StartupConfig {
   TusSettings: { chunkSize: number; retryCount: number };
   Version: string;
   EnableGuest: boolean;
+  /** Our addition: days deleted items stay in the trash; 0 = no trash (deletes are permanent). */
+  TrashDays?: number;
 }

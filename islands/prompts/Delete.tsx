@@ -1,19 +1,22 @@
 import { useState } from "react";
 import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
+import { Check } from "../../components/settings/Check.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { deleteItems } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 
-/** The delete confirmation (singular or plural with the count). */
+/** The delete confirmation (singular or plural with the count); with a trash, a "delete permanently" choice. */
 export function DeletePrompt(props: PromptProps<{ items: TransferItem[]; onDone?: () => void }>) {
-  const { t } = usePage();
+  const { t, config } = usePage();
   const [busy, setBusy] = useState(false);
+  const [permanent, setPermanent] = useState(false);
+  const hasTrash = (config.TrashDays ?? 0) > 0;
   const items = props.props.items;
   const confirm = async () => {
     if (busy) return;
     setBusy(true);
-    await deleteItems(items);
+    await deleteItems(items, { permanent: hasTrash && permanent });
     props.close();
     props.props.onDone?.();
   };
@@ -30,6 +33,18 @@ export function DeletePrompt(props: PromptProps<{ items: TransferItem[]; onDone?
       busy={busy}
       onConfirm={confirm}
       onCancel={props.close}
-    />
+    >
+      {hasTrash && (
+        <>
+          <p class="muted">{t(permanent ? "prompts.delete.permanentHint" : "prompts.delete.trashHint")}</p>
+          <Check
+            name="permanent"
+            label={t("prompts.delete.permanent")}
+            checked={permanent}
+            onChange={setPermanent}
+          />
+        </>
+      )}
+    </ConfirmDelete>
   );
 }
