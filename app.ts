@@ -14,6 +14,7 @@ import { requestLog } from "./middleware/request_log.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
 import { webdavAuth } from "./middleware/webdav_auth.ts";
 import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
+import { usageInvalidation } from "./middleware/usage_invalidation.ts";
 
 const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -47,6 +48,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("settings", await cachedSettings(deps));
     await next();
   });
+  // Writes drop the cached scope usage of quota users (lib/quota.ts).
+  app.use("*", usageInvalidation());
 
   if (deps.config.webdav) {
     app.on(

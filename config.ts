@@ -49,6 +49,8 @@ export interface Config {
   uploadDir: string;
   /** Seconds after which an untouched partial upload is removed. */
   uploadExpiry: number;
+  /** Days deleted items stay in the trash (`<upload dir>/.trash`); 0 deletes at once, as filebrowser does. */
+  trashDays: number;
   /** First-start admin credentials (only used when the database is empty). */
   adminUsername: string;
   adminPassword: string;
@@ -273,6 +275,13 @@ export const OPTIONS: OptionSpec[] = [
     type: "string",
     default: "24h",
     help: "remove partial uploads untouched for this long",
+  },
+  {
+    name: "trash-days",
+    env: "FB_TRASH_DAYS",
+    type: "string",
+    default: "30",
+    help: "days deleted items stay in the trash (0 = delete at once)",
   },
   {
     name: "login-rate-limit",
@@ -513,6 +522,7 @@ export function loadConfig(
     cacheDir: get("cache-dir") ? absolute(get("cache-dir"), cwd) : `${dataDir}/cache`,
     uploadDir: get("upload-dir") ? absolute(get("upload-dir"), cwd) : `${dataDir}/uploads`,
     uploadExpiry: duration("upload-expiry"),
+    trashDays: int("trash-days", 0, 36500),
     adminUsername: get("username"),
     adminPassword: get("password"),
     importFilebrowser: get("import-filebrowser") ? absolute(get("import-filebrowser"), cwd) : "",

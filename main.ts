@@ -12,6 +12,7 @@ import { startPublishing } from "./lib/publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
 import { SearchIndex } from "./lib/search/index/mod.ts";
+import { purgeTrash } from "./lib/trash/mod.ts";
 
 let config;
 try {
@@ -85,10 +86,15 @@ handler = (req, info) => app.fetch(req, info);
 const sweep = () => cleanupUploads(deps).catch((err) => log.error("upload cleanup failed", err));
 const sweeper = setInterval(sweep, 15 * 60_000);
 sweep();
+// Trashed items older than --trash-days are removed for good; check every hour (and once at start).
+const purge = () => purgeTrash(deps).catch((err) => log.error("trash purge failed", err));
+const purger = setInterval(purge, 60 * 60_000);
+purge();
 
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(sig, async () => {
     clearInterval(sweeper);
+    clearInterval(purger);
     await server.shutdown();
     await deps.listings?.close();
     await deps.searchIndex?.close();

@@ -37,46 +37,51 @@ import * as $r33 from "./routes/api/shares/index.ts";
 import * as $r34 from "./routes/api/signup.ts";
 import * as $r35 from "./routes/api/subtitle/[...path].ts";
 import * as $r36 from "./routes/api/subtitle/_middleware.ts";
-import * as $r37 from "./routes/api/tus/[...path].ts";
-import * as $r38 from "./routes/api/tus/_middleware.ts";
-import * as $r39 from "./routes/api/twofa/_middleware.ts";
-import * as $r40 from "./routes/api/twofa/confirm.ts";
-import * as $r41 from "./routes/api/twofa/disable.ts";
-import * as $r42 from "./routes/api/twofa/enroll.ts";
-import * as $r43 from "./routes/api/twofa/index.ts";
-import * as $r44 from "./routes/api/usage/[...path].ts";
-import * as $r45 from "./routes/api/usage/_middleware.ts";
-import * as $r46 from "./routes/api/users/[id].ts";
-import * as $r47 from "./routes/api/users/[id]/twofa.ts";
-import * as $r48 from "./routes/api/users/index.ts";
-import * as $r49 from "./routes/custom.css.ts";
-import * as $r50 from "./routes/files/[...path].tsx";
-import * as $r51 from "./routes/files/index.tsx";
-import * as $r52 from "./routes/index.tsx";
-import * as $r53 from "./routes/login.tsx";
-import * as $r54 from "./routes/settings/_middleware.ts";
-import * as $r55 from "./routes/settings/global/_middleware.ts";
-import * as $r56 from "./routes/settings/global/index.tsx";
-import * as $r57 from "./routes/settings/index.tsx";
-import * as $r58 from "./routes/settings/profile.tsx";
-import * as $r59 from "./routes/settings/shares.tsx";
-import * as $r60 from "./routes/settings/users/[id].tsx";
-import * as $r61 from "./routes/settings/users/_middleware.ts";
-import * as $r62 from "./routes/settings/users/index.tsx";
-import * as $r63 from "./routes/share/[...path].tsx";
+import * as $r37 from "./routes/api/trash/[id].ts";
+import * as $r38 from "./routes/api/trash/_middleware.ts";
+import * as $r39 from "./routes/api/trash/index.ts";
+import * as $r40 from "./routes/api/tus/[...path].ts";
+import * as $r41 from "./routes/api/tus/_middleware.ts";
+import * as $r42 from "./routes/api/twofa/_middleware.ts";
+import * as $r43 from "./routes/api/twofa/confirm.ts";
+import * as $r44 from "./routes/api/twofa/disable.ts";
+import * as $r45 from "./routes/api/twofa/enroll.ts";
+import * as $r46 from "./routes/api/twofa/index.ts";
+import * as $r47 from "./routes/api/usage/[...path].ts";
+import * as $r48 from "./routes/api/usage/_middleware.ts";
+import * as $r49 from "./routes/api/users/[id].ts";
+import * as $r50 from "./routes/api/users/[id]/twofa.ts";
+import * as $r51 from "./routes/api/users/index.ts";
+import * as $r52 from "./routes/custom.css.ts";
+import * as $r53 from "./routes/files/[...path].tsx";
+import * as $r54 from "./routes/files/index.tsx";
+import * as $r55 from "./routes/index.tsx";
+import * as $r56 from "./routes/login.tsx";
+import * as $r57 from "./routes/settings/_middleware.ts";
+import * as $r58 from "./routes/settings/global/_middleware.ts";
+import * as $r59 from "./routes/settings/global/index.tsx";
+import * as $r60 from "./routes/settings/index.tsx";
+import * as $r61 from "./routes/settings/profile.tsx";
+import * as $r62 from "./routes/settings/shares.tsx";
+import * as $r63 from "./routes/settings/trash.tsx";
+import * as $r64 from "./routes/settings/users/[id].tsx";
+import * as $r65 from "./routes/settings/users/_middleware.ts";
+import * as $r66 from "./routes/settings/users/index.tsx";
+import * as $r67 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
 import * as $i3 from "./islands/Prompts.tsx";
 import * as $i4 from "./islands/SettingsGlobal.tsx";
 import * as $i5 from "./islands/SettingsProfile.tsx";
-import * as $i6 from "./islands/SettingsUser.tsx";
-import * as $i7 from "./islands/SettingsUsers.tsx";
-import * as $i8 from "./islands/ShareManager.tsx";
-import * as $i9 from "./islands/SharePage.tsx";
-import * as $i10 from "./islands/ShellPanel.tsx";
-import * as $i11 from "./islands/Sidebar.tsx";
-import * as $i12 from "./islands/Toasts.tsx";
+import * as $i6 from "./islands/SettingsTrash.tsx";
+import * as $i7 from "./islands/SettingsUser.tsx";
+import * as $i8 from "./islands/SettingsUsers.tsx";
+import * as $i9 from "./islands/ShareManager.tsx";
+import * as $i10 from "./islands/SharePage.tsx";
+import * as $i11 from "./islands/ShellPanel.tsx";
+import * as $i12 from "./islands/Sidebar.tsx";
+import * as $i13 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -118,33 +123,37 @@ export const manifest: Manifest = {
     "routes/api/signup.ts": $r34,
     "routes/api/subtitle/[...path].ts": $r35,
     "routes/api/subtitle/_middleware.ts": $r36,
-    "routes/api/tus/[...path].ts": $r37,
-    "routes/api/tus/_middleware.ts": $r38,
-    "routes/api/twofa/_middleware.ts": $r39,
-    "routes/api/twofa/confirm.ts": $r40,
-    "routes/api/twofa/disable.ts": $r41,
-    "routes/api/twofa/enroll.ts": $r42,
-    "routes/api/twofa/index.ts": $r43,
-    "routes/api/usage/[...path].ts": $r44,
-    "routes/api/usage/_middleware.ts": $r45,
-    "routes/api/users/[id].ts": $r46,
-    "routes/api/users/[id]/twofa.ts": $r47,
-    "routes/api/users/index.ts": $r48,
-    "routes/custom.css.ts": $r49,
-    "routes/files/[...path].tsx": $r50,
-    "routes/files/index.tsx": $r51,
-    "routes/index.tsx": $r52,
-    "routes/login.tsx": $r53,
-    "routes/settings/_middleware.ts": $r54,
-    "routes/settings/global/_middleware.ts": $r55,
-    "routes/settings/global/index.tsx": $r56,
-    "routes/settings/index.tsx": $r57,
-    "routes/settings/profile.tsx": $r58,
-    "routes/settings/shares.tsx": $r59,
-    "routes/settings/users/[id].tsx": $r60,
-    "routes/settings/users/_middleware.ts": $r61,
-    "routes/settings/users/index.tsx": $r62,
-    "routes/share/[...path].tsx": $r63,
+    "routes/api/trash/[id].ts": $r37,
+    "routes/api/trash/_middleware.ts": $r38,
+    "routes/api/trash/index.ts": $r39,
+    "routes/api/tus/[...path].ts": $r40,
+    "routes/api/tus/_middleware.ts": $r41,
+    "routes/api/twofa/_middleware.ts": $r42,
+    "routes/api/twofa/confirm.ts": $r43,
+    "routes/api/twofa/disable.ts": $r44,
+    "routes/api/twofa/enroll.ts": $r45,
+    "routes/api/twofa/index.ts": $r46,
+    "routes/api/usage/[...path].ts": $r47,
+    "routes/api/usage/_middleware.ts": $r48,
+    "routes/api/users/[id].ts": $r49,
+    "routes/api/users/[id]/twofa.ts": $r50,
+    "routes/api/users/index.ts": $r51,
+    "routes/custom.css.ts": $r52,
+    "routes/files/[...path].tsx": $r53,
+    "routes/files/index.tsx": $r54,
+    "routes/index.tsx": $r55,
+    "routes/login.tsx": $r56,
+    "routes/settings/_middleware.ts": $r57,
+    "routes/settings/global/_middleware.ts": $r58,
+    "routes/settings/global/index.tsx": $r59,
+    "routes/settings/index.tsx": $r60,
+    "routes/settings/profile.tsx": $r61,
+    "routes/settings/shares.tsx": $r62,
+    "routes/settings/trash.tsx": $r63,
+    "routes/settings/users/[id].tsx": $r64,
+    "routes/settings/users/_middleware.ts": $r65,
+    "routes/settings/users/index.tsx": $r66,
+    "routes/share/[...path].tsx": $r67,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
@@ -153,12 +162,13 @@ export const manifest: Manifest = {
     "islands/Prompts.tsx": $i3,
     "islands/SettingsGlobal.tsx": $i4,
     "islands/SettingsProfile.tsx": $i5,
-    "islands/SettingsUser.tsx": $i6,
-    "islands/SettingsUsers.tsx": $i7,
-    "islands/ShareManager.tsx": $i8,
-    "islands/SharePage.tsx": $i9,
-    "islands/ShellPanel.tsx": $i10,
-    "islands/Sidebar.tsx": $i11,
-    "islands/Toasts.tsx": $i12,
+    "islands/SettingsTrash.tsx": $i6,
+    "islands/SettingsUser.tsx": $i7,
+    "islands/SettingsUsers.tsx": $i8,
+    "islands/ShareManager.tsx": $i9,
+    "islands/SharePage.tsx": $i10,
+    "islands/ShellPanel.tsx": $i11,
+    "islands/Sidebar.tsx": $i12,
+    "islands/Toasts.tsx": $i13,
   },
 };

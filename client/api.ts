@@ -3,7 +3,7 @@
  * The typed API client. Every call sends `X-Auth`; a non-2xx answer becomes `ApiError { status, message }` and a
  * network failure status 0. A 401 logs out, `X-Renew-Token: true` renews the token in the background.
  */
-import type { Resource, Usage, User } from "../lib/types.ts";
+import type { Resource, TrashItem, Usage, User } from "../lib/types.ts";
 import { baseUrl } from "./page.ts";
 import { getToken, logout, renewToken } from "./session.ts";
 
@@ -86,9 +86,26 @@ export async function createFile(path: string): Promise<void> {
   await apiFetch(`/resources${encodePath(path)}?override=false`, { method: "POST", body: "" });
 }
 
-/** Deletes a file or folder. */
-export async function deleteResource(path: string): Promise<void> {
-  await apiFetch(`/resources${encodePath(path)}`, { method: "DELETE" });
+/** Deletes a file or folder: into the trash, or for good with `permanent`. */
+export async function deleteResource(path: string, options: { permanent?: boolean } = {}): Promise<void> {
+  const query = options.permanent ? "?permanent=true" : "";
+  await apiFetch(`/resources${encodePath(path)}${query}`, { method: "DELETE" });
+}
+
+/** The user's trashed items, newest first. */
+export async function listTrash(): Promise<TrashItem[]> {
+  return await (await apiFetch("/trash")).json() as TrashItem[];
+}
+
+/** Restores a trashed item (409 when its place is taken, unless `override` or `rename`). */
+export async function restoreTrashItem(id: string, options: TransferOptions = {}): Promise<void> {
+  const query = `override=${!!options.override}&rename=${!!options.rename}`;
+  await apiFetch(`/trash/${encodeURIComponent(id)}?${query}`, { method: "POST" });
+}
+
+/** Removes one trashed item for good, or all of them without an id. */
+export async function purgeTrashItems(id?: string): Promise<void> {
+  await apiFetch(id ? `/trash/${encodeURIComponent(id)}` : "/trash", { method: "DELETE" });
 }
 
 /** Options of copy/move. */

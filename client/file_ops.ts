@@ -37,10 +37,13 @@ async function settle(
 }
 
 /** Deletes items in parallel, then reloads the listing (also after errors). */
-export async function deleteItems(items: readonly TransferItem[]): Promise<boolean> {
+export async function deleteItems(
+  items: readonly TransferItem[],
+  options: { permanent?: boolean } = {},
+): Promise<boolean> {
   const ok = await trackButton(
     "delete",
-    settle(items, (i) => api.deleteResource(i.path), "files.errors.delete"),
+    settle(items, (i) => api.deleteResource(i.path, options), "files.errors.delete"),
   );
   clearSelection();
   requestReload();

@@ -60,6 +60,8 @@ export function errorMessage(err: unknown): string {
       return t("errors.locked");
     case 429:
       return t("errors.tooManyRequests");
+    case 507:
+      return t("errors.quota");
     default:
       return t("errors.internal");
   }

@@ -42,6 +42,7 @@ import Menu from "lucide/dist/esm/icons/menu.mjs";
 import Minimize2 from "lucide/dist/esm/icons/minimize-2.mjs";
 import Music from "lucide/dist/esm/icons/eighth-notes.mjs";
 import Pencil from "lucide/dist/esm/icons/pencil.mjs";
+import RotateCcw from "lucide/dist/esm/icons/rotate-ccw.mjs";
 import Save from "lucide/dist/esm/icons/save.mjs";
 import Scissors from "lucide/dist/esm/icons/scissors.mjs";
 import Search from "lucide/dist/esm/icons/search.mjs";
@@ -97,6 +98,7 @@ export {
   Minimize2,
   Music,
   Pencil,
+  RotateCcw,
   Save,
   Scissors,
   Search,

@@ -109,6 +109,14 @@ export class TooManyRequestsError extends HttpError {
   }
 }
 
+/** 507: the write would take the user past their storage quota. */
+export class InsufficientStorageError extends HttpError {
+  constructor(code = "quota_exceeded", message?: string, options?: HttpErrorOptions) {
+    // The message (how much is left) is for the user: a 507 body carries it, unlike other 5xx.
+    super(507, code, message, { expose: true, ...options });
+  }
+}
+
 /** 501: the operation is not implemented for this input. */
 export class NotImplementedError extends HttpError {
   constructor(code = "not_implemented", message?: string, options?: HttpErrorOptions) {
@@ -205,11 +213,14 @@ const REASONS: Record<number, string> = {
   500: "Internal Server Error",
   501: "Not Implemented",
   503: "Service Unavailable",
+  507: "Insufficient Storage",
 };
 
 /** The plain-text status body of docs/api.md#errors (`404 Not Found\n`, `400 Bad Request (msg)\n`). */
 export function statusText(status: number, message?: string): string {
   const reason = REASONS[status] ?? "Unknown";
-  if ((status === 400 || status === 500) && message) return `${status} ${reason} (${message})\n`;
+  if ((status === 400 || status === 500 || status === 507) && message) {
+    return `${status} ${reason} (${message})\n`;
+  }
   return `${status} ${reason}\n`;
 }

@@ -53,5 +53,6 @@ export function startupConfig(config: Readonly<Config>, settings: Settings): Sta
     Version: config.version,
     EnableGuest: !!settings.enableGuest,
     WebDAV: config.webdav,
+    TrashDays: config.trashDays,
   };
 }

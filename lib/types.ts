@@ -70,6 +70,8 @@ export interface User {
   theme?: string;
   /** Our addition: WebDAV access when the instance enables it (absent = on). Not in the JWT. */
   webdav?: boolean;
+  /** Our addition: most bytes the scope (and the user's trash) may hold; 0 or absent = no quota. */
+  quota?: number;
 }
 
 /** The stored user: the wire user plus the bcrypt hash and bookkeeping. */
@@ -344,6 +346,21 @@ export interface Usage {
   used: number;
 }
 
+/** One deleted item in the user's trash (GET /api/trash). */
+export interface TrashItem {
+  id: string;
+  /** Where it was, in the user's scope. */
+  path: string;
+  name: string;
+  isDir: boolean;
+  /** Bytes of the item (all files of a folder). */
+  size: number;
+  /** ISO time of the deletion. */
+  deletedAt: string;
+  /** ISO time after which the purge removes it for good. */
+  expiresAt: string;
+}
+
 /** Startup configuration injected into pages (filebrowser's `window.FileBrowser` keys). */
 export interface StartupConfig {
   AuthMethod: string;
@@ -375,4 +392,6 @@ export interface StartupConfig {
   EnableGuest: boolean;
   /** Our addition: the WebDAV endpoint is on (`--webdav`). */
   WebDAV: boolean;
+  /** Our addition: days deleted items stay in the trash; 0 = no trash (deletes are permanent). */
+  TrashDays?: number;
 }

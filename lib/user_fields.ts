@@ -25,6 +25,7 @@ export const USER_FIELDS = [
   "aceEditorTheme",
   "theme",
   "webdav",
+  "quota",
 ] as const;
 
 /** One user field name. */
@@ -39,6 +40,7 @@ export const ADMIN_ONLY_FIELDS: readonly UserField[] = [
   "commands",
   "rules",
   "webdav",
+  "quota",
 ];
 
 /**
@@ -167,6 +169,16 @@ export async function applyField(
       // Our addition: WebDAV access per user (on unless switched off), when the instance runs with --webdav.
       u.webdav = bool(data.webdav, true);
       break;
+    case "quota": {
+      // Filebrowser's client replaces users with every field it knows, and quota is not one: absent keeps it.
+      const q = data.quota;
+      if (q === undefined) return;
+      if (q !== null && (typeof q !== "number" || !Number.isSafeInteger(q) || q < 0)) {
+        throw new BadRequestError("quota must be a whole number of bytes, 0 for none");
+      }
+      u.quota = q ?? 0;
+      break;
+    }
     case "locale":
     case "aceEditorTheme":
       u[field] = str(data[field]);

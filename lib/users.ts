@@ -64,6 +64,7 @@ export function toWireUser(u: StoredUser, options: { viewerIsAdmin: boolean }): 
     dateFormat: u.dateFormat,
     aceEditorTheme: u.aceEditorTheme,
     theme: u.theme ?? "",
+    quota: u.quota ?? 0,
   };
 }
 

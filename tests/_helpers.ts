@@ -30,6 +30,8 @@ export interface TestUserSpec {
   hideDotfiles?: boolean;
   lockPassword?: boolean;
   commands?: string[];
+  /** Storage quota in bytes (0 or absent: none). */
+  quota?: number;
 }
 
 /** Options of testApp. */
@@ -111,6 +113,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     data.hideDotfiles = spec.hideDotfiles ?? false;
     data.lockPassword = spec.lockPassword ?? false;
     data.commands = spec.commands ?? [];
+    if (spec.quota) data.quota = spec.quota;
     await Deno.mkdir(root + (data.scope === "/" ? "" : data.scope), { recursive: true });
     const user = await users.createUser(kv, data);
     made[spec.username] = user;

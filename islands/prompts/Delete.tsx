@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
+import { Check } from "../../components/settings/Check.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { getResource } from "../../client/api.ts";
@@ -25,11 +26,16 @@ async function entriesOf(item: DeleteItem, signal: { cancelled: boolean }): Prom
   }
 }
 
-/** The delete confirmation (singular or plural with the count; a non-empty folder says how many items it holds). */
+/**
+ * The delete confirmation (singular or plural with the count; a non-empty folder says how many items it holds); with
+ * a trash, a "delete permanently" choice.
+ */
 export function DeletePrompt(props: PromptProps<{ items: DeleteItem[]; onDone?: () => void }>) {
-  const { t } = usePage();
+  const { t, config } = usePage();
   const [busy, setBusy] = useState(false);
   const [inside, setInside] = useState<number | null>(null);
+  const [permanent, setPermanent] = useState(false);
+  const hasTrash = (config.TrashDays ?? 0) > 0;
   const items = props.props.items;
   const folder = items.length === 1 && items[0].isDir ? items[0] : null;
   useEffect(() => {
@@ -43,7 +49,7 @@ export function DeletePrompt(props: PromptProps<{ items: DeleteItem[]; onDone?: 
   const confirm = async () => {
     if (busy) return;
     setBusy(true);
-    await deleteItems(items);
+    await deleteItems(items, { permanent: hasTrash && permanent });
     props.close();
     props.props.onDone?.();
   };
@@ -63,6 +69,18 @@ export function DeletePrompt(props: PromptProps<{ items: DeleteItem[]; onDone?: 
       busy={busy}
       onConfirm={confirm}
       onCancel={props.close}
-    />
+    >
+      {hasTrash && (
+        <>
+          <p class="muted">{t(permanent ? "prompts.delete.permanentHint" : "prompts.delete.trashHint")}</p>
+          <Check
+            name="permanent"
+            label={t("prompts.delete.permanent")}
+            checked={permanent}
+            onChange={setPermanent}
+          />
+        </>
+      )}
+    </ConfirmDelete>
   );
 }

@@ -8,6 +8,8 @@ import type { User } from "../../lib/types.ts";
 import { PermissionsFields } from "./PermissionsFields.tsx";
 import { RulesEditor } from "./RulesEditor.tsx";
 
+const MIB = 1024 * 1024;
+
 /** Props of UserForm. */
 export interface UserFormProps {
   value: User;
@@ -58,6 +60,21 @@ export function UserForm(props: UserFormProps) {
       <label class="field">
         <span>{t("settings.scope")}</span>
         {input("scope", { disabled: homeLocked, placeholder: homeLocked ? t("settings.scopeAuto") : "" })}
+      </label>
+      <label class="field">
+        <span>{t("settings.quota")}</span>
+        <input
+          class="input"
+          name="quota"
+          type="number"
+          min="0"
+          step="any"
+          inputMode="decimal"
+          value={u.quota ? +(u.quota / MIB).toFixed(3) : ""}
+          placeholder={t("settings.quotaNone")}
+          onInput={(e) =>
+            set("quota")(Math.round(Math.max(0, +(e.currentTarget as HTMLInputElement).value || 0) * MIB))}
+        />
       </label>
       {props.isNew && (
         <Check

@@ -8,9 +8,23 @@ import { resolveScoped } from "./gate.ts";
 import { extensionOf } from "./path.ts";
 import { type FsRequest, hookContext } from "./request.ts";
 import { findDeniedDescendant, walkTree } from "./tree.ts";
+import { isTrashEnabled, moveToTrash } from "../trash/mod.ts";
 
-/** Deletes a file or a folder tree (a symlink itself, never its target). Refuses `/` and any denied descendant. */
-export async function deleteResource(req: FsRequest, vpath: string): Promise<void> {
+/** Options of {@link deleteResource}. */
+export interface DeleteOptions {
+  /** Skip the trash (`?permanent=true`); without a trash (`--trash-days 0`) every delete is permanent. */
+  permanent?: boolean;
+}
+
+/**
+ * Deletes a file or a folder tree (a symlink itself, never its target): into the user's trash when it is on,
+ * else for good. Refuses `/` and any denied descendant.
+ */
+export async function deleteResource(
+  req: FsRequest,
+  vpath: string,
+  options: DeleteOptions = {},
+): Promise<void> {
   const p = await resolveScoped(req.gate, vpath, "delete");
   if (p.vpath === "/") throw new ForbiddenError("delete_root", "Cannot delete the root folder");
   if (p.lstat === null) throw new NotFoundError();
@@ -29,8 +43,12 @@ export async function deleteResource(req: FsRequest, vpath: string): Promise<voi
     }
   }
   await dropPreviewsUnder(req, p.path, { isTree });
+  const deps = req.deps;
+  // Share-rooted paths are not the owner's vpaths: they cannot be restored to the right place.
+  const toTrash = !options.permanent && deps && isTrashEnabled(deps.config) && !p.confinement.ruleBase;
   await withHooks(req.hooks, "delete", hookContext(req, p.path), async () => {
-    await Deno.remove(p.path, { recursive: isTree });
+    if (toTrash) await moveToTrash(deps, req.user, p);
+    else await Deno.remove(p.path, { recursive: isTree });
   });
 }
 

@@ -1,6 +1,6 @@
 /** What the mutating file operations need besides the gate: hooks, preview cache, share cleanup. */
 import type { EventHooks, HookContext } from "../hooks.ts";
-import type { AppState } from "../state.ts";
+import type { AppDeps, AppState } from "../state.ts";
 import type { StoredUser } from "../types.ts";
 import { createPreviewService, type PreviewCache } from "../thumbs/mod.ts";
 import { type GateContext, gateContextOf, scopeDirOf } from "./gate.ts";
@@ -15,6 +15,8 @@ export interface FsRequest {
   /** KV for removing share links on delete (docs/api.md#resources). */
   kv?: Deno.Kv;
   now?: () => number;
+  /** The app's dependencies, for the trash and quotas; absent = permanent deletes and no quota checks. */
+  deps?: Pick<AppDeps, "config" | "kv" | "now">;
 }
 
 const previewServices = new Map<string, PreviewCache>();
@@ -38,6 +40,7 @@ export function fsRequestOf(state: AppState): FsRequest {
     previews: previewServiceFor(state.deps.config.cacheDir),
     kv: state.deps.kv,
     now: state.deps.now,
+    deps: state.deps,
   };
 }
 

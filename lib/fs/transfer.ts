@@ -10,6 +10,8 @@ import { assertTreeFits } from "./path_limits.ts";
 import { dropPreviewsUnder } from "./remove.ts";
 import { type FsRequest, hookContext } from "./request.ts";
 import { findDeniedDescendant } from "./tree.ts";
+import { checkQuota } from "../quota.ts";
+import { sizeOfEntry } from "../trash/move.ts";
 
 /** Query of a PATCH request. */
 export interface PatchOptions {
@@ -97,6 +99,11 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
     throw new ForbiddenError("rule_denied", `Cannot ${action}: "${denied}" is denied by a rule`);
   }
   if (follows) await assertTreeFits(src, dst);
+  if (action === "copy" && req.deps && src.stat) {
+    // A copy adds the source's bytes, less those of the entry it replaces.
+    const freed = dst.stat ? await sizeOfEntry(dst.real, dst.stat) : 0;
+    await checkQuota(req.deps, req.user, await sizeOfEntry(src.real, src.stat) - freed);
+  }
   await withHooks(req.hooks, action, hookContext(req, src.path, dst.path), async () => {
     if (action === "copy") {
       await copyEntry(src, dst, { signal: options.signal });

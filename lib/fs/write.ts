@@ -1,9 +1,28 @@
 /** POST (mkdir / upload) and PUT (save) of /api/resources (docs/api.md#resources), always atomic. */
-import { ConflictError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { ConflictError, InsufficientStorageError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "./gate.ts";
 import { DIR_MODE, uploadEtag, type WriteBody, writeFileAtomic } from "./atomic.ts";
 import { type FsRequest, hookContext } from "./request.ts";
+import { limitBody, roomLeft } from "../quota.ts";
+
+/**
+ * With a quota, the body may bring at most the room left plus the bytes of the file it replaces; a longer body
+ * fails with 507 while streaming (nothing is left behind).
+ */
+async function quotaGuarded(req: FsRequest, target: ScopedPath, body: WriteBody): Promise<WriteBody> {
+  const room = req.deps ? await roomLeft(req.deps, req.user) : null;
+  if (room === null || body === null) return body;
+  const allowance = room + (target.stat?.isFile ? target.stat.size : 0);
+  if (!(body instanceof Uint8Array)) return limitBody(body, allowance);
+  if (body.byteLength > allowance) {
+    throw new InsufficientStorageError(
+      "quota_exceeded",
+      `Cannot write: only ${allowance} bytes of the quota are left`,
+    );
+  }
+  return body;
+}
 
 /** Options of {@link uploadResource}. */
 export interface UploadOptions {
@@ -51,11 +70,12 @@ export async function uploadResource(
     }
     await req.previews?.dropPreviews(target.real).catch(() => 0);
   }
+  const guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
     req.hooks,
     "upload",
     hookContext(req, target.path),
-    () => writeFileAtomic(target, body, { createParents: true, signal: options.signal }),
+    () => writeFileAtomic(target, guarded, { createParents: true, signal: options.signal }),
   );
   return { etag: uploadEtag(info) };
 }
@@ -73,12 +93,13 @@ export async function saveResource(
   if (target.stat.isDirectory) {
     throw new ConflictError("is_directory", `Cannot save "${target.vpath}": it is a folder`);
   }
+  const guarded = await quotaGuarded(req, target, body);
   await req.previews?.dropPreviews(target.real).catch(() => 0);
   const info = await withHooks(
     req.hooks,
     "save",
     hookContext(req, target.path),
-    () => writeFileAtomic(target, body, { signal: options.signal }),
+    () => writeFileAtomic(target, guarded, { signal: options.signal }),
   );
   return { etag: uploadEtag(info) };
 }

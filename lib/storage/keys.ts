@@ -28,6 +28,7 @@
  * | ["webdav", "lock_epoch"]                    | number: bumped by every lock change (serialises them) |
  * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
  * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
+ * | ["trash", "by_user", userId, id]            | TrashRecord: a deleted item (lib/trash/store.ts) |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -85,6 +86,9 @@ export const keys = {
   twoFactor: (userId: number) => ["twofa", userId] as const,
   appPassword: (userId: number, id: string) => ["app_passwords", userId, id] as const,
   appPasswordsPrefix: (userId: number) => ["app_passwords", userId] as const,
+  trashItem: (userId: number, id: string) => ["trash", "by_user", userId, id] as const,
+  trashByUserPrefix: (userId: number) => ["trash", "by_user", userId] as const,
+  trashPrefix: () => ["trash", "by_user"] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

@@ -179,11 +179,11 @@ Deno.test({
       await hydrated(page, "SettingsGlobal");
       await page.getByTestId("card-global").waitFor();
 
-      await t.step("the admin nav shows every section", async () => {
+      await t.step("the admin nav shows every section (the trash too: admins may delete)", async () => {
         const sections = await page.getByTestId("settings-nav").locator("a").evaluateAll((as) =>
           as.map((a) => a.getAttribute("data-section"))
         );
-        assert.deepEqual(sections, ["profile", "shares", "global", "users"]);
+        assert.deepEqual(sections, ["profile", "shares", "trash", "global", "users"]);
       });
 
       await t.step("signup and the chunk size text are saved and shown again", async () => {

@@ -41,7 +41,9 @@ export const handler = define.handlers({
     return c.body(statusText(200), 200, { ...TEXT, ETag: etag });
   },
   async DELETE(c) {
-    await deleteResource(fsRequestOf(c.var), vpathOf(c));
+    await deleteResource(fsRequestOf(c.var), vpathOf(c), {
+      permanent: c.req.query("permanent") === "true",
+    });
     return c.body(null, 204);
   },
   async PATCH(c) {

@@ -4,6 +4,10 @@ import { getUsage } from "../../../lib/fs/usage.ts";
 
 export const handler = define.handlers({
   async GET(c) {
-    return c.json(await getUsage(gateContextOf(c.var), "/" + c.req.param("path")));
+    return c.json(
+      await getUsage(gateContextOf(c.var), "/" + c.req.param("path"), {
+        quota: { deps: c.var.deps, user: c.var.user },
+      }),
+    );
   },
 });

@@ -1,0 +1,141 @@
+/**
+ * Per-user storage quotas (docs/configuration.md#quotas). A user's usage is the bytes of the files in their scope
+ * plus their trash. The scope's bytes come from a streaming walk, cached in memory per scope folder and dropped
+ * whenever a request through our API writes into an overlapping scope ({@link invalidateUsage}); writes made
+ * beside the server are seen at the next recount.
+ */
+import type { Config } from "../config.ts";
+import { InsufficientStorageError } from "./errors.ts";
+import { cleanAbsolute, isInsideDir } from "./fs/confine.ts";
+import { cleanVpath } from "./fs/path.ts";
+import { trashBytesOf } from "./trash/store.ts";
+import type { StoredUser, Usage } from "./types.ts";
+
+/** What quota checks need from the app. */
+export interface QuotaDeps {
+  config: Pick<Config, "root">;
+  kv: Deno.Kv;
+}
+
+/** The user fields a quota check reads. */
+export type QuotaUser = Pick<StoredUser, "id" | "scope" | "quota">;
+
+interface CacheEntry {
+  bytes: Promise<number>;
+}
+
+const cache = new Map<string, CacheEntry>();
+
+/** The user's quota in bytes, or 0 when they have none. */
+export function quotaOf(user: Pick<StoredUser, "quota">): number {
+  const q = user.quota;
+  return typeof q === "number" && Number.isFinite(q) && q > 0 ? Math.floor(q) : 0;
+}
+
+/** Forgets the cached usage of every scope that contains `dir` or lies inside it (call after a write there). */
+export function invalidateUsage(dir: string): void {
+  for (const key of cache.keys()) {
+    if (isInsideDir(key, dir) || isInsideDir(dir, key)) cache.delete(key);
+  }
+}
+
+/** The scope folder of a user on disk (the key of the usage cache). */
+export function usageKeyOf(deps: QuotaDeps, user: Pick<StoredUser, "scope">): string {
+  // As the gate's scopeDirOf(): the root joined with the cleaned scope, which cannot climb out.
+  return cleanAbsolute(`${deps.config.root}/${cleanVpath("/" + user.scope).path}`);
+}
+
+/** Bytes of the files under the user's scope: cached, else counted by a walk. */
+export function scopeBytes(deps: QuotaDeps, user: Pick<StoredUser, "scope">): Promise<number> {
+  const key = usageKeyOf(deps, user);
+  const hit = cache.get(key);
+  if (hit) return hit.bytes;
+  const entry: CacheEntry = { bytes: countBytes(key) };
+  cache.set(key, entry);
+  // A failed count is not remembered; an entry invalidated while counting is not put back.
+  entry.bytes.catch(() => cache.get(key) === entry && cache.delete(key));
+  return entry.bytes;
+}
+
+/** Bytes counted against the user's quota: their scope plus their trash. */
+export async function usedBytes(deps: QuotaDeps, user: QuotaUser): Promise<number> {
+  const [scope, trash] = await Promise.all([scopeBytes(deps, user), trashBytesOf(deps.kv, user.id)]);
+  return scope + trash;
+}
+
+/**
+ * Throws 507 when writing `addBytes` more would take the user past their quota (exactly full is fine).
+ * Users without a quota, and writes that add nothing, pass without counting.
+ */
+export async function checkQuota(deps: QuotaDeps, user: QuotaUser, addBytes: number): Promise<void> {
+  const quota = quotaOf(user);
+  if (quota === 0 || addBytes <= 0) return;
+  const used = await usedBytes(deps, user);
+  if (used + addBytes > quota) {
+    const left = Math.max(0, quota - used);
+    throw new InsufficientStorageError(
+      "quota_exceeded",
+      `Cannot write ${addBytes} bytes: ${left} of the ${quota} bytes of the quota are left`,
+    );
+  }
+}
+
+/** The bytes the user may still write, or null without a quota. */
+export async function roomLeft(deps: QuotaDeps, user: QuotaUser): Promise<number | null> {
+  const quota = quotaOf(user);
+  if (quota === 0) return null;
+  return Math.max(0, quota - await usedBytes(deps, user));
+}
+
+/** GET /api/usage for a user with a quota: the quota as total, their usage as used; null without one. */
+export async function quotaUsage(deps: QuotaDeps, user: QuotaUser): Promise<Usage | null> {
+  const quota = quotaOf(user);
+  if (quota === 0) return null;
+  return { total: quota, used: await usedBytes(deps, user) };
+}
+
+/**
+ * Passes a body through while counting: once more than `limit` bytes went by, the stream errors with 507
+ * (the atomic write then leaves nothing behind).
+ */
+export function limitBody(body: ReadableStream<Uint8Array>, limit: number): ReadableStream<Uint8Array> {
+  let seen = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) {
+          controller.error(
+            new InsufficientStorageError(
+              "quota_exceeded",
+              `Cannot write: only ${limit} bytes of the quota are left`,
+            ),
+          );
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+async function countBytes(dir: string): Promise<number> {
+  let total = 0;
+  const stack = [dir];
+  while (stack.length) {
+    const current = stack.pop()!;
+    let entries: AsyncIterable<Deno.DirEntry>;
+    try {
+      entries = Deno.readDir(current);
+      for await (const e of entries) {
+        const path = `${current}/${e.name}`;
+        if (e.isDirectory) stack.push(path);
+        else if (e.isFile) total += await Deno.lstat(path).then((i) => i.size, () => 0);
+      }
+    } catch (err) {
+      // A folder that vanished or that the server may not read holds nothing we could count.
+      if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
+    }
+  }
+  return total;
+}

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { checkQuota, invalidateUsage, limitBody, quotaOf, scopeBytes, usageKeyOf } from "./quota.ts";
+
+Deno.test("quotaOf() reads only positive whole byte counts", () => {
+  assert.equal(quotaOf({ quota: 10 }), 10);
+  for (const quota of [undefined, 0, -5, Number.NaN, Infinity]) assert.equal(quotaOf({ quota }), 0);
+});
+
+Deno.test("scopeBytes() caches the walk until a write invalidates an overlapping scope", async () => {
+  const root = await Deno.makeTempDir({ prefix: "quota-" });
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const deps = { config: { root }, kv };
+    await Deno.mkdir(`${root}/u/sub`, { recursive: true });
+    await Deno.writeTextFile(`${root}/u/sub/a`, "12345");
+    await Deno.symlink("/etc/passwd", `${root}/u/link`);
+    const user = { id: 1, scope: "/u", quota: 10 };
+    assert.equal(await scopeBytes(deps, user), 5);
+    await Deno.writeTextFile(`${root}/u/b`, "123");
+    assert.equal(await scopeBytes(deps, user), 5, "cached");
+    invalidateUsage(`${root}/elsewhere`);
+    assert.equal(await scopeBytes(deps, user), 5, "an unrelated scope leaves it");
+    invalidateUsage(usageKeyOf(deps, { scope: "/" }));
+    assert.equal(await scopeBytes(deps, user), 8, "a write by a user whose scope contains it drops it");
+    await checkQuota(deps, user, 2);
+    await assert.rejects(checkQuota(deps, user, 3), (e: Error & { status?: number }) => e.status === 507);
+    await checkQuota(deps, { ...user, quota: 0 }, 1_000_000);
+  } finally {
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("limitBody() passes up to the limit and errors with 507 past it", async () => {
+  const body = (n: number) => new Blob([new Uint8Array(n)]).stream();
+  assert.equal((await new Response(limitBody(body(10), 10)).arrayBuffer()).byteLength, 10);
+  await assert.rejects(
+    new Response(limitBody(body(11), 10)).arrayBuffer(),
+    (e: Error & { status?: number }) => e.status === 507,
+  );
+});
