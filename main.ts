@@ -7,6 +7,7 @@ import { onServeError } from "./lib/serve_error.ts";
 import { bootDeps } from "./lib/boot.ts";
 import { ExecUnavailableError } from "./lib/runner/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
+import { FolderSizeCache } from "./lib/fs/folder_size_cache.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
 import { startPublishing } from "./lib/publish/mod.ts";
 
@@ -37,6 +38,8 @@ if (firstStart.password) {
 }
 // Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
 deps.listings = new ListingCache();
+// Folder sizes are cached until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
+deps.folderSizes = new FolderSizeCache();
 // Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
 startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
 const app = createApp(deps);
@@ -60,6 +63,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     clearInterval(sweeper);
     await server.shutdown();
     await deps.listings?.close();
+    await deps.folderSizes?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
     await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();
