@@ -94,7 +94,8 @@ async function extractItem(
         code: "hostile_entry",
       });
     }
-    return "bad_name";
+    // `./` (the archive's own root, common in tar files made with `-C dir .`) is the destination itself.
+    return verdict.reason === "empty" && item.kind === "dir" ? null : "bad_name";
   }
   if (item.kind in LINK_REASONS) return LINK_REASONS[item.kind];
   let target: ScopedPath;

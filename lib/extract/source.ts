@@ -42,12 +42,7 @@ export async function openArchive(
 ): Promise<OpenArchive> {
   if (format === "zip") {
     const zip = await openZip(real, options);
-    return {
-      items: (async function* () {
-        yield* zip.items;
-      })(),
-      close: () => Promise.resolve(zip.close()),
-    };
+    return { items: zip.items, close: () => Promise.resolve(zip.close()) };
   }
   const file = await Deno.open(real, { read: true });
   let input: ReadableStream<Uint8Array> = file.readable;

@@ -12,13 +12,22 @@ Deno.test("measureFolder() reports progress and stops when its signal aborts", a
     }
     const dir = await resolveScoped(ctxFor(root), "/", "read");
     const progress: number[] = [];
-    const total = await measureFolder(dir, { progressMs: 0, onProgress: (s) => progress.push(s.files) });
+    const total = await measureFolder(dir, {
+      progressMs: 0,
+      yieldEvery: 1000,
+      onProgress: (s) => progress.push(s.files),
+    });
     assert.deepEqual(total, { bytes: 12_000, files: 6000, folders: 6 });
     assert.ok(progress.length >= 2, `progress lines: ${progress.length}`);
     assert.ok(progress.every((n, i) => n <= 6000 && (i === 0 || n >= progress[i - 1])));
     const abort = new AbortController();
     await assert.rejects(
-      measureFolder(dir, { signal: abort.signal, progressMs: 0, onProgress: () => abort.abort() }),
+      measureFolder(dir, {
+        signal: abort.signal,
+        progressMs: 0,
+        yieldEvery: 1000,
+        onProgress: () => abort.abort(),
+      }),
       (err: unknown) => err instanceof DOMException && err.name === "AbortError",
     );
   } finally {
