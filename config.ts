@@ -58,6 +58,8 @@ export interface Config {
   importFilebrowser: string;
   /** Password guesses allowed per client and user (or share) per minute before 429; five times that per client. */
   loginRateLimit: number;
+  /** Limits of server-side extraction (POST /api/extract): entries, bytes written, expansion ratio. */
+  extractLimits: { maxEntries: number; maxBytes: number; maxRatio: number };
   /** Human verification of logins (reCAPTCHA v2 API), or null when off (needs json auth, a key and a secret). */
   recaptcha: RecaptchaConfig | null;
   /** The project's issue tracker ("" = no "Report issue" link on error toasts). */
@@ -291,6 +293,27 @@ export const OPTIONS: OptionSpec[] = [
     help: "password guesses per client and user per minute before 429",
   },
   {
+    name: "extract-max-entries",
+    env: "FB_EXTRACT_MAX_ENTRIES",
+    type: "string",
+    default: "100000",
+    help: "most entries of an archive extracted on the server",
+  },
+  {
+    name: "extract-max-size",
+    env: "FB_EXTRACT_MAX_SIZE",
+    type: "string",
+    default: "10G",
+    help: "most bytes one extraction writes (suffixes K, M, G, T: powers of 1024)",
+  },
+  {
+    name: "extract-max-ratio",
+    env: "FB_EXTRACT_MAX_RATIO",
+    type: "string",
+    default: "200",
+    help: "most bytes written per archive byte (zip bombs), judged past the first MiB",
+  },
+  {
     name: "recaptcha-host",
     env: "FB_RECAPTCHA_HOST",
     type: "string",
@@ -477,6 +500,12 @@ export function loadConfig(
     }
     return n;
   };
+  const bytes = (name: string): number => {
+    const m = /^(\d+)\s*([KMGT]?)i?B?$/i.exec(get(name).trim());
+    const n = m ? Number(m[1]) * 1024 ** " KMGT".indexOf((m[2] || " ").toUpperCase()) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`Invalid size for --${name}: "${get(name)}"`);
+    return n;
+  };
   const duration = (name: string): number => {
     const d = parseDuration(get(name));
     if (d === null || d <= 0) throw new Error(`Invalid duration for --${name}: "${get(name)}"`);
@@ -527,6 +556,11 @@ export function loadConfig(
     adminPassword: get("password"),
     importFilebrowser: get("import-filebrowser") ? absolute(get("import-filebrowser"), cwd) : "",
     loginRateLimit: int("login-rate-limit", 1, 100000),
+    extractLimits: {
+      maxEntries: int("extract-max-entries", 1, 100_000_000),
+      maxBytes: bytes("extract-max-size"),
+      maxRatio: int("extract-max-ratio", 1, 1_000_000),
+    },
     recaptcha: recaptchaOf(auth, get("recaptcha-host"), get("recaptcha-key"), get("recaptcha-secret")),
     issuesUrl: parseLinkUrl("issues-url", get("issues-url")),
     projectUrl: parseLinkUrl("project-url", get("project-url")),

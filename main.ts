@@ -10,6 +10,7 @@ import { bootDeps, checkStartup } from "./lib/boot.ts";
 import { onServeError } from "./lib/serve_error.ts";
 import { startPublishing } from "./lib/publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
+import { FolderSizeCache } from "./lib/fs/folder_size_cache.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
 import { SearchIndex } from "./lib/search/index/mod.ts";
 import { purgeTrash } from "./lib/trash/mod.ts";
@@ -71,6 +72,8 @@ deps.listings = new ListingCache();
 // Search answers from a filename index once its background walk is done (lib/search/index/); walks until then.
 deps.searchIndex = new SearchIndex(config.root);
 deps.searchIndex.start().catch((err) => log.error("search index unavailable; searches walk the disk", err));
+// Folder sizes are cached until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
+deps.folderSizes = new FolderSizeCache();
 // Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
 startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
 const app = createApp(deps);
@@ -99,6 +102,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     await deps.listings?.close();
     await deps.searchIndex?.close();
     await deps.cache?.close();
+    await deps.folderSizes?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
     await releaseParkedLeases(deps.kv).catch(() => {});
     deps.kv.close();

@@ -7,6 +7,7 @@ import type { ActionContext, HeaderAction } from "../client/actions.ts";
 import { headerActions } from "../client/actions.ts";
 import { buttonStates } from "../client/button_state.ts";
 import "../client/file_actions.ts";
+import "../client/extract.ts";
 // The shell panel's toggle (shown only with command execution enabled and the execute permission).
 import "../client/shell/action.ts";
 import { usePage } from "../client/hooks.ts";

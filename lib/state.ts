@@ -4,6 +4,7 @@ import type { Settings, StoredUser } from "./types.ts";
 import type { Store } from "./storage/mod.ts";
 import type { EventHooks } from "./hooks.ts";
 import type { ListingCache } from "./fs/listing_cache.ts";
+import type { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import type { ExecEnv } from "./runner/run.ts";
 import type { BuildRunner } from "./publish/build.ts";
 import type { SearchIndex } from "./search/index/mod.ts";
@@ -21,6 +22,8 @@ export interface AppDeps {
   now: () => number;
   /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
   listings?: ListingCache;
+  /** Folder sizes cached until a watcher sees a change (close it on shutdown); none = every request walks. */
+  folderSizes?: FolderSizeCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
   /** Settings, users and sessions in memory (close it on shutdown); none = every request reads them from KV. */

@@ -395,3 +395,35 @@ export interface StartupConfig {
   /** Our addition: days deleted items stay in the trash; 0 = no trash (deletes are permanent). */
   TrashDays?: number;
 }
+
+/** Why an archive entry was not extracted (one NDJSON `skip` line of POST /api/extract). */
+export type ExtractSkipReason =
+  | "exists"
+  | "is_folder"
+  | "not_folder"
+  | "symlink"
+  | "hardlink"
+  | "special"
+  | "bad_name"
+  | "denied"
+  | "hidden";
+
+/** One NDJSON line of POST /api/extract (docs/api.md#extract). */
+export type ExtractEvent =
+  | { type: "start"; entries: number; bytes: number }
+  | { type: "progress"; entries: number; bytes: number; name: string }
+  | { type: "skip"; name: string; reason: ExtractSkipReason }
+  | { type: "done"; files: number; folders: number; skipped: number; bytes: number }
+  | { type: "error"; status: number; message: string };
+
+/** What a folder holds, counted with rules and hiding applied (GET /api/foldersize). */
+export interface FolderSize {
+  bytes: number;
+  files: number;
+  folders: number;
+}
+
+/** One NDJSON line of GET /api/foldersize (docs/api.md#folder-sizes). */
+export type FolderSizeEvent =
+  | ({ type: "progress" } & FolderSize)
+  | ({ type: "done"; cached: boolean } & FolderSize);

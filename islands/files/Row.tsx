@@ -16,6 +16,7 @@ import {
 import { thumbUrl } from "../../client/api.ts";
 import { Thumb } from "./Thumb.tsx";
 import { focusIndex, selection } from "../../client/state.ts";
+import { folderKey, folderSizes } from "../../client/folder_sizes.ts";
 import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
 import type { Resource } from "../../lib/types.ts";
 import { useSelector } from "./use_selector.ts";
@@ -62,6 +63,9 @@ function RowImpl(props: RowProps) {
   const { item, index, locale } = props;
   const selected = useSelector(() => selection.value.has(item.path));
   const focused = useSelector(() => focusIndex.value === index);
+  const knownSize = useSelector(() =>
+    item.isDir ? folderSizes.value.get(folderKey(item.path)) ?? null : null
+  );
   const thumb = props.thumbs && item.type === "image" && props.mode !== "list";
   const cls = `row${item.isDir ? " dir" : ""}${selected ? " selected" : ""}${focused ? " focused" : ""}`;
   const full = formatDate(item.modified, locale);
@@ -92,7 +96,7 @@ function RowImpl(props: RowProps) {
       </span>
       <span class="size">
         {item.isDir
-          ? "—"
+          ? (knownSize ? <bdi>{formatSize(knownSize.bytes, locale)}</bdi> : "—")
           : item.type === "invalid_link"
           ? props.invalidLinkText
           : <bdi>{formatSize(item.size, locale)}</bdi>}

@@ -5,6 +5,7 @@ import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { resource, selectedItems } from "../../client/state.ts";
 import { showError } from "../../client/toasts.ts";
+import { FolderSizeRow } from "./FolderSizeRow.tsx";
 import { formatDate, formatNumber, formatRelative, formatSize } from "../../lib/format.ts";
 import type { Resource } from "../../lib/types.ts";
 
@@ -89,6 +90,7 @@ export function InfoPrompt(props: PromptProps) {
             </dd>
           </div>
         )}
+        {target?.isDir && selected.length <= 1 && <FolderSizeRow path={target.path} />}
         {modified && (
           <div class="info-row">
             <dt>{t("prompts.info.modified")}</dt>

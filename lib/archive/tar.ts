@@ -11,7 +11,8 @@ export interface TarOptions {
   signal?: AbortSignal;
 }
 
-const BLOCK = 512;
+/** Size of a tar block (headers and data padding). */
+export const BLOCK = 512;
 // GNU tar and Python pad the archive to a 20-block record; some strict readers expect it.
 const RECORD = 20 * BLOCK;
 const MAX_OCTAL_11 = 8 ** 11 - 1; // largest value of a 12-byte octal field (8 GiB - 1)

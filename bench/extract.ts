@@ -1,0 +1,98 @@
+/**
+ * Extraction benchmark (a script, not a test):
+ *   deno run -A bench/extract.ts [--files=10000] [--size=4096]
+ *
+ * Builds a zip of N files (system `zip`, deflated, 100 per folder) under bench/_work/, then extracts it in a
+ * fresh subprocess (`--child`) through planExtract()/runExtract() (gate, hooks, atomic writes: everything but
+ * HTTP) and reports files per second and the child's peak RSS (VmHWM). Goal: peak RSS <= 96 MiB.
+ */
+import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "../lib/extract/mod.ts";
+import { noopHooks } from "../lib/hooks.ts";
+import type { FsRequest } from "../lib/fs/request.ts";
+import type { StoredUser } from "../lib/types.ts";
+
+const enc = new TextEncoder();
+const print = (line: string) => Deno.stdout.writeSync(enc.encode(line + "\n"));
+const WORK = new URL("./_work/extract/", import.meta.url).pathname;
+const args = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
+const FILES = Number(args.files ?? 10_000);
+const SIZE = Number(args.size ?? 4096);
+
+function hwmKiB(): number {
+  const m = Deno.readTextFileSync("/proc/self/status").match(/^VmHWM:\s+(\d+) kB/m);
+  return m ? Number(m[1]) : -1;
+}
+
+async function child(): Promise<void> {
+  const root = `${WORK}/root`;
+  await Deno.remove(`${root}/out`, { recursive: true }).catch(() => {});
+  const user = {
+    scope: "/",
+    perm: { create: true, modify: true },
+    rules: [],
+    hideDotfiles: false,
+  } as unknown as StoredUser;
+  const req: FsRequest = {
+    gate: { root, user, globalRules: [], followExternalSymlinks: false },
+    user,
+    hooks: noopHooks,
+  };
+  const start = performance.now();
+  const plan = await planExtract(req, Deno.env.get("BENCH_ARCHIVE") ?? "/bench.zip", {
+    destination: "/out",
+    conflict: "skip",
+    limits: DEFAULT_EXTRACT_LIMITS,
+  });
+  const planned = performance.now();
+  let last = null;
+  const trace = Deno.env.get("BENCH_TRACE")
+    ? setInterval(() => Deno.stderr.writeSync(enc.encode(JSON.stringify(Deno.memoryUsage()) + "\n")), 2000)
+    : undefined;
+  for await (const event of runExtract(plan)) last = event;
+  clearInterval(trace);
+  const end = performance.now();
+  print(JSON.stringify({ last, planMs: planned - start, totalMs: end - start, hwmKiB: hwmKiB() }));
+}
+
+async function build(): Promise<void> {
+  const src = `${WORK}/src`;
+  try {
+    await Deno.stat(`${WORK}/root/bench.zip`);
+    return;
+  } catch {
+    // Not built yet.
+  }
+  await Deno.mkdir(`${WORK}/root`, { recursive: true });
+  const text = "lorem ipsum dolor sit amet ".repeat(Math.ceil(SIZE / 27)).slice(0, SIZE);
+  for (let i = 0; i < FILES; i++) {
+    const dir = `${src}/d${Math.floor(i / 100)}`;
+    if (i % 100 === 0) await Deno.mkdir(dir, { recursive: true });
+    await Deno.writeTextFile(`${dir}/f${i}.txt`, `${i}\n${text}`);
+  }
+  const out = await new Deno.Command("zip", { args: ["-qr", `${WORK}/root/bench.zip`, "."], cwd: src })
+    .output();
+  if (!out.success) throw new Error("zip failed");
+}
+
+if (Deno.args.includes("--child")) {
+  await child();
+} else {
+  await build();
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--v8-flags=--max-semi-space-size=1", import.meta.filename!, "--child"],
+      stderr: "inherit",
+    }).output();
+    runs.push(JSON.parse(new TextDecoder().decode(out.stdout)));
+  }
+  runs.sort((a, b) => a.totalMs - b.totalMs);
+  const mid = runs[1];
+  print(
+    `extract ${FILES} files of ~${SIZE} B (zip): ${(FILES / (mid.totalMs / 1000)).toFixed(0)} files/s ` +
+      `(first pass ${mid.planMs.toFixed(0)} ms, total ${mid.totalMs.toFixed(0)} ms, median of 3), ` +
+      `peak RSS ${(Math.max(...runs.map((r) => r.hwmKiB)) / 1024).toFixed(1)} MiB; last event ${
+        JSON.stringify(mid.last)
+      }`,
+  );
+}

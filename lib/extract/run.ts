@@ -1,0 +1,181 @@
+/**
+ * The write pass of an extraction: every entry goes through the gate as an upload would (rules, hiding,
+ * confinement, name checks), links and special files are skipped, conflicts follow the plan's policy, and
+ * each file is written atomically with the upload hooks around it. Aborting stops after removing the file in
+ * progress (its temp file); files already complete stay.
+ */
+import { BadRequestError, ForbiddenError, HttpError, PayloadTooLargeError, toHttpError } from "../errors.ts";
+import { withHooks } from "../hooks.ts";
+import { log } from "../log.ts";
+import { DIR_MODE, writeFileAtomic } from "../fs/atomic.ts";
+import { resolveScoped, type ScopedPath } from "../fs/gate.ts";
+import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
+import { hookContext } from "../fs/request.ts";
+import { numberedName } from "../fs/transfer.ts";
+import type { ExtractEvent, ExtractSkipReason } from "../types.ts";
+import { checkEntryName } from "./entry_name.ts";
+import type { ArchiveItem } from "./item.ts";
+import type { ExtractPlan } from "./plan.ts";
+import { damagedStream, openArchive } from "./source.ts";
+
+/** Progress lines are sent at most this often. */
+const PROGRESS_MS = 250;
+/** Skip lines beyond this many are only counted. */
+const MAX_SKIP_LINES = 1000;
+/** Most `name(N)` candidates tried for `conflict=rename`. */
+const MAX_AUTO_NAMES = 1000;
+
+const LINK_REASONS: Record<string, ExtractSkipReason> = {
+  symlink: "symlink",
+  hardlink: "hardlink",
+  other: "special",
+};
+
+/** Runs the write pass and yields its events; ends with a `done` or an `error` event. */
+export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): AsyncGenerator<ExtractEvent> {
+  yield { type: "start", entries: plan.entries, bytes: plan.bytes };
+  const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0 };
+  let lastProgress = Date.now();
+  const opened = await openArchive(plan.archive.real, plan.format, { signal });
+  const items = opened.items[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<ArchiveItem>;
+      try {
+        next = await items.next();
+      } catch (err) {
+        // Parser and decompressor failures (TypeError, a tool's exit code) are the archive's fault.
+        throw err instanceof HttpError || signal?.aborted ? err : damagedStream(plan.format, err);
+      }
+      if (next.done) break;
+      const item = next.value;
+      signal?.throwIfAborted();
+      state.entries++;
+      const reason = await extractItem(plan, item, state, signal);
+      if (reason !== null) {
+        if (++state.skipped <= MAX_SKIP_LINES) yield { type: "skip", name: item.name, reason };
+      }
+      if (Date.now() - lastProgress >= PROGRESS_MS) {
+        lastProgress = Date.now();
+        yield { type: "progress", entries: state.entries, bytes: state.bytes, name: item.name };
+      }
+    }
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    const http = toHttpError(err);
+    if (http.status >= 500) log.error("extract: failed", err);
+    yield { type: "error", status: http.status, message: http.expose ? http.message : String(http.status) };
+    return;
+  } finally {
+    await opened.close();
+  }
+  const { files, folders, skipped, bytes } = state;
+  yield { type: "done", files, folders, skipped, bytes };
+}
+
+interface Totals {
+  files: number;
+  folders: number;
+  bytes: number;
+}
+
+/** Extracts one entry; returns why it was skipped, or null. */
+async function extractItem(
+  plan: ExtractPlan,
+  item: ArchiveItem,
+  totals: Totals,
+  signal?: AbortSignal,
+): Promise<ExtractSkipReason | null> {
+  const verdict = checkEntryName(item.name);
+  if (!verdict.ok) {
+    if (verdict.hostile) {
+      // The archive changed since the first pass.
+      throw new BadRequestError("Cannot extract: an entry points outside the destination", {
+        code: "hostile_entry",
+      });
+    }
+    // `./` (the archive's own root, common in tar files made with `-C dir .`) is the destination itself.
+    return verdict.reason === "empty" && item.kind === "dir" ? null : "bad_name";
+  }
+  if (item.kind in LINK_REASONS) return LINK_REASONS[item.kind];
+  let target: ScopedPath;
+  try {
+    target = await resolveScoped(
+      plan.req.gate,
+      joinVpath(plan.dest.vpath, verdict.segments.join("/")),
+      "create",
+    );
+  } catch (err) {
+    if (err instanceof ForbiddenError) return err.code === "hidden" ? "hidden" : "denied";
+    if (err instanceof HttpError && err.status < 500) return "bad_name";
+    throw err;
+  }
+  if (item.kind === "dir") {
+    if (target.stat?.isDirectory) return null;
+    if (target.lstat !== null) return "not_folder";
+    await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
+    totals.folders++;
+    return null;
+  }
+  if (target.lstat !== null) {
+    if (target.stat?.isDirectory) return "is_folder";
+    if (plan.conflict === "skip") return "exists";
+    if (plan.conflict === "rename") target = await freeName(plan, target);
+    else await plan.req.previews?.dropPreviews(target.real).catch(() => 0);
+  }
+  const content = limitedContent(plan, item, totals);
+  const dest = target;
+  await withHooks(plan.req.hooks, "upload", hookContext(plan.req, dest.path), async () => {
+    await writeFileAtomic(dest, content, { createParents: true, signal });
+    if (item.mtime && !Number.isNaN(item.mtime.getTime())) {
+      await Deno.utime(dest.real, new Date(), item.mtime).catch((err) => log.debug("extract: utime", err));
+    }
+  });
+  totals.files++;
+  return null;
+}
+
+async function freeName(plan: ExtractPlan, taken: ScopedPath): Promise<ScopedPath> {
+  const dir = vpathDir(taken.vpath);
+  const name = vpathBase(taken.vpath);
+  for (let n = 1; n <= MAX_AUTO_NAMES; n++) {
+    const candidate = await resolveScoped(plan.req.gate, joinVpath(dir, numberedName(name, n)), "create");
+    if (candidate.lstat === null) return candidate;
+  }
+  throw new BadRequestError(`Cannot find a free name for "${taken.vpath}"`, { code: "no_free_name" });
+}
+
+/**
+ * The entry's content, cut off with an error as soon as it passes its declared size (a zip that lies) or the
+ * plan's budget: nothing past the limit reaches the disk. Read errors are blamed on the archive (400).
+ */
+function limitedContent(plan: ExtractPlan, item: ArchiveItem, totals: Totals): ReadableStream<Uint8Array> {
+  const reader = item.content().getReader();
+  let written = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        throw err instanceof HttpError ? err : damagedStream(plan.format, err);
+      }
+      if (chunk.done) return controller.close();
+      written += chunk.value.length;
+      totals.bytes += chunk.value.length;
+      if (written > item.size) {
+        throw new BadRequestError(`Cannot extract: entry "${item.name}" is larger than the archive says`, {
+          code: "bad_archive",
+        });
+      }
+      if (totals.bytes > plan.budget) {
+        throw new PayloadTooLargeError(
+          "archive_too_large",
+          `Cannot extract: the archive expands past the limit (${plan.budget} bytes)`,
+        );
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { ForbiddenError } from "../errors.ts";
+import type { EventHooks, HookEvent } from "../hooks.ts";
+import type { FsRequest } from "../fs/request.ts";
+import type { StoredUser } from "../types.ts";
+import { tarOf } from "./_testing.ts";
+import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "./mod.ts";
+
+Deno.test("runExtract() fires the upload hooks for every created file, and a failing before hook stops it", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const calls: string[] = [];
+    let refuse = "";
+    const hooks: EventHooks = {
+      before: (event: HookEvent, ctx) => {
+        if (refuse && ctx.file.endsWith(refuse)) {
+          return Promise.reject(new ForbiddenError("hook_failed", "refused by hook"));
+        }
+        calls.push(`before ${event} ${ctx.file.slice(root.length)}`);
+        return Promise.resolve();
+      },
+      after: (event: HookEvent, ctx) => {
+        calls.push(`after ${event} ${ctx.file.slice(root.length)}`);
+        return Promise.resolve();
+      },
+    };
+    const user = {
+      scope: "/",
+      perm: { create: true, modify: true },
+      rules: [],
+      hideDotfiles: false,
+    } as unknown as StoredUser;
+    const req: FsRequest = {
+      gate: { root, user, globalRules: [], followExternalSymlinks: false },
+      user,
+      hooks,
+    };
+    await Deno.writeFile(`${root}/t.tar`, tarOf([{ name: "d", type: "5" }, { name: "d/a.txt", data: "a" }]));
+    const plan = await planExtract(req, "/t.tar", { conflict: "skip", limits: DEFAULT_EXTRACT_LIMITS });
+    const events = await Array.fromAsync(runExtract(plan));
+    assert.deepEqual(events.at(-1), { type: "done", files: 1, folders: 1, skipped: 0, bytes: 1 });
+    assert.deepEqual(calls, ["before upload /d/a.txt", "after upload /d/a.txt"]);
+    refuse = "a.txt";
+    const again = await planExtract(req, "/t.tar", { conflict: "replace", limits: DEFAULT_EXTRACT_LIMITS });
+    const failed = await Array.fromAsync(runExtract(again));
+    assert.deepEqual(failed.at(-1), { type: "error", status: 403, message: "refused by hook" });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -1,0 +1,62 @@
+/**
+ * Which archive formats can be extracted, and opening one as a sequence of {@link ArchiveItem}s: zip through
+ * its central directory, tar as a stream (gzip through DecompressionStream; bzip2, xz and zstd through the
+ * system tools, killed when the stream is cancelled).
+ */
+import { isToolInstalled, spawnCompressor, type ToolCommand } from "../archive/spawn.ts";
+import { BadRequestError, UnavailableError } from "../errors.ts";
+import type { ExtractFormat } from "./formats.ts";
+import type { ArchiveItem } from "./item.ts";
+import { readTar } from "./tar_reader.ts";
+import { openZip } from "./zip_reader.ts";
+
+const TOOLS: Record<string, ToolCommand> = {
+  "tar.bz2": { tool: "bzip2", path: "bzip2", args: ["-dc"] },
+  "tar.xz": { tool: "xz", path: "xz", args: ["-dc", "-T1"] },
+  "tar.zst": { tool: "zstd", path: "zstd", args: ["-dc", "-q"] },
+};
+
+/** An archive opened for one pass over its entries. */
+export interface OpenArchive {
+  items: AsyncIterable<ArchiveItem>;
+  /** Ends the pass early (cancels the input, kills a decompressor). */
+  close(): Promise<void>;
+}
+
+/** Throws 503 when the format needs a tool the server lacks. */
+export async function assertFormatAvailable(format: ExtractFormat): Promise<void> {
+  const command = TOOLS[format];
+  if (command && !(await isToolInstalled(command.path))) {
+    throw new UnavailableError(
+      "archive_tool_missing",
+      `Cannot extract: the "${command.tool}" tool is not installed on the server`,
+    );
+  }
+}
+
+/** Opens `real` for one pass over its entries. */
+export async function openArchive(
+  real: string,
+  format: ExtractFormat,
+  options: { signal?: AbortSignal } = {},
+): Promise<OpenArchive> {
+  if (format === "zip") {
+    const zip = await openZip(real, options);
+    return { items: zip.items, close: () => Promise.resolve(zip.close()) };
+  }
+  const file = await Deno.open(real, { read: true });
+  let input: ReadableStream<Uint8Array> = file.readable;
+  if (format === "tar.gz") {
+    input = input.pipeThrough(new DecompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>);
+  } else if (format !== "tar") input = spawnCompressor(input, TOOLS[format]);
+  const items = readTar(input, options);
+  return { items, close: async () => void await items.return(undefined) };
+}
+
+/** The 400 for an archive whose compressed stream cannot be read. */
+export function damagedStream(format: ExtractFormat, cause: unknown): BadRequestError {
+  return new BadRequestError(`Cannot extract: the ${format} archive is damaged`, {
+    code: "bad_archive",
+    cause,
+  });
+}

@@ -1,0 +1,18 @@
+import { define } from "../../../define.ts";
+import { extractStream, parseConflict, planExtract } from "../../../lib/extract/mod.ts";
+import { fsRequestOf } from "../../../lib/fs/request.ts";
+
+export const handler = define.handlers({
+  async POST(c) {
+    const signal = c.req.raw.signal;
+    const plan = await planExtract(fsRequestOf(c.var), "/" + c.req.param("path"), {
+      destination: c.req.query("destination") || undefined,
+      conflict: parseConflict(c.req.query("conflict")),
+      limits: c.var.deps.config.extractLimits,
+      signal,
+    });
+    return c.body(extractStream(plan, signal), 200, {
+      "Content-Type": "application/x-ndjson; charset=utf-8",
+    });
+  },
+});

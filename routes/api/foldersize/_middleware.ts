@@ -1,0 +1,3 @@
+import { requireUser } from "../../../middleware/require_user.ts";
+
+export const middleware = requireUser();
