@@ -68,7 +68,7 @@ Deno.test("pages render inside _app with island markers, props, scripts and chun
     assert.ok(html.startsWith("<!doctype html><html>"));
     assert.match(
       html,
-      /<fb-island data-island="Counter"[^>]*><script type="application\/json" data-island-props="Counter">\{"n":7\}<\/script><div data-island-root="Counter"[^>]*><b>7<\/b><\/div><\/fb-island>/,
+      /<fb-island data-island="Counter"[^>]*><script type="application\/json" data-island-props="Counter">\[1,\{"n":2\},7\]<\/script><div data-island-root="Counter"[^>]*><b>7<\/b><\/div><\/fb-island>/,
     );
     assert.match(html, /<link rel="modulepreload" href="\/_islands\/chunk-A.js"><\/head>/);
     assert.match(html, /<script type="module" src="\/_islands\/Counter.js"><\/script><\/body>/);

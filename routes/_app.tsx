@@ -7,14 +7,14 @@ import { loadStrings, translatorFor } from "../lib/locales.ts";
 import { PAGE_DATA_IDS, startupConfig } from "../lib/startup_config.ts";
 import type { PageInfo, RenderData } from "../lib/startup_config.ts";
 import { toWireUser } from "../lib/users.ts";
-import { serializeProps } from "../framework/island.tsx";
+import { serializeJson } from "../framework/island.tsx";
 
 function JsonScript(props: { id: string; value: unknown }) {
   return (
     <script
       type="application/json"
       id={props.id}
-      dangerouslySetInnerHTML={{ __html: serializeProps(props.value) }}
+      dangerouslySetInnerHTML={{ __html: serializeJson(props.value) }}
     />
   );
 }
