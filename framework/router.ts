@@ -3,7 +3,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import { h } from "preact";
 import type { ComponentType } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { beginIslandCollection, endIslandCollection } from "./island.tsx";
+import { beginIslandCollection, endIslandCollection, nameIslands } from "./island.tsx";
 import { isPageResult } from "./define.ts";
 import type { Handlers, Method, PageProps } from "./define.ts";
 import { DEPS_FILE } from "./build.ts";
@@ -15,7 +15,17 @@ export interface RouteModule {
   handler?: Handlers<AnyEnv>;
   default?: ComponentType<AnyEnv>;
   middleware?: MiddlewareHandler<AnyEnv> | MiddlewareHandler<AnyEnv>[];
+  /** Only in `_error.tsx`: statuses that also get a page of their own at `/<status>` (e.g. a redirect target). */
+  statusPages?: number[];
 }
+
+/** The data of the `_error.tsx` page. */
+export interface ErrorPageData {
+  status: number;
+}
+
+/** Renders `_error.tsx` for a status; null when the app has no error page. */
+export type ErrorRenderer = (c: Context, status: number) => Response | null;
 
 /** The generated manifest (routes.gen.ts). */
 export interface Manifest {
@@ -148,8 +158,12 @@ export function renderPage(
   return c.html("<!doctype html>" + html, status as 200);
 }
 
-/** Registers middlewares and handlers of every route file, most specific routes first. */
-export function mountManifest(app: Hono, manifest: Manifest, options: MountOptions): void {
+/**
+ * Registers middlewares and handlers of every route file, most specific routes first, and the status pages of
+ * `_error.tsx`. Returns the renderer of the error page, for the app's error handler.
+ */
+export function mountManifest(app: Hono, manifest: Manifest, options: MountOptions): ErrorRenderer {
+  nameIslands(manifest.islands);
   const files = Object.keys(manifest.routes);
   const middlewares = files.filter((f) => /\/_middleware\.tsx?$/.test(f)).sort((a, b) => a.length - b.length);
   for (const f of middlewares) {
@@ -163,6 +177,17 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
         app.use(`${base}/*`, mw);
       }
     }
+  }
+  const errorModule = manifest.routes["routes/_error.tsx"];
+  const errorPage = errorModule?.default;
+  const renderError: ErrorRenderer = (c, status) => {
+    if (!errorPage) return null;
+    const data: ErrorPageData = { status };
+    return renderPage(c, { ...options, manifest, component: errorPage, data, status });
+  };
+  for (const status of errorModule?.statusPages ?? []) {
+    const own = [errorModule.middleware ?? []].flat();
+    (app as AnyEnv).get(`/${status}`, ...own, (c: Context) => renderError(c, status));
   }
   const routes = files.filter((f) => !/\/_[^/]+$/.test(f)).sort(compareRoutes);
   for (const f of routes) {
@@ -191,4 +216,5 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
       });
     }
   }
+  return renderError;
 }

@@ -102,3 +102,45 @@ Deno.test("serializeProps() keeps null as null and turns undefined into {}", () 
   assert.equal(serializeProps(null), "null");
   assert.equal(serializeProps(undefined), "{}");
 });
+
+Deno.test("_error.tsx: the router renders it with the status in its data, and at its status pages", async () => {
+  const seen: string[] = [];
+  const manifest: Manifest = {
+    routes: {
+      "routes/_error.tsx": {
+        statusPages: [403],
+        middleware: async (_c, next) => {
+          seen.push("error middleware");
+          await next();
+        },
+        default: (p: { data: { status: number } }) => h("p", { "data-status": p.data.status }, "oops"),
+      },
+      "routes/boom.tsx": {
+        handler: {
+          GET: () => {
+            throw new Error("boom");
+          },
+        },
+      },
+    },
+    islands: {},
+  };
+  const app = new Hono();
+  const renderError = mountManifest(app, manifest, { islandsUrl: "/_islands" });
+  app.onError((_err, c) => renderError(c, 503) ?? c.text("no page", 500));
+  let res = await app.request("/boom");
+  assert.equal(res.status, 503);
+  assert.match(await res.text(), /<p data-status="503">oops<\/p>/);
+  res = await app.request("/403");
+  assert.equal(res.status, 403);
+  assert.match(await res.text(), /data-status="403"/);
+  assert.deepEqual(seen, ["error middleware"]);
+  res = await app.request("/404");
+  assert.equal(res.status, 404, "only the listed statuses get a page");
+  await res.body?.cancel();
+});
+
+Deno.test("mountManifest() without _error.tsx gives a renderer that returns null", () => {
+  const renderError = mountManifest(new Hono(), { routes: {}, islands: {} }, { islandsUrl: "/_islands" });
+  assert.equal(renderError({} as never, 500), null);
+});
