@@ -3,9 +3,9 @@ import { Hono } from "hono";
 import { h } from "preact";
 import { mountManifest, routePathOf } from "./router.ts";
 import type { Manifest } from "./router.ts";
-import { island, serializeProps } from "./island.tsx";
+import { island, nameIslands, serializeProps } from "./island.tsx";
 import { page } from "./define.ts";
-import { writeManifest } from "./build.ts";
+import { BuildError, checkIslandSource, writeManifest } from "./build.ts";
 
 Deno.test("routePathOf() maps files to Hono paths (index, params, rest params, groups)", () => {
   assert.equal(routePathOf("routes/index.tsx"), "/");
@@ -85,7 +85,7 @@ Deno.test("writeManifest() lists routes and only top-level islands", async () =>
     await Deno.writeTextFile(`${root}/routes/index.tsx`, "");
     await Deno.writeTextFile(`${root}/routes/api/x.ts`, "");
     await Deno.writeTextFile(`${root}/routes/api/x_test.ts`, "");
-    await Deno.writeTextFile(`${root}/islands/Thing.tsx`, "");
+    await Deno.writeTextFile(`${root}/islands/Thing.tsx`, "export const Thing = island(Impl);");
     await Deno.writeTextFile(`${root}/islands/parts/Part.tsx`, "");
     assert.equal(await writeManifest(root), true);
     assert.equal(await writeManifest(root), false, "unchanged the second time");
@@ -143,4 +143,74 @@ Deno.test("_error.tsx: the router renders it with the status in its data, and at
 Deno.test("mountManifest() without _error.tsx gives a renderer that returns null", () => {
   const renderError = mountManifest(new Hono(), { routes: {}, islands: {} }, { islandsUrl: "/_islands" });
   assert.equal(renderError({} as never, 500), null);
+});
+
+Deno.test("the build accepts islands named after their file, with or without the name", () => {
+  for (
+    const text of [
+      "export const Thing = island(ThingImpl);",
+      'export const Thing = island("Thing", ThingImpl);',
+      "export const Thing: IslandComponent<P> = island<P>(\n  'Thing',\n  (p) => null,\n);",
+    ]
+  ) checkIslandSource("islands/Thing.tsx", text);
+});
+
+Deno.test("the build fails naming the file when an island's name or export disagrees with it", async () => {
+  const cases: [string, RegExp][] = [
+    [
+      'export const Thing = island("Other", ThingImpl);',
+      /islands\/Thing.tsx: island\("Other", …\) must be named after its file, "Thing"/,
+    ],
+    ["export const Other = island(ThingImpl);", /islands\/Thing.tsx: an island file must export `Thing`/],
+    ["export function Thing() {}", /islands\/Thing.tsx: an island file must export `Thing`/],
+  ];
+  for (const [text, re] of cases) {
+    assert.throws(() => checkIslandSource("islands/Thing.tsx", text), (err: unknown) => {
+      assert.ok(err instanceof BuildError);
+      assert.match(err.message, re);
+      return true;
+    });
+  }
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/islands`, { recursive: true });
+    await Deno.writeTextFile(`${root}/islands/Thing.tsx`, cases[0][0]);
+    await assert.rejects(() => writeManifest(root), BuildError);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("mounting names unnamed islands after their file and refuses a wrong name", async () => {
+  const Unnamed = island((p: { n: number }) => h("i", null, String(p.n)));
+  assert.equal(Unnamed.islandName, "");
+  nameIslands({ "islands/Unnamed.tsx": { Unnamed } });
+  assert.equal(Unnamed.islandName, "Unnamed");
+  const app = new Hono();
+  mountManifest(app, {
+    routes: { "routes/x.tsx": { default: () => h(Unnamed, { n: 1 }) } },
+    islands: { "islands/Unnamed.tsx": { Unnamed } },
+  }, { islandsUrl: "/_islands" });
+  assert.match(await (await app.request("/x")).text(), /<fb-island data-island="Unnamed"/);
+  const Wrong = island("Right", () => null);
+  assert.throws(
+    () => nameIslands({ "islands/Wrong.tsx": { Wrong } }),
+    /islands\/Wrong.tsx: island\("Right", …\)/,
+  );
+  assert.throws(
+    () => nameIslands({ "islands/Gone.tsx": {} }),
+    /islands\/Gone.tsx: expected an export `Gone`/,
+  );
+});
+
+Deno.test("rendering an island that no manifest named fails loudly", async () => {
+  const Lost = island(() => h("i", null));
+  const app = new Hono();
+  mountManifest(app, { routes: { "routes/y.tsx": { default: () => h(Lost, {}) } }, islands: {} }, {
+    islandsUrl: "/_islands",
+  });
+  app.onError((err, c) => c.text(err.message, 500));
+  const res = await app.request("/y");
+  assert.equal(res.status, 500);
+  assert.match(await res.text(), /island without a name/);
 });
