@@ -5,6 +5,7 @@ import { mountManifest, routePathOf } from "./router.ts";
 import type { Manifest } from "./router.ts";
 import { island, nameIslands, serializeProps } from "./island.tsx";
 import { page } from "./define.ts";
+import { Head } from "./head.ts";
 import { BuildError, checkIslandSource, writeManifest } from "./build.ts";
 
 Deno.test("routePathOf() maps files to Hono paths (index, params, rest params, groups)", () => {
@@ -70,8 +71,11 @@ Deno.test("pages render inside _app with island markers, props, scripts and chun
       html,
       /<fb-island data-island="Counter"[^>]*><script type="application\/json" data-island-props="Counter">\[1,\{"n":2\},7\]<\/script><div data-island-root="Counter"[^>]*><b>7<\/b><\/div><\/fb-island>/,
     );
-    assert.match(html, /<link rel="modulepreload" href="\/_islands\/chunk-A.js"><\/head>/);
-    assert.match(html, /<script type="module" src="\/_islands\/Counter.js"><\/script><\/body>/);
+    assert.match(
+      html,
+      /<link rel="modulepreload" href="\/_islands\/chunk-A.js"><script type="module" src="\/_islands\/Counter.js"><\/script><\/head>/,
+    );
+    assert.match(html, /<\/main><\/body>/, "nothing of the framework's in the body");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -213,4 +217,39 @@ Deno.test("rendering an island that no manifest named fails loudly", async () =>
   const res = await app.request("/y");
   assert.equal(res.status, 500);
   assert.match(await res.text(), /island without a name/);
+});
+
+Deno.test("head elements from page() and <Head> go into the head, once each, before the island scripts", async () => {
+  const X = island("X", () => h("i", null));
+  nameIslands({ "islands/X.tsx": { X } });
+  const manifest: Manifest = {
+    routes: {
+      "routes/_app.tsx": {
+        default: (p: { children: unknown }) =>
+          h("html", null, h("head", null, h("title", null, "t")), h("body", null, p.children as never)),
+      },
+      "routes/p.tsx": {
+        handler: {
+          GET: () => page({}, { head: [h("link", { rel: "preload", href: "/a", as: "fetch" })] }),
+        },
+        default: () =>
+          h("main", null, [
+            h(Head, null, h("meta", { name: "robots", content: "noindex" })),
+            h(Head, null, h("meta", { name: "robots", content: "noindex" })),
+            h("p", null, "</head> in text"),
+            h(X, {}),
+          ]),
+      },
+    },
+    islands: {},
+  };
+  const app = new Hono();
+  mountManifest(app, manifest, { islandsUrl: "/_islands" });
+  const html = await (await app.request("/p")).text();
+  assert.equal(
+    html.slice(0, html.indexOf("<body>")),
+    '<!doctype html><html><head><title>t</title><link rel="preload" href="/a" as="fetch"/>' +
+      '<meta name="robots" content="noindex"/><script type="module" src="/_islands/X.js"></script></head>',
+  );
+  assert.match(html, /<main><p>&lt;\/head> in text<\/p><fb-island/);
 });
