@@ -4,6 +4,7 @@
  * the web workers `client/*_worker.ts` (served as `/_islands/<name>.js`).
  */
 import { walk } from "./_walk.ts";
+import { withDenoCacheLock, withLockFile } from "./lock.ts";
 
 /** Where bundles are written. */
 export const BUILD_DIR = "_build";
@@ -11,7 +12,6 @@ export const BUILD_DIR = "_build";
 const CLIENT_SOURCES = ["islands", "components", "client", "lib", "framework", "locales"];
 /** Name of the file listing, per island bundle, the chunks it imports (for modulepreload links). */
 export const DEPS_FILE = "deps.json";
-const LOCK_STALE_MS = 120_000;
 /** Files of npm packages that code loaded on demand needs, copied next to the bundles (`/_islands/<name>`). */
 const VENDOR_FILES: Record<string, string> = {
   "xterm.css": "node_modules/@xterm/xterm/css/xterm.css",
@@ -78,8 +78,8 @@ export function checkIslandSource(file: string, text: string): void {
   }
 }
 
-/** Generates the route manifest source; returns true when the file changed. */
-export async function writeManifest(root = "."): Promise<boolean> {
+/** The source of the route manifest for the files under `root` (checks the island files on the way). */
+export async function manifestSource(root = "."): Promise<string> {
   // Route files, plus the special `_app`, `_error`, `_layout` and `_middleware` files; other `_x.ts` files are
   // private helpers of their folder and not modules of the manifest.
   const special = /\/_(app|error|layout|middleware)\.tsx?$/;
@@ -105,7 +105,12 @@ export async function writeManifest(root = "."): Promise<boolean> {
   lines.push("  },", "  islands: {");
   islands.forEach((f, i) => lines.push(`    "${rel(f)}": $i${i},`));
   lines.push("  },", "};", "");
-  const text = lines.join("\n");
+  return lines.join("\n");
+}
+
+/** Generates the route manifest; returns true when the file changed. */
+export async function writeManifest(root = "."): Promise<boolean> {
+  const text = await manifestSource(root);
   const path = `${root}/routes.gen.ts`;
   const old = await Deno.readTextFile(path).catch(() => "");
   if (old === text) return false;
@@ -152,35 +157,13 @@ async function chunkDeps(outDir: string, names: string[]): Promise<Record<string
   return out;
 }
 
-async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
-  // Several processes (parallel test files, a dev server) may build at once; one builds, the others wait.
-  await Deno.mkdir(`${root}/${BUILD_DIR}`, { recursive: true });
-  const lock = `${root}/${BUILD_DIR}/.lock`;
-  for (;;) {
-    try {
-      (await Deno.open(lock, { createNew: true, write: true })).close();
-      break;
-    } catch (err) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      const st = await Deno.stat(lock).catch(() => null);
-      if (st?.mtime && Date.now() - st.mtime.getTime() > LOCK_STALE_MS) {
-        await Deno.remove(lock).catch(() => {});
-        continue;
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await Deno.remove(lock).catch(() => {});
-  }
-}
-
 /** Bundles every island entry when sources are newer than the last build (or when forced). */
-export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
+export async function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
   const root = options.root ?? ".";
-  return withBuildLock(root, async () => {
+  // Several processes (parallel test files, a dev server, `deno task start`) may build at once: one builds,
+  // the others wait and then find the bundles fresh.
+  await Deno.mkdir(`${root}/${BUILD_DIR}`, { recursive: true });
+  return await withLockFile(`${root}/${BUILD_DIR}/.lock`, async () => {
     const islands = await listIslands(root);
     const outDir = `${root}/${BUILD_DIR}/islands`;
     const stampPath = `${outDir}/.stamp`;
@@ -228,7 +211,9 @@ export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
         stdout: "piped",
         stderr: "piped",
       });
-      const out = await cmd.output();
+      // Checkouts sharing one Deno cache must not bundle at once either: deno bundle sets up esbuild in that
+      // cache, and two first runs side by side failed copying it.
+      const out = await withDenoCacheLock("islands-bundle", () => cmd.output());
       if (!out.success) {
         throw new Error(`Bundling islands failed:\n${new TextDecoder().decode(out.stderr)}`);
       }
@@ -243,6 +228,27 @@ export function bundleIslands(options: BuildOptions = {}): Promise<boolean> {
   });
 }
 
+/** True when the bundles exist and are newer than every client source. */
+export async function isBuildFresh(root = "."): Promise<boolean> {
+  const stamp = Number(await Deno.readTextFile(`${root}/${BUILD_DIR}/islands/.stamp`).catch(() => "0"));
+  return stamp > 0 && stamp >= await newestMtime(root);
+}
+
+/**
+ * For server start: bundles only when `_build/` is missing or stale (under the build lock), and warns when
+ * routes.gen.ts does not match the route files (the running server uses the manifest it imported).
+ */
+export async function ensureBuilt(options: BuildOptions = {}): Promise<boolean> {
+  const root = options.root ?? ".";
+  const manifest = await Deno.readTextFile(`${root}/routes.gen.ts`).catch(() => "");
+  if (manifest !== await manifestSource(root)) {
+    // deno-lint-ignore no-console -- the framework has no logger; this happens once at start
+    console.warn("routes.gen.ts is out of date: run `deno task build` and restart");
+  }
+  if (await isBuildFresh(root)) return false;
+  return await bundleIslands(options);
+}
+
 /** Options of build and bundleIslands. */
 export interface BuildOptions {
   /** Project root ("." by default). */
@@ -253,16 +259,23 @@ export interface BuildOptions {
   minify?: boolean;
 }
 
-/** Regenerates the manifest and bundles islands if stale. */
-export async function build(options: BuildOptions = {}): Promise<void> {
+/** Regenerates the manifest and bundles islands if stale; true when it bundled. */
+export async function build(options: BuildOptions = {}): Promise<boolean> {
   await writeManifest(options.root ?? ".");
-  await bundleIslands(options);
+  return await bundleIslands(options);
 }
 
 if (import.meta.main) {
   const t0 = performance.now();
+  const rootArg = Deno.args.indexOf("--root");
+  const root = rootArg >= 0 ? Deno.args[rootArg + 1] : ".";
+  let bundled: boolean;
   try {
-    await build({ force: Deno.args.includes("--force"), minify: !Deno.args.includes("--no-minify") });
+    bundled = await build({
+      root,
+      force: Deno.args.includes("--force"),
+      minify: !Deno.args.includes("--no-minify"),
+    });
   } catch (err) {
     if (!(err instanceof BuildError)) throw err;
     // deno-lint-ignore no-console -- build CLI output
@@ -270,5 +283,5 @@ if (import.meta.main) {
     Deno.exit(1);
   }
   // deno-lint-ignore no-console -- build CLI output
-  console.log(`build: done in ${Math.round(performance.now() - t0)} ms`);
+  console.log(`build: ${bundled ? "bundled" : "up to date"} in ${Math.round(performance.now() - t0)} ms`);
 }
