@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { manifest } from "./routes.gen.ts";
-import { mountManifest, renderPage } from "./framework/router.ts";
+import { mountManifest } from "./framework/router.ts";
 import { serveFile } from "./framework/static.ts";
 import { BUILD_DIR } from "./framework/build.ts";
 import { statusText, toHttpError } from "./lib/errors.ts";
@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     );
   }
 
-  mountManifest(app as unknown as Hono, manifest, {
+  const renderError = mountManifest(app as unknown as Hono, manifest, {
     islandsUrl: `${base}/_islands`,
     islandsDir: `${HERE}/${BUILD_DIR}/islands`,
   });
@@ -85,21 +85,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       log.error(`${c.req.method} ${c.req.url}: ${httpErr.code}`, httpErr.cause ?? err);
     }
     for (const [k, v] of Object.entries(httpErr.headers)) c.header(k, v);
-    const errorPage = manifest.routes["routes/_error.tsx"]?.default;
-    if (!isApi(c, base) && c.req.method === "GET" && errorPage) {
+    if (!isApi(c, base) && c.req.method === "GET") {
       if (httpErr.status === 401) {
         const url = new URL(c.req.url);
         const target = url.pathname.slice(base.length) + url.search;
         return c.redirect(`${base}/login?redirect=${encodeURIComponent(target)}`, 302);
       }
-      return renderPage(c, {
-        manifest,
-        component: errorPage,
-        data: { status: httpErr.status },
-        status: httpErr.status,
-        islandsUrl: `${base}/_islands`,
-        islandsDir: `${HERE}/${BUILD_DIR}/islands`,
-      });
+      const page = renderError(c, httpErr.status);
+      if (page) return page;
     }
     const body = statusText(httpErr.status, httpErr.expose ? httpErr.message : undefined);
     return c.body(body, httpErr.status as 400, { "Content-Type": "text/plain; charset=utf-8" });

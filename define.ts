@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "./lib/state.ts";
 
 export { page } from "./framework/define.ts";
+export { Head } from "./framework/head.ts";
 
 /** `define.handlers`, `define.page`, `define.middleware` typed for this app. */
 export const define = createDefine<AppEnv>();

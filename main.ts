@@ -4,7 +4,7 @@
  */
 import { helpText, loadConfig } from "./config.ts";
 import { createApp } from "./app.ts";
-import { build } from "./framework/build.ts";
+import { ensureBuilt } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { bootDeps, checkStartup } from "./lib/boot.ts";
 import { onServeError } from "./lib/serve_error.ts";
@@ -54,7 +54,7 @@ try {
     ),
   );
 }
-await build();
+await ensureBuilt();
 // With --enable-exec, a sandbox that cannot be set up fails here too (ExecUnavailableError), before any write.
 const { deps, firstStart, warnings, imported } = await bootDeps(config).catch(fail);
 for (const w of warnings) log.warn(w);

@@ -3,6 +3,7 @@
 import { h, hydrate } from "preact";
 import { useEffect } from "preact/hooks";
 import type { ComponentType } from "preact";
+import { parse } from "./serialize.ts";
 
 function Hydrated(props: { root: Element; component: ComponentType<object>; props: object }) {
   useEffect(() => {
@@ -11,7 +12,7 @@ function Hydrated(props: { root: Element; component: ComponentType<object>; prop
   return h(props.component, props.props);
 }
 
-/** Hydrates every instance of the named island on the page. */
+/** Hydrates every instance of the named island on the page (props in the framework/serialize.ts format). */
 export function hydrateIsland(
   name: string,
   component: ComponentType<object> & { inner?: ComponentType<object> },
@@ -21,7 +22,7 @@ export function hydrateIsland(
     const propsEl = marker.querySelector(`:scope > script[data-island-props]`);
     const root = marker.querySelector(`:scope > div[data-island-root]`);
     if (!root) continue;
-    const props = JSON.parse(propsEl?.textContent || "{}");
-    hydrate(h(Hydrated, { root, component: inner, props }), root);
+    const props = (propsEl?.textContent ? parse(propsEl.textContent) : {}) as object;
+    hydrate(h(Hydrated, { root, component: inner, props: props ?? {} }), root);
   }
 }

@@ -1,6 +1,6 @@
 /** Route definition helpers, in the spirit of Fresh's `define.handlers` / `define.page` / `page()`. */
 import type { Context, Env, MiddlewareHandler } from "hono";
-import type { ComponentType } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
 
 const PAGE = Symbol.for("framework.page");
 
@@ -10,11 +10,22 @@ export interface PageResult<D> {
   data: D;
   status: number;
   title?: string;
+  head?: ComponentChildren;
+}
+
+/** Options of `page()`. */
+export interface PageOptions {
+  /** The HTTP status (200 by default). */
+  status?: number;
+  /** The document title, as the app's `_app.tsx` shows it. */
+  title?: string;
+  /** Elements for the document head (`<link rel="preload">`, `<meta>`), like `<Head>` in the page. */
+  head?: ComponentChildren;
 }
 
 /** Asks the framework to render the route's page component with `data`. */
-export function page<D>(data: D, options: { status?: number; title?: string } = {}): PageResult<D> {
-  return { [PAGE]: true, data, status: options.status ?? 200, title: options.title };
+export function page<D>(data: D, options: PageOptions = {}): PageResult<D> {
+  return { [PAGE]: true, data, status: options.status ?? 200, title: options.title, head: options.head };
 }
 
 /** True when a handler result is a page request rather than a Response. */

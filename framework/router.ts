@@ -1,10 +1,11 @@
 /** Mounts the file routes of a generated manifest on a Hono app, and renders pages with island scripts. */
 import type { Context, Hono, MiddlewareHandler } from "hono";
-import { h } from "preact";
-import type { ComponentType } from "preact";
+import { Fragment, h } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
 import { renderToString } from "preact-render-to-string";
-import { beginIslandCollection, endIslandCollection } from "./island.tsx";
+import { beginIslandCollection, endIslandCollection, nameIslands } from "./island.tsx";
 import { isPageResult } from "./define.ts";
+import { beginHeadCollection, endHeadCollection } from "./head.ts";
 import type { Handlers, Method, PageProps } from "./define.ts";
 import { DEPS_FILE } from "./build.ts";
 
@@ -15,7 +16,17 @@ export interface RouteModule {
   handler?: Handlers<AnyEnv>;
   default?: ComponentType<AnyEnv>;
   middleware?: MiddlewareHandler<AnyEnv> | MiddlewareHandler<AnyEnv>[];
+  /** Only in `_error.tsx`: statuses that also get a page of their own at `/<status>` (e.g. a redirect target). */
+  statusPages?: number[];
 }
+
+/** The data of the `_error.tsx` page. */
+export interface ErrorPageData {
+  status: number;
+}
+
+/** Renders `_error.tsx` for a status; null when the app has no error page. */
+export type ErrorRenderer = (c: Context, status: number) => Response | null;
 
 /** The generated manifest (routes.gen.ts). */
 export interface Manifest {
@@ -105,6 +116,7 @@ export function renderPage(
     data: unknown;
     status?: number;
     title?: string;
+    head?: ComponentChildren;
     islandsUrl: string;
     islandsDir?: string;
   },
@@ -116,8 +128,10 @@ export function renderPage(
   const props: PageProps<unknown> = { data: options.data, url: c.req.url, params, state: c.var };
   const status = options.status ?? 200;
   beginIslandCollection();
+  beginHeadCollection();
   let html: string;
   let islands: string[] = [];
+  let headNodes: ComponentChildren[] = [];
   try {
     const body = h(options.component, props);
     const tree = shell
@@ -132,24 +146,29 @@ export function renderPage(
       : body;
     html = renderToString(tree as ReturnType<typeof h>);
   } finally {
-    // Always reset the collector, even when rendering throws.
+    // Always reset the collectors, even when rendering throws.
     islands = endIslandCollection();
+    headNodes = endHeadCollection();
   }
-  const scripts = islands.map((n) => `<script type="module" src="${options.islandsUrl}/${n}.js"></script>`)
-    .join("");
+  // Module scripts run after parsing wherever they sit, so they go in the head with the rest.
+  const scripts = islands.map((n) => `<script type="module" src="${options.islandsUrl}/${n}.js"></script>`);
   // Preload every chunk the islands import, so the browser fetches them in parallel with the entries.
   const deps = islandChunks(options.islandsDir);
   const chunks = [...new Set(islands.flatMap((n) => deps[n] ?? []))];
-  const preload = chunks.map((f) => `<link rel="modulepreload" href="${options.islandsUrl}/${f}">`).join("");
-  const head = html.indexOf("</head>");
-  if (preload && head >= 0) html = html.slice(0, head) + preload + html.slice(head);
-  const body = html.lastIndexOf("</body>");
-  html = body >= 0 ? html.slice(0, body) + scripts + html.slice(body) : html + scripts;
+  const preload = chunks.map((f) => `<link rel="modulepreload" href="${options.islandsUrl}/${f}">`);
+  const extra = [options.head, ...headNodes].map((n) => renderToString(h(Fragment, null, n))).filter(Boolean);
+  const head = [...new Set([...extra, ...preload, ...scripts])].join("");
+  const end = html.indexOf("</head>");
+  html = end >= 0 ? html.slice(0, end) + head + html.slice(end) : head + html;
   return c.html("<!doctype html>" + html, status as 200);
 }
 
-/** Registers middlewares and handlers of every route file, most specific routes first. */
-export function mountManifest(app: Hono, manifest: Manifest, options: MountOptions): void {
+/**
+ * Registers middlewares and handlers of every route file, most specific routes first, and the status pages of
+ * `_error.tsx`. Returns the renderer of the error page, for the app's error handler.
+ */
+export function mountManifest(app: Hono, manifest: Manifest, options: MountOptions): ErrorRenderer {
+  nameIslands(manifest.islands);
   const files = Object.keys(manifest.routes);
   const middlewares = files.filter((f) => /\/_middleware\.tsx?$/.test(f)).sort((a, b) => a.length - b.length);
   for (const f of middlewares) {
@@ -163,6 +182,17 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
         app.use(`${base}/*`, mw);
       }
     }
+  }
+  const errorModule = manifest.routes["routes/_error.tsx"];
+  const errorPage = errorModule?.default;
+  const renderError: ErrorRenderer = (c, status) => {
+    if (!errorPage) return null;
+    const data: ErrorPageData = { status };
+    return renderPage(c, { ...options, manifest, component: errorPage, data, status });
+  };
+  for (const status of errorModule?.statusPages ?? []) {
+    const own = [errorModule.middleware ?? []].flat();
+    (app as AnyEnv).get(`/${status}`, ...own, (c: Context) => renderError(c, status));
   }
   const routes = files.filter((f) => !/\/_[^/]+$/.test(f)).sort(compareRoutes);
   for (const f of routes) {
@@ -185,10 +215,12 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
           data: pageResult?.data,
           status: pageResult?.status,
           title: pageResult?.title,
+          head: pageResult?.head,
           islandsUrl: options.islandsUrl,
           islandsDir: options.islandsDir,
         });
       });
     }
   }
+  return renderError;
 }

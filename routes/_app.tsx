@@ -7,16 +7,22 @@ import { loadStrings, translatorFor } from "../lib/locales.ts";
 import { PAGE_DATA_IDS, startupConfig } from "../lib/startup_config.ts";
 import type { PageInfo, RenderData } from "../lib/startup_config.ts";
 import { toWireUser } from "../lib/users.ts";
-import { serializeProps } from "../framework/island.tsx";
+import { serializeJson } from "../framework/island.tsx";
 
 function JsonScript(props: { id: string; value: unknown }) {
   return (
     <script
       type="application/json"
       id={props.id}
-      dangerouslySetInnerHTML={{ __html: serializeProps(props.value) }}
+      dangerouslySetInnerHTML={{ __html: serializeJson(props.value) }}
     />
   );
+}
+
+/** The title of an error status without one of its own: 403, 404, and 500 for every server failure. */
+function errorTitle(status: number): string | undefined {
+  if (status === 403 || status === 404) return `errors.title.${status}`;
+  return status >= 500 ? "errors.title.500" : undefined;
 }
 
 /** The document shell: language and direction, theme, startup config and the active locale's strings. */
@@ -30,7 +36,8 @@ export default function App(props: AppShellProps) {
   const info: PageInfo = { config, user, locale, strings: loadStrings(locale) };
   const translator = translatorFor(locale);
   const name = config.Name || "File Browser";
-  const title = props.title ? `${translator.t(props.title)} - ${name}` : name;
+  const titleKey = props.title ?? errorTitle(props.status);
+  const title = titleKey ? `${translator.t(titleKey)} - ${name}` : name;
   const theme = user?.theme || config.Theme || undefined;
   const base = config.BaseURL;
   const render: RenderData = { info, t: translator.t };

@@ -1,12 +1,19 @@
 import { useContext } from "preact/hooks";
 import { define } from "../define.ts";
 import { RenderContext } from "../framework/render_context.ts";
+import type { ErrorPageData } from "../framework/router.ts";
 import type { RenderData } from "../lib/startup_config.ts";
 import { ErrorPage } from "../components/ErrorPage.tsx";
+import { requirePageUser } from "../middleware/require_page_user.ts";
 
-/** The error page rendered by app.ts's onError for page requests. */
+/** `/403`, `/404` and `/500` are pages of their own: the admin-only guards redirect to `/403`. */
+export const statusPages = [403, 404, 500];
+
+/** On the status pages the session is optional (the header, theme and language follow the user if any). */
+export const middleware = requirePageUser({ optional: true });
+
+/** The error page: rendered by the router for failed page requests (status in `data`) and at `/<status>`. */
 export default define.page<unknown>(({ data }) => {
   const { info, t } = useContext(RenderContext) as RenderData;
-  const status = (data as { status?: number } | undefined)?.status ?? 500;
-  return <ErrorPage status={status} config={info.config} t={t} />;
+  return <ErrorPage status={(data as ErrorPageData).status} config={info.config} t={t} />;
 });

@@ -1,7 +1,9 @@
 /**
- * The layering of docs/architecture.md, checked on every import: lib/ knows no HTTP or UI, routes never import
- * routes, browser code (islands, components, client) reaches lib/ only through browser-safe modules, framework/
- * knows nothing of ours.
+ * The layering of docs/architecture.md, checked on every import (static, `export … from` and `import()`):
+ * lib/ knows no HTTP or UI, routes never import routes, browser code (islands, components, client) reaches lib/
+ * only through browser-safe modules and never `node:*` or server packages, framework/ knows nothing of ours,
+ * and main.ts, config.ts, app.ts, cli/ and middleware/ import only what their row of the table allows. Every
+ * rule is also fed a violation, so a rule that stopped seeing anything fails.
  */
 import assert from "node:assert/strict";
 
@@ -9,15 +11,27 @@ const ROOT = new URL("../", import.meta.url).pathname;
 const SKIP = /^(node_modules|\.tools|_build|data|files|tests\/_artifacts|bench\/_work|\.git)(\/|$)/;
 const BROWSER_SAFE_MARK = "// This module is browser-compatible.";
 /** npm packages that must never reach the browser (or lib/ for the UI ones). */
-const SERVER_ONLY_NPM = ["hono", "sharp", "jose", "@node-rs/bcrypt", "playwright-core"];
+const SERVER_ONLY_NPM = [
+  "hono",
+  "sharp",
+  "jose",
+  "@node-rs/bcrypt",
+  "playwright-core",
+  "preact-render-to-string",
+  "lz4-napi",
+  "snappy",
+];
 const UI_NPM = ["preact", "react", "react-dom", "@preact/signals", "lucide", "preact-render-to-string"];
+/** The framework modules browser code may import. */
+const BROWSER_FRAMEWORK = ["framework/island.tsx", "framework/render_context.ts", "framework/head.ts"];
 
 interface Edge {
   from: string;
-  /** Project-relative path of a local target, or the bare npm specifier. */
+  /** Project-relative path of a local target, or the package name (`hono`, `@scope/pkg`, `node:fs`). */
   to: string;
   local: boolean;
   typeOnly: boolean;
+  dynamic: boolean;
 }
 
 async function sourceFiles(dir = ""): Promise<string[]> {
@@ -40,92 +54,108 @@ function normalize(path: string): string {
   return out.join("/");
 }
 
+/** The package a bare specifier names: `npm:@a/b@1.2/x` → `@a/b`, `hono/cookie` → `hono`, `node:fs` stays. */
+export function packageOf(spec: string): string {
+  if (spec.startsWith("node:")) return spec.split("/")[0];
+  const bare = spec.replace(/^(npm|jsr):\/?/, "");
+  const parts = bare.split("/");
+  const name = bare.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  // Strip a version: `hono@4.1.0`, `@scope/pkg@^1`.
+  return name.replace(/(?<=.)@[^/]*$/, "");
+}
+
 function edgesOf(file: string, text: string): Edge[] {
   const edges: Edge[] = [];
-  const re = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g;
-  for (const m of text.matchAll(re)) {
-    const spec = m[3];
-    const typeOnly = !!m[2];
+  const add = (spec: string, typeOnly: boolean, dynamic: boolean) => {
     if (spec.startsWith(".")) {
       const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : "";
-      edges.push({ from: file, to: normalize(`${dir}/${spec}`), local: true, typeOnly });
+      edges.push({ from: file, to: normalize(`${dir}/${spec}`), local: true, typeOnly, dynamic });
     } else {
-      const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0];
-      edges.push({ from: file, to: name.replace(/^npm:/, ""), local: false, typeOnly });
+      edges.push({ from: file, to: packageOf(spec), local: false, typeOnly, dynamic });
     }
-  }
+  };
+  const staticRe = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/g;
+  for (const m of text.matchAll(staticRe)) add(m[3], !!m[2], false);
+  // `import("x")`, except in a type position (`typeof import("x")`, `: import("x").T`).
+  const dynamicRe = /(typeof\s+|:\s*)?\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g;
+  for (const m of text.matchAll(dynamicRe)) add(m[2], !!m[1], !m[1]);
   return edges;
 }
 
-const files = await sourceFiles();
-const texts = new Map<string, string>();
-for (const f of files) texts.set(f, await Deno.readTextFile(ROOT + f));
-const edges = files.flatMap((f) => edgesOf(f, texts.get(f)!));
 const isTest = (f: string) => /_test\.tsx?$/.test(f) || f.startsWith("tests/") || f.startsWith("bench/");
 const area = (f: string) => f.split("/")[0];
 const browserSide = (f: string) => ["islands", "components", "client"].includes(area(f)) && !isTest(f);
 
-function violations(check: (e: Edge) => string | null): string[] {
-  return edges.filter((e) => !isTest(e.from)).map(check).filter((x): x is string => x !== null);
-}
+type Rule = (e: Edge) => string | null;
+const bad = (e: Edge, why = "") => `${e.from} imports ${e.to}${why}`;
 
-Deno.test("architecture: the scan sees the project", () => {
-  assert.ok(files.length > 100, `${files.length} files`);
-  assert.ok(edges.some((e) => e.from === "islands/FileBrowser.tsx" && e.to === "client/api.ts"));
-});
-
-Deno.test("architecture: lib/ imports neither HTTP nor UI code", () => {
-  const bad = violations((e) => {
+/** The import rules, by name; each returns a message for a violating edge. */
+const RULES: Record<string, Rule> = {
+  "lib/ imports neither HTTP nor UI code": (e) => {
     if (area(e.from) !== "lib") return null;
-    if (!e.local) {
-      return e.to === "hono" || UI_NPM.includes(e.to) ? `${e.from} imports ${e.to}` : null;
-    }
-    if (e.to === "config.ts") return e.typeOnly ? null : `${e.from} imports config.ts (only \`import type\`)`;
-    return area(e.to) === "lib" ? null : `${e.from} imports ${e.to}`;
-  });
-  assert.deepEqual(bad, []);
-});
-
-Deno.test("architecture: routes never import other routes", () => {
-  assert.deepEqual(
-    violations((e) =>
-      area(e.from) === "routes" && area(e.to) === "routes" && e.local ? `${e.from} imports ${e.to}` : null
-    ),
-    [],
-  );
-});
-
-Deno.test("architecture: framework/ knows nothing of the app", () => {
-  const bad = violations((e) => {
+    if (!e.local) return e.to === "hono" || UI_NPM.includes(e.to) ? bad(e) : null;
+    if (e.to === "config.ts") return e.typeOnly ? null : bad(e, " (only `import type`)");
+    return area(e.to) === "lib" ? null : bad(e);
+  },
+  "routes never import other routes": (e) =>
+    area(e.from) === "routes" && e.local && area(e.to) === "routes" ? bad(e) : null,
+  "framework/ knows nothing of the app": (e) => {
     if (area(e.from) !== "framework") return null;
-    if (e.local) return area(e.to) === "framework" ? null : `${e.from} imports ${e.to}`;
-    return ["hono", "preact", "preact-render-to-string"].includes(e.to) ? null : `${e.from} imports ${e.to}`;
-  });
-  assert.deepEqual(bad, []);
-});
-
-Deno.test("architecture: browser code imports only browser code and browser-safe lib/ modules", () => {
-  const allowedAreas: Record<string, string[]> = {
-    islands: ["islands", "components", "client", "lib", "framework"],
-    components: ["components", "client", "lib"],
-    client: ["client", "components", "lib", "framework"],
-  };
-  const bad = violations((e) => {
+    if (e.local) return area(e.to) === "framework" ? null : bad(e);
+    return ["hono", "preact", "preact-render-to-string"].includes(e.to) || e.to.startsWith("node:")
+      ? null
+      : bad(e);
+  },
+  "browser code imports only browser code and browser-safe lib/ modules": (e) => {
     if (!browserSide(e.from)) return null;
-    if (!e.local) return SERVER_ONLY_NPM.includes(e.to) ? `${e.from} imports ${e.to}` : null;
-    if (e.typeOnly) return null;
+    const allowed: Record<string, string[]> = {
+      islands: ["islands", "components", "client", "lib", "framework"],
+      components: ["components", "client", "lib", "framework"],
+      client: ["client", "components", "lib", "framework"],
+    };
+    if (!e.local) return null;
     const to = area(e.to);
-    if (!allowedAreas[area(e.from)].includes(to)) return `${e.from} imports ${e.to}`;
-    if (to === "framework" && !["framework/island.tsx", "framework/render_context.ts"].includes(e.to)) {
-      return `${e.from} imports ${e.to}`;
-    }
+    if (to === "routes") return bad(e, " (shared types belong in lib/types.ts)");
+    if (e.typeOnly) return null;
+    if (!allowed[area(e.from)].includes(to)) return bad(e);
+    if (to === "framework" && !BROWSER_FRAMEWORK.includes(e.to)) return bad(e);
     return null;
-  });
-  assert.deepEqual(bad, []);
-});
+  },
+  "browser code imports no node:* and no server-only package": (e) => {
+    if (!browserSide(e.from) || e.local) return null;
+    if (e.to.startsWith("node:")) return bad(e);
+    return SERVER_ONLY_NPM.includes(e.to) ? bad(e) : null;
+  },
+  "main.ts imports config.ts, app.ts, framework/build.ts and lib/": (e) => {
+    if (e.from !== "main.ts" || !e.local) return null;
+    return ["config.ts", "app.ts", "framework/build.ts"].includes(e.to) || area(e.to) === "lib"
+      ? null
+      : bad(e);
+  },
+  "config.ts imports nothing of ours": (e) => e.from === "config.ts" && e.local ? bad(e) : null,
+  "app.ts stays on the server side": (e) => {
+    if (e.from !== "app.ts") return null;
+    if (!e.local) return UI_NPM.includes(e.to) && e.to !== "preact-render-to-string" ? bad(e) : null;
+    if (["routes.gen.ts", "config.ts"].includes(e.to)) return null;
+    return ["framework", "lib", "middleware"].includes(area(e.to)) ? null : bad(e);
+  },
+  "cli/ imports config.ts and lib/": (e) => {
+    if (area(e.from) !== "cli" || !e.local) return null;
+    return e.to === "config.ts" || ["lib", "cli"].includes(area(e.to)) ? null : bad(e);
+  },
+  "middleware/ imports lib/ and types of define.ts": (e) => {
+    if (area(e.from) !== "middleware") return null;
+    if (!e.local) return UI_NPM.includes(e.to) ? bad(e) : null;
+    if (e.to === "define.ts") return e.typeOnly ? null : bad(e, " (only `import type`)");
+    return ["lib", "middleware"].includes(area(e.to)) ? null : bad(e);
+  },
+};
 
-Deno.test("architecture: lib/ modules used by browser code are marked browser-compatible and use no Deno API", () => {
-  // Walk value imports from every browser file into lib/ (and on through lib/).
+/** lib/ modules browser code reaches (value imports, static or dynamic, through lib/) that are not safe. */
+function unsafeBrowserLib(
+  edges: Edge[],
+  texts: Map<string, string>,
+): { seen: Set<string>; problems: string[] } {
   const seen = new Set<string>();
   const queue = edges.filter((e) => browserSide(e.from) && e.local && !e.typeOnly && area(e.to) === "lib")
     .map((e) => e.to);
@@ -135,16 +165,50 @@ Deno.test("architecture: lib/ modules used by browser code are marked browser-co
     seen.add(f);
     for (const e of edges) if (e.from === f && e.local && !e.typeOnly) queue.push(e.to);
   }
-  assert.ok(seen.has("lib/i18n.ts") && seen.has("lib/format.ts"));
-  const bad = [...seen].flatMap((f) => {
+  const problems = [...seen].flatMap((f) => {
     const text = texts.get(f);
     if (text === undefined) return [`${f} is missing`];
-    const problems: string[] = [];
-    if (!text.startsWith(BROWSER_SAFE_MARK)) problems.push(`${f} lacks "${BROWSER_SAFE_MARK}"`);
-    if (/\bDeno\./.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ""))) problems.push(`${f} uses Deno.*`);
-    return problems;
+    const out: string[] = [];
+    if (!text.startsWith(BROWSER_SAFE_MARK)) out.push(`${f} lacks "${BROWSER_SAFE_MARK}"`);
+    if (/\bDeno\./.test(text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ""))) out.push(`${f} uses Deno.*`);
+    for (const e of edges) {
+      if (
+        e.from === f && !e.local && !e.typeOnly &&
+        (e.to.startsWith("node:") || SERVER_ONLY_NPM.includes(e.to))
+      ) {
+        out.push(bad(e, " (reached from browser code)"));
+      }
+    }
+    return out;
   });
-  assert.deepEqual(bad, []);
+  return { seen, problems };
+}
+
+const files = await sourceFiles();
+const texts = new Map<string, string>();
+for (const f of files) texts.set(f, await Deno.readTextFile(ROOT + f));
+const edges = files.flatMap((f) => edgesOf(f, texts.get(f)!));
+
+function violations(rule: Rule, of: Edge[] = edges): string[] {
+  return of.filter((e) => !isTest(e.from)).map(rule).filter((x): x is string => x !== null);
+}
+
+Deno.test("architecture: the scan sees the project, dynamic imports included", () => {
+  assert.ok(files.length > 100, `${files.length} files`);
+  assert.ok(edges.some((e) => e.from === "islands/FileBrowser.tsx" && e.to === "client/api.ts"));
+  assert.ok(edges.some((e) => e.dynamic && e.from === "lib/thumbs/_render.ts" && e.to === "sharp"));
+  for (const f of ["main.ts", "app.ts", "cli/users.ts"]) assert.ok(edges.some((e) => e.from === f), f);
+  assert.ok(files.includes("config.ts"));
+});
+
+for (const [name, rule] of Object.entries(RULES)) {
+  Deno.test(`architecture: ${name}`, () => assert.deepEqual(violations(rule), []));
+}
+
+Deno.test("architecture: lib/ modules used by browser code are marked browser-compatible and use no Deno API", () => {
+  const { seen, problems } = unsafeBrowserLib(edges, texts);
+  assert.ok(seen.has("lib/i18n.ts") && seen.has("lib/format.ts"));
+  assert.deepEqual(problems, []);
 });
 
 Deno.test("architecture: islands are top-level files whose export matches the file name", () => {
@@ -152,6 +216,116 @@ Deno.test("architecture: islands are top-level files whose export matches the fi
   assert.ok(islands.length >= 6);
   for (const f of islands) {
     const name = f.slice("islands/".length, -".tsx".length);
-    assert.match(texts.get(f)!, new RegExp(`export const ${name} = island\\("${name}",`), f);
+    assert.match(texts.get(f)!, new RegExp(`export const ${name} = island\\((?:"${name}", )?`), f);
   }
+});
+
+Deno.test("architecture: packageOf() strips npm:, jsr:, versions and subpaths", () => {
+  const cases: [string, string][] = [
+    ["hono", "hono"],
+    ["hono/cookie", "hono"],
+    ["npm:hono@4.13.19", "hono"],
+    ["npm:hono@4/jsx", "hono"],
+    ["npm:/hono@4/jsx", "hono"],
+    ["npm:@node-rs/bcrypt@1.10.7", "@node-rs/bcrypt"],
+    ["@preact/signals", "@preact/signals"],
+    ["jsr:@std/path@1/join", "@std/path"],
+    ["node:fs/promises", "node:fs"],
+  ];
+  for (const [spec, want] of cases) assert.equal(packageOf(spec), want, spec);
+});
+
+/** Each rule, fed one violating file, reports it; the neighbouring allowed import passes. */
+const VIOLATIONS: [rule: string, file: string, text: string, ok: string][] = [
+  [
+    "lib/ imports neither HTTP nor UI code",
+    "lib/x.ts",
+    'import { h } from "npm:preact@11";',
+    'import "./y.ts";',
+  ],
+  ["lib/ imports neither HTTP nor UI code", "lib/x.ts", 'const m = await import("../routes/a.ts");', ""],
+  ["lib/ imports neither HTTP nor UI code", "lib/x.ts", 'import { loadConfig } from "../config.ts";', ""],
+  [
+    "routes never import other routes",
+    "routes/a.tsx",
+    'import { x } from "./b.tsx";',
+    'import "../lib/a.ts";',
+  ],
+  ["framework/ knows nothing of the app", "framework/x.ts", 'import "../lib/log.ts";', 'import "./y.ts";'],
+  ["framework/ knows nothing of the app", "framework/x.ts", 'import { jwtVerify } from "jose";', ""],
+  [
+    "browser code imports only browser code and browser-safe lib/ modules",
+    "islands/X.tsx",
+    'const { run } = await import("../middleware/requests.ts");',
+    'const m = await import("../client/api.ts");',
+  ],
+  [
+    "browser code imports only browser code and browser-safe lib/ modules",
+    "client/x.ts",
+    'import type { Data } from "../routes/files/index.tsx";',
+    'import type { Data } from "../lib/types.ts";',
+  ],
+  [
+    "browser code imports only browser code and browser-safe lib/ modules",
+    "components/X.tsx",
+    'import { renderPage } from "../framework/router.ts";',
+    'import { island } from "../framework/island.tsx";',
+  ],
+  [
+    "browser code imports no node:* and no server-only package",
+    "client/x.ts",
+    'import { readFile } from "node:fs";',
+    'import { marked } from "marked";',
+  ],
+  [
+    "browser code imports no node:* and no server-only package",
+    "islands/X.tsx",
+    'const s = await import("npm:sharp@0.35.5");',
+    "",
+  ],
+  [
+    "main.ts imports config.ts, app.ts, framework/build.ts and lib/",
+    "main.ts",
+    'import "./routes/x.ts";',
+    "",
+  ],
+  ["config.ts imports nothing of ours", "config.ts", 'import type { X } from "./lib/types.ts";', ""],
+  ["app.ts stays on the server side", "app.ts", 'import { Header } from "./islands/Header.tsx";', ""],
+  [
+    "cli/ imports config.ts and lib/",
+    "cli/x.ts",
+    'import { createApp } from "../app.ts";',
+    'import "../lib/a.ts";',
+  ],
+  [
+    "middleware/ imports lib/ and types of define.ts",
+    "middleware/x.ts",
+    'import { define } from "../define.ts";',
+    'import type { AppContext } from "../define.ts";',
+  ],
+];
+
+Deno.test("architecture: every rule fails on a violation fed to it", () => {
+  for (const [name, file, text, ok] of VIOLATIONS) {
+    assert.equal(violations(RULES[name], edgesOf(file, text)).length, 1, `${name}: ${text}`);
+    if (ok) assert.deepEqual(violations(RULES[name], edgesOf(file, ok)), [], `${name}: ${ok}`);
+  }
+  assert.equal(new Set(VIOLATIONS.map((v) => v[0])).size, Object.keys(RULES).length, "a case for every rule");
+});
+
+Deno.test("architecture: the browser-safe lib/ check fails on unsafe modules reached, dynamically too", () => {
+  const fake = new Map<string, string>([
+    ["islands/X.tsx", 'const m = await import("../lib/a.ts");'],
+    ["lib/a.ts", `${BROWSER_SAFE_MARK}\nimport "./b.ts";`],
+    ["lib/b.ts", "export const x = Deno.env.get('X');"],
+    ["lib/c.ts", `${BROWSER_SAFE_MARK}\nexport const c = await import("node:crypto");`],
+    ["client/y.ts", 'import "../lib/c.ts";'],
+  ]);
+  const fakeEdges = [...fake].flatMap(([f, t]) => edgesOf(f, t));
+  const { problems } = unsafeBrowserLib(fakeEdges, fake);
+  assert.deepEqual(problems.sort(), [
+    `lib/b.ts lacks "${BROWSER_SAFE_MARK}"`,
+    "lib/b.ts uses Deno.*",
+    "lib/c.ts imports node:crypto (reached from browser code)",
+  ]);
 });

@@ -1,5 +1,6 @@
 /** HTTP tests of the login page's `?redirect=` target: no open redirect, no 500 on control characters. */
 import assert from "node:assert/strict";
+import { parse } from "../../framework/serialize.ts";
 import { testApp } from "../_helpers.ts";
 import { REDIRECT_BYPASSES } from "../fixtures/redirect_bypasses.ts";
 
@@ -10,7 +11,7 @@ function cookie(token: string): HeadersInit {
 function loginProps(html: string): { redirect: string } {
   const m = html.match(/<script type="application\/json" data-island-props="Login">([\s\S]*?)<\/script>/);
   assert.ok(m, "no Login island props");
-  return JSON.parse(m[1]);
+  return parse(m[1]) as { redirect: string };
 }
 
 function assertSameOrigin(location: string, label: string): void {

@@ -1,5 +1,6 @@
 /** HTTP tests of share links (docs/api.md#shares): management, public access, the upstream share test cases. */
 import assert from "node:assert/strict";
+import { parse } from "../../framework/serialize.ts";
 import { type TestApp, testApp } from "../_helpers.ts";
 import { shares } from "../../lib/storage/mod.ts";
 import { hashPassword } from "../../lib/auth/passwords.ts";
@@ -403,7 +404,8 @@ Deno.test("share pages: /share/<hash> is public, /settings/shares needs a sessio
     assert.equal(r.status, 200);
     const html = await r.text();
     assert.match(html, /data-island-root="SharePage"/);
-    assert.match(html, /"hash":"abcdefgh"/);
+    const props = html.match(/data-island-props="SharePage">([\s\S]*?)<\/script>/);
+    assert.equal((parse(props![1]) as { hash: string }).hash, "abcdefgh");
     r = await f.request("/settings/shares", { redirect: "manual" });
     assert.equal(r.status, 302);
     assert.match(r.headers.get("Location")!, /\/login\?redirect=/);
