@@ -7,10 +7,12 @@ import { RotateCcw, Trash2 } from "../components/icons.ts";
 import {
   ApiError,
   listTrash,
+  parentPath,
   purgeTrashItems,
   restoreTrashItem,
   type TransferOptions,
 } from "../client/api.ts";
+import { folderName } from "../client/file_ops.ts";
 import { usePage } from "../client/hooks.ts";
 import { type PromptProps, registerPrompt, showPrompt } from "../client/prompts.ts";
 import { showError, showSuccess } from "../client/toasts.ts";
@@ -73,6 +75,8 @@ function SettingsTrashImpl() {
       // Its place is taken: ask like a copy conflict does (cancel, keep both, replace).
       if (err instanceof ApiError && err.status === 409 && !options.override && !options.rename) {
         showPrompt("replace-rename", {
+          names: [item.name],
+          folder: folderName(parentPath(item.path)),
           onRename: () => restore(item, { rename: true }),
           onReplace: () => restore(item, { override: true }),
         });
