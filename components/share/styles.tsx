@@ -2,7 +2,11 @@
 const CSS = `
 .share-links { list-style: none; margin: 0; padding: 0; }
 .share-links li { display: flex; align-items: center; gap: 8px; padding: 6px 0; border-block-end: 1px solid var(--border); }
-.share-links .share-url { flex: 1; min-width: 0; overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.85rem; }
+.share-links .share-link-text { flex: 1; min-width: 0; display: flex; flex-direction: column; gap: 2px; }
+.share-name { display: inline-flex; align-items: center; gap: 6px; min-width: 0; }
+.share-name a { overflow-wrap: anywhere; font-family: var(--mono); font-size: 0.9rem; }
+.share-lock { display: inline-flex; color: var(--text-muted); }
+.share-dates { display: flex; flex-wrap: wrap; gap: 0 12px; font-size: 0.85rem; }
 .share-form { display: flex; flex-direction: column; gap: 12px; }
 .share-duration { display: grid; grid-template-columns: 1fr 140px; gap: 8px; }
 .share-check { display: flex; align-items: center; gap: 8px; }
@@ -25,6 +29,14 @@ const CSS = `
 .share-table { width: 100%; border-collapse: collapse; }
 .share-table th, .share-table td { padding: 8px; text-align: start; border-bottom: 1px solid var(--border); }
 .share-table td.share-buttons { white-space: nowrap; text-align: end; }
+@media (max-width: 736px) {
+  .share-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  .share-table tr { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) auto; gap: 2px 8px; padding: 6px 0;
+    border-bottom: 1px solid var(--border); }
+  .share-table td { border: 0; padding: 2px 0; }
+  .share-table td.share-buttons { grid-row: 1 / span 2; grid-column: 3; align-self: center; }
+  .share-table td[data-label]::before { content: attr(data-label) ": "; color: var(--text-muted); }
+}
 `;
 
 /** The share styles as a style element (inline styles are allowed by our CSP). */
