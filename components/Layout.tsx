@@ -9,12 +9,14 @@ export interface LayoutProps {
   /** Prompts, toasts and panels drawn above the page. */
   overlays?: ComponentChildren;
   children?: ComponentChildren;
+  /** Keep the sidebar behind the menu button at every width (pages centred on their own content). */
+  drawer?: boolean;
 }
 
 /** The main layout: top bar, sidebar (a drawer on mobile), the routed main area and the overlay layers. */
 export function Layout(props: LayoutProps) {
   return (
-    <div class="layout">
+    <div class={props.drawer ? "layout drawer-layout" : "layout"}>
       {props.header}
       {props.sidebar}
       <main id="main" class="main">{props.children}</main>
