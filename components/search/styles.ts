@@ -13,16 +13,18 @@ export const SEARCH_CSS = `
   border-radius:999px;background:transparent;color:var(--text-muted);cursor:pointer}
 .search-form .action:hover{background:var(--surface-2)}
 .search-chip{display:inline-flex;align-items:center;gap:.25rem;padding:.2rem .5rem;border:1px solid var(--selected-border);
-  border-radius:999px;background:var(--accent-soft);color:var(--accent);cursor:pointer;font-size:.85rem;white-space:nowrap}
+  border-radius:999px;background:var(--accent-soft);color:var(--on-accent-soft);cursor:pointer;font-size:.85rem;
+  white-space:nowrap}
 .search-scope{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .6rem;margin:0;padding:.5rem .9rem 0;
   color:var(--text-muted);font-size:.9rem}
-.search-scope-switch{border:0;background:transparent;color:var(--accent);cursor:pointer;padding:.2rem .3rem;
+.search-scope-switch{border:0;background:transparent;color:var(--accent-text);cursor:pointer;padding:.2rem .3rem;
   font:inherit;text-decoration:underline;border-radius:6px;min-height:32px}
 .search-types{display:flex;flex-wrap:wrap;gap:.4rem;padding:.5rem .75rem}
 .search-type{display:inline-flex;align-items:center;gap:.35rem;padding:.3rem .7rem;border:1px solid var(--border);
   border-radius:999px;background:var(--surface);color:var(--text);cursor:pointer;font-size:.9rem;min-height:32px}
 .search-type:hover{background:var(--surface-2)}
-.search-type[aria-pressed=true]{background:var(--accent-soft);border-color:var(--selected-border);color:var(--accent)}
+.search-type[aria-pressed=true]{background:var(--accent-soft);border-color:var(--selected-border);
+  color:var(--on-accent-soft)}
 .search-status{padding:.4rem .9rem;color:var(--text-muted);font-size:.9rem}
 .search-scroll{overflow-y:auto;min-height:0;flex:1}
 .search-list{list-style:none;margin:0;padding:0 0 .4rem}

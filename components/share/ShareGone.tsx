@@ -7,7 +7,7 @@ export function ShareGone(props: { t: (key: string) => string }) {
   return (
     <section class="card share-gone" role="alert" data-testid="share-gone">
       <Icon node={Link2Off} size={48} />
-      <h2>{t("share.goneTitle")}</h2>
+      <h1>{t("share.goneTitle")}</h1>
       <p class="muted">{t("share.goneText")}</p>
     </section>
   );

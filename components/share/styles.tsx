@@ -35,10 +35,10 @@ const CSS = `
 .share-gallery-name { padding: 6px 8px; font-size: 0.85rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .share-gone { max-width: 420px; margin: 64px auto; padding: 32px 24px; display: flex; flex-direction: column;
   align-items: center; gap: 8px; text-align: center; }
-.share-gone h2 { margin: 8px 0 0; font-size: 1.2rem; }
+.share-gone h1 { margin: 8px 0 0; font-size: 1.2rem; }
 .share-gone p { margin: 0; }
 .share-info { flex: 0 1 340px; display: flex; flex-direction: column; gap: 12px; padding: 20px; text-align: center; align-items: center; }
-.share-info h2 { margin: 0; overflow-wrap: anywhere; font-size: 1.15rem; }
+.share-info h1 { margin: 0; overflow-wrap: anywhere; font-size: 1.15rem; }
 .share-info .share-meta { margin: 0; color: var(--text-muted); }
 .share-info .share-buttons { display: flex; flex-wrap: wrap; gap: 8px; justify-content: center; }
 .share-qr { background: #fff; padding: 0; border-radius: 4px; }
@@ -50,6 +50,7 @@ const CSS = `
 .share-items td a { display: inline-flex; align-items: center; gap: 6px; }
 .share-items .share-bar { display: flex; gap: 8px; padding: 0 12px 8px; align-items: center; flex-wrap: wrap; }
 .share-password { max-width: 380px; margin: 48px auto; }
+.share-password h1.card-title { font-size: 1.1rem; }
 .share-table { width: 100%; border-collapse: collapse; }
 .share-table th, .share-table td { padding: 8px; text-align: start; border-bottom: 1px solid var(--border); }
 .share-table td.share-buttons { white-space: nowrap; text-align: end; }

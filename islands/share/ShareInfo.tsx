@@ -18,7 +18,7 @@ export function ShareInfo(props: {
   return (
     <section class="card share-info" data-testid="share-info">
       <Icon node={res.isDir ? Folder : File} size={48} />
-      <h2 data-testid="share-name">{res.name}</h2>
+      <h1 data-testid="share-name">{res.name}</h1>
       <p class="share-meta" title={formatDate(res.modified, locale)}>
         {formatRelative(res.modified, { locale })}
       </p>
