@@ -163,3 +163,11 @@ export async function copyShareLink(hash: string, copiedMessage: string): Promis
     showError(err);
   }
 }
+
+/** Links in display order: by path, then newest first (creation time, else expiry), then by hash. */
+export function sortShares(list: readonly Share[]): Share[] {
+  const when = (s: Share) => s.created ?? s.expire;
+  return [...list].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : when(b) - when(a) || (a.hash < b.hash ? -1 : 1)
+  );
+}

@@ -31,6 +31,7 @@ import Image from "lucide/dist/esm/icons/image.mjs";
 import Images from "lucide/dist/esm/icons/images.mjs";
 import Info from "lucide/dist/esm/icons/info.mjs";
 import LayoutGrid from "lucide/dist/esm/icons/layout-grid.mjs";
+import Link2Off from "lucide/dist/esm/icons/link-2-off.mjs";
 import List from "lucide/dist/esm/icons/list.mjs";
 import ListChecks from "lucide/dist/esm/icons/list-checks.mjs";
 import LoaderCircle from "lucide/dist/esm/icons/loader-circle.mjs";
@@ -87,6 +88,7 @@ export {
   Images,
   Info,
   LayoutGrid,
+  Link2Off,
   List,
   ListChecks,
   LoaderCircle,

@@ -101,7 +101,7 @@ function HeaderImpl(props: HeaderProps) {
       >
         <Icon node={Menu} />
       </button>
-      <a class="brand" href={`${config.BaseURL}/files/`}>
+      <a class="brand" href={`${config.BaseURL}/files/`} aria-label={name}>
         <Logo staticUrl={config.StaticURL} size={32} />
         <span class="brand-name">{name}</span>
       </a>

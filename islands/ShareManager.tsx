@@ -2,17 +2,31 @@ import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
 import { ShareLinkActions } from "../components/share/ShareLinkActions.tsx";
+import { ShareLinkName } from "../components/share/ShareLinkName.tsx";
 import { ShareStyles } from "../components/share/styles.tsx";
 import { ApiError, apiFetch } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { showPrompt } from "../client/prompts.ts";
-import { copyShareLink, expiryIso, listAllShares, shareUrl } from "../client/share.ts";
+import { copyShareLink, listAllShares, shareUrl, sortShares } from "../client/share.ts";
 import { formatDate, formatRelative } from "../lib/format.ts";
 import type { Share, User } from "../lib/types.ts";
 import { ShareDeletePrompt } from "./share/ShareDelete.tsx";
 import { registerPrompt } from "../client/prompts.ts";
 
 registerPrompt("share-delete", ShareDeletePrompt, { labelKey: "share.deleteTitle" });
+
+/** A table cell with a relative date (full date on hover), or `fallback` for 0 / unknown. */
+function DateCell(
+  props: { seconds?: number; fallback: string; locale: string; testId: string; label: string },
+) {
+  if (!props.seconds) return <td data-testid={props.testId} data-label={props.label}>{props.fallback}</td>;
+  const iso = new Date(props.seconds * 1000).toISOString();
+  return (
+    <td title={formatDate(iso, props.locale)} data-testid={props.testId} data-label={props.label}>
+      {formatRelative(iso, { locale: props.locale })}
+    </td>
+  );
+}
 
 function ShareManagerImpl() {
   const { t, locale, user } = usePage();
@@ -51,8 +65,10 @@ function ShareManagerImpl() {
             <table class="share-table">
               <thead>
                 <tr>
+                  <th>{t("share.link")}</th>
                   <th>{t("share.path")}</th>
-                  <th>{t("share.duration")}</th>
+                  <th>{t("share.created")}</th>
+                  <th>{t("share.expires")}</th>
                   {admin && <th>{t("share.owner")}</th>}
                   <th>
                     <span class="sr-only">{t("share.actions")}</span>
@@ -60,28 +76,42 @@ function ShareManagerImpl() {
                 </tr>
               </thead>
               <tbody>
-                {links.map((l) => {
-                  const iso = expiryIso(l.expire);
-                  return (
-                    <tr key={l.hash} data-hash={l.hash}>
-                      <td>
-                        <a href={shareUrl(l.hash)} target="_blank" rel="noopener" class="break">{l.path}</a>
-                      </td>
-                      <td title={iso ? formatDate(iso, locale) : undefined}>
-                        {iso ? formatRelative(iso, { locale }) : t("share.permanent")}
-                      </td>
-                      {admin && <td>{l.username}</td>}
-                      <td class="share-buttons">
-                        <ShareLinkActions
-                          copyLabel={t("share.copyLink")}
-                          deleteLabel={t("share.deleteLink")}
-                          onCopy={() => copy(l.hash)}
-                          onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
-                        />
-                      </td>
-                    </tr>
-                  );
-                })}
+                {sortShares(links).map((l) => (
+                  <tr key={l.hash} data-hash={l.hash}>
+                    <td>
+                      <ShareLinkName
+                        hash={l.hash}
+                        href={shareUrl(l.hash)}
+                        hasPassword={l.hasPassword}
+                        passwordLabel={t("share.passwordProtected")}
+                      />
+                    </td>
+                    <td class="break" data-testid="share-path">{l.path}</td>
+                    <DateCell
+                      seconds={l.created}
+                      fallback="—"
+                      locale={locale}
+                      testId="share-created"
+                      label={t("share.created")}
+                    />
+                    <DateCell
+                      seconds={l.expire}
+                      fallback={t("share.permanent")}
+                      locale={locale}
+                      testId="share-expiry"
+                      label={t("share.expires")}
+                    />
+                    {admin && <td>{l.username}</td>}
+                    <td class="share-buttons">
+                      <ShareLinkActions
+                        copyLabel={t("share.copyLink")}
+                        deleteLabel={t("share.deleteLink")}
+                        onCopy={() => copy(l.hash)}
+                        onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
+                      />
+                    </td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           )}

@@ -17,6 +17,8 @@ import type { Resource } from "../lib/types.ts";
 import { PasswordCard } from "./share/PasswordCard.tsx";
 import { ShareInfo } from "./share/ShareInfo.tsx";
 import { ShareItems } from "./share/ShareItems.tsx";
+import { hasSharePreview, SharePreview } from "./share/SharePreview.tsx";
+import { ShareGone } from "../components/share/ShareGone.tsx";
 
 /** Props of SharePage. */
 export interface SharePageProps {
@@ -96,6 +98,14 @@ function SharePageImpl(props: SharePageProps) {
       </>
     );
   }
+  if (status === 404) {
+    return (
+      <>
+        <ShareStyles />
+        <ShareGone t={t} />
+      </>
+    );
+  }
   if (status !== null) return <ErrorView status={status} t={t} />;
   if (!res) return <ShareStyles />;
   const token = res.token;
@@ -135,9 +145,19 @@ function SharePageImpl(props: SharePageProps) {
     </nav>
   );
   return (
-    <div class="share-page" data-testid="share-page">
+    <div class={res.isDir ? "share-page" : "share-page share-page-file"} data-testid="share-page">
       <ShareStyles />
       {crumbs}
+      {!res.isDir && hasSharePreview(res) && (
+        <SharePreview
+          res={res}
+          inlineUrl={publicDownloadUrl(hash, target, { token, inline: true })}
+          urlOf={(path, o) =>
+            o.inline ? publicDownloadUrl(hash, path, { token, inline: true }) : pageUrl(hash, path)}
+          memoryKey={`share:${hash}${target}`}
+          t={t}
+        />
+      )}
       <ShareInfo
         res={res}
         downloadUrl={downloadUrl}
@@ -151,6 +171,7 @@ function SharePageImpl(props: SharePageProps) {
           key={res.path}
           items={res.items ?? []}
           pageUrl={(item) => pageUrl(hash, item.isDir ? item.path + "/" : item.path)}
+          imageUrl={(item) => publicDownloadUrl(hash, item.path, { token, inline: true })}
           onOpen={(item) => go(item.isDir ? item.path + "/" : item.path)}
           onDownload={(items) => {
             location.href = items.length === 1 && !items[0].isDir

@@ -40,7 +40,15 @@ const CUSTOM_LINK = /^\w[\w.~-]{0,127}$/;
 
 /** The wire form of a stored share: no secrets. */
 export function toWireShare(s: StoredShare): Share {
-  return { hash: s.hash, path: s.path, userID: s.userID, expire: s.expire, hasPassword: !!s.passwordHash };
+  const wire: Share = {
+    hash: s.hash,
+    path: s.path,
+    userID: s.userID,
+    expire: s.expire,
+    hasPassword: !!s.passwordHash,
+  };
+  if (s.created) wire.created = s.created;
+  return wire;
 }
 
 function base64Url(bytes: Uint8Array): string {
@@ -164,6 +172,7 @@ export async function createShareLink(
     expire,
     passwordHash,
     token,
+    created: Math.floor(deps.now() / 1000),
   };
   if (body.custom) {
     const custom = (body.customLink ?? "").trim();

@@ -54,4 +54,14 @@ Deno.test("splitSharePath and toWireShare", () => {
     token: "t",
   });
   assert.deepEqual(wire, { hash: "h", path: "/p", userID: 2, expire: 0, hasPassword: true });
+  const dated = toWireShare({
+    hash: "h",
+    path: "/p",
+    userID: 2,
+    expire: 0,
+    passwordHash: "",
+    token: "",
+    created: 7,
+  });
+  assert.deepEqual(dated, { hash: "h", path: "/p", userID: 2, expire: 0, hasPassword: false, created: 7 });
 });

@@ -296,6 +296,8 @@ export interface Share {
   userID: number;
   expire: number;
   hasPassword: boolean;
+  /** Unix seconds the link was made (our extension; absent on older or imported links). */
+  created?: number;
   /** Added client-side for admins. */
   username?: string;
 }

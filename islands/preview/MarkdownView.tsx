@@ -9,6 +9,8 @@ export interface MarkdownViewProps {
   /** vpath of the file (relative links and images resolve against its folder). */
   path: string;
   t: (key: string) => string;
+  /** Where relative links point (default: the signed-in raw and files URLs; the share page passes its own). */
+  urls?: { raw: (path: string) => string; page: (path: string) => string };
 }
 
 /** A Markdown file rendered as formatted, sanitised HTML (no script from the file can run). */
@@ -19,8 +21,8 @@ export function MarkdownView(props: MarkdownViewProps) {
     let live = true;
     renderMarkdown(props.text, {
       dir: parentPath(props.path),
-      raw: (p) => rawUrl(p, { inline: true }),
-      page: (p) => filesUrl(p),
+      raw: props.urls?.raw ?? ((p) => rawUrl(p, { inline: true })),
+      page: props.urls?.page ?? ((p) => filesUrl(p)),
     }).then((h) => live && setHtml(h), () => live && setFailed(true));
     return () => {
       live = false;

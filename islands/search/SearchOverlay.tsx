@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from "preact/hooks";
-import { FileText, Image, Music, Search, Video, X } from "../../components/icons.ts";
-import type { IconNode } from "lucide";
-import { filesUrl } from "../../client/api.ts";
+import { useRef, useState } from "preact/hooks";
+import { Search, X } from "../../components/icons.ts";
+import { nameOf } from "../../client/search_details.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { isPlainClick, navigate } from "../../client/router.ts";
@@ -16,18 +15,24 @@ import type { SearchResult } from "../../client/search.ts";
 import { currentPath } from "../../client/state.ts";
 import { errorMessage } from "../../client/toasts.ts";
 import { Icon } from "../../components/Icon.tsx";
-import { SearchResultList } from "../../components/search/SearchResultList.tsx";
 import type { SearchResultRow } from "../../components/search/SearchResultList.tsx";
+import { SearchFilters } from "../../components/search/SearchFilters.tsx";
 import { SEARCH_CSS } from "../../components/search/styles.ts";
+import { SearchResults } from "./SearchResults.tsx";
+import { useOverlayFrame } from "./use_overlay_frame.ts";
 
-const TYPE_ICONS: Record<string, IconNode> = { image: Image, audio: Music, pdf: FileText, video: Video };
+function typeLabel(word: string): string {
+  return SEARCH_TYPES.find((s) => s.word === word)?.labelKey ?? word;
+}
 
 type Status = "idle" | "searching" | "done" | "error";
 
 /** The search overlay (prompt "search"): text, type filters, results streamed in as the server finds them. */
 export function SearchOverlay(props: PromptProps) {
   const { t } = usePage();
-  const base = currentPath.value.replace(/[^/]*$/, "") || "/";
+  const here = currentPath.value.replace(/[^/]*$/, "") || "/";
+  const [fromRoot, setFromRoot] = useState(false);
+  const base = fromRoot ? "/" : here;
   const [text, setText] = useState("");
   const [type, setType] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>("idle");
@@ -45,7 +50,7 @@ export function SearchOverlay(props: PromptProps) {
     setResults([...buffer.current]);
   };
 
-  async function run(query: string) {
+  async function run(query: string, from = base) {
     running.current?.abort();
     const ctrl = new AbortController();
     running.current = ctrl;
@@ -54,7 +59,7 @@ export function SearchOverlay(props: PromptProps) {
     setShown(SEARCH_PAGE);
     setStatus("searching");
     try {
-      await search(base, query, {
+      await search(from, query, {
         signal: ctrl.signal,
         onResult: (r) => {
           buffer.current.push(r);
@@ -72,9 +77,15 @@ export function SearchOverlay(props: PromptProps) {
     }
   }
 
-  function submit(nextType = type) {
+  function submit(nextType = type, from = base) {
     const query = buildQuery(text, nextType);
-    if (query !== null) void run(query);
+    if (query !== null) void run(query, from);
+  }
+
+  function toggleScope() {
+    const next = !fromRoot;
+    setFromRoot(next);
+    if (status !== "idle") submit(type, next ? "/" : here);
   }
 
   function toggleType(word: string) {
@@ -83,27 +94,10 @@ export function SearchOverlay(props: PromptProps) {
     if (next !== null || text.trim()) submit(next);
   }
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        props.close();
-      }
-    };
-    // A click outside closes the overlay (it has no backdrop).
-    const onDown = (e: PointerEvent) => {
-      const dialog = root.current?.closest("dialog");
-      if (dialog && !dialog.contains(e.target as Node)) props.close();
-    };
-    addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onDown);
-    return () => {
-      removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onDown);
-      running.current?.abort();
-      cancelAnimationFrame(frame.current);
-    };
-  }, []);
+  useOverlayFrame(root, props.close, () => {
+    running.current?.abort();
+    cancelAnimationFrame(frame.current);
+  });
 
   function onScroll(e: Event) {
     const el = e.currentTarget as HTMLElement;
@@ -114,12 +108,6 @@ export function SearchOverlay(props: PromptProps) {
     }
   }
 
-  const rows: SearchResultRow[] = results.slice(0, shown).map((r) => ({
-    path: r.fullPath,
-    label: r.path,
-    dir: r.dir,
-    href: filesUrl(r.fullPath),
-  }));
   const open = (row: SearchResultRow, e: MouseEvent) => {
     if (!isPlainClick(e)) return;
     e.preventDefault();
@@ -145,6 +133,19 @@ export function SearchOverlay(props: PromptProps) {
         }}
       >
         <Icon node={Search} />
+        {type && (
+          <button
+            type="button"
+            class="search-chip"
+            data-testid="search-chip"
+            aria-label={t("search.removeFilter", { type: t(typeLabel(type)) })}
+            title={t("search.removeFilter", { type: t(typeLabel(type)) })}
+            onClick={() => toggleType(type)}
+          >
+            {t(typeLabel(type))}
+            <Icon node={X} size={14} />
+          </button>
+        )}
         <input
           type="search"
           autoFocus
@@ -152,6 +153,13 @@ export function SearchOverlay(props: PromptProps) {
           placeholder={t("search.placeholder")}
           aria-label={t("search.label")}
           data-testid="search-input"
+          onKeyDown={(e) => {
+            if (e.key !== "ArrowDown") return;
+            const first = root.current?.querySelector<HTMLElement>(".search-hit");
+            if (!first) return;
+            e.preventDefault();
+            first.focus();
+          }}
           onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
         />
         <button
@@ -164,24 +172,23 @@ export function SearchOverlay(props: PromptProps) {
           <Icon node={X} />
         </button>
       </form>
-      <div class="search-types" role="group" aria-label={t("search.types")}>
-        {SEARCH_TYPES.map((s) => (
-          <button
-            key={s.word}
-            type="button"
-            class="search-type"
-            aria-pressed={type === s.word}
-            data-testid={`search-type-${s.word}`}
-            onClick={() => toggleType(s.word)}
-          >
-            <Icon node={TYPE_ICONS[s.word]} size={16} />
-            {t(s.labelKey)}
-          </button>
-        ))}
-      </div>
+      <SearchFilters
+        types={SEARCH_TYPES}
+        type={type}
+        onType={toggleType}
+        here={nameOf(here)}
+        fromRoot={fromRoot}
+        onScope={toggleScope}
+        t={t}
+      />
       <p class="search-status" role="status" aria-live="polite" data-testid="search-status">{statusText}</p>
       <div class="search-scroll" onScroll={onScroll}>
-        {rows.length > 0 && <SearchResultList rows={rows} onOpen={open} label={t("search.label")} />}
+        <SearchResults
+          results={results.slice(0, shown)}
+          base={base}
+          onOpen={open}
+          onLeave={() => root.current?.querySelector<HTMLElement>("input")?.focus()}
+        />
       </div>
     </div>
   );

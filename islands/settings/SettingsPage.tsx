@@ -11,11 +11,12 @@ import type { SettingsSection } from "../../components/settings/SettingsNav.tsx"
 
 /** The frame of every settings screen: the main layout, the settings stylesheet, the settings nav and the screen. */
 export function SettingsPage(props: { section: SettingsSection; children: ComponentChildren }) {
-  const { config } = usePage();
+  const { config, t } = usePage();
   return (
     <>
       <link rel="stylesheet" href={`${config.BaseURL}/static/settings.css?v=${config.Version}`} />
       <Layout
+        heading={t("settings.label")}
         header={<Header />}
         sidebar={<Sidebar />}
         overlays={

@@ -15,7 +15,7 @@ export function PasswordCard(
         props.onSubmit(password.trim());
       }}
     >
-      <h2 class="card-title">{t("share.passwordTitle")}</h2>
+      <h1 class="card-title">{t("share.passwordTitle")}</h1>
       <div class="card-content">
         {props.failed && (
           <p class="share-error" role="alert" data-testid="share-wrong">{t("login.wrongCredentials")}</p>

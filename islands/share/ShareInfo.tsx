@@ -18,9 +18,9 @@ export function ShareInfo(props: {
   return (
     <section class="card share-info" data-testid="share-info">
       <Icon node={res.isDir ? Folder : File} size={48} />
-      <h2 data-testid="share-name">
+      <h1 data-testid="share-name">
         <bdi>{res.name}</bdi>
-      </h2>
+      </h1>
       <p class="share-meta" title={formatDate(res.modified, locale)}>
         {formatRelative(res.modified, { locale })}
       </p>

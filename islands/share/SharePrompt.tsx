@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
-import { ShareLinkActions } from "../../components/share/ShareLinkActions.tsx";
+import { ShareLinkList } from "../../components/share/ShareLinkList.tsx";
 import { ShareStyles } from "../../components/share/styles.tsx";
 import { usePage } from "../../client/hooks.ts";
 import { showPrompt } from "../../client/prompts.ts";
@@ -9,7 +9,6 @@ import {
   copyShareLink,
   createShare,
   defaultCustomLink,
-  expiryIso,
   isValidCustomLink,
   listSharesOf,
   MAX_SHARE_DURATION,
@@ -17,9 +16,9 @@ import {
   SHARE_UNITS,
   type ShareUnit,
   shareUrl,
+  sortShares,
 } from "../../client/share.ts";
 import { showError } from "../../client/toasts.ts";
-import { formatDate, formatRelative } from "../../lib/format.ts";
 import type { Share } from "../../lib/types.ts";
 
 function emptyForm(name: string): NewShare {
@@ -179,31 +178,16 @@ export function SharePrompt(props: PromptProps<{ path: string; name: string }>) 
       }
     >
       <ShareStyles />
-      {links === null
-        ? <p class="muted">{t("files.loading")}</p>
-        : (
-          <ul class="share-links" data-testid="share-links">
-            {links.map((l) => {
-              const iso = expiryIso(l.expire);
-              return (
-                <li key={l.hash} data-hash={l.hash}>
-                  <a class="share-url" href={shareUrl(l.hash)} target="_blank" rel="noopener">
-                    {shareUrl(l.hash)}
-                  </a>
-                  <span class="muted" title={iso ? formatDate(iso, locale) : undefined}>
-                    {iso ? formatRelative(iso, { locale }) : t("share.permanent")}
-                  </span>
-                  <ShareLinkActions
-                    copyLabel={t("share.copyLink")}
-                    deleteLabel={t("share.deleteLink")}
-                    onCopy={() => copy(l.hash)}
-                    onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: () => load() })}
-                  />
-                </li>
-              );
-            })}
-          </ul>
-        )}
+      {links === null ? <p class="muted">{t("files.loading")}</p> : (
+        <ShareLinkList
+          links={sortShares(links)}
+          urlOf={shareUrl}
+          onCopy={copy}
+          onDelete={(hash) => showPrompt("share-delete", { hash, onDone: () => load() })}
+          locale={locale}
+          t={t}
+        />
+      )}
     </PromptCard>
   );
 }

@@ -1,5 +1,6 @@
 import { define, page } from "../../define.ts";
 import { Layout } from "../../components/Layout.tsx";
+import { usePage } from "../../client/hooks.ts";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
 import { Header } from "../../islands/Header.tsx";
 import { Prompts } from "../../islands/Prompts.tsx";
@@ -33,20 +34,28 @@ export const handler = define.handlers({
 });
 
 export default define.page<typeof handler>(({ data }) => (
-  <>
-    <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
-    <Layout
-      header={<Header actions />}
-      sidebar={<Sidebar usage />}
-      overlays={
-        <>
-          <Prompts />
-          <Toasts />
-          {data.shell && <ShellPanel />}
-        </>
-      }
-    >
-      <FileBrowser path={data.path} />
-    </Layout>
-  </>
+  <FilesPage path={data.path} preload={data.preload} shell={data.shell} />
 ));
+
+function FilesPage(data: { path: string; preload: string; shell: boolean }) {
+  const { t } = usePage();
+  return (
+    <>
+      <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
+      <Layout
+        heading={t("sidebar.myFiles")}
+        header={<Header actions />}
+        sidebar={<Sidebar usage />}
+        overlays={
+          <>
+            <Prompts />
+            <Toasts />
+            {data.shell && <ShellPanel />}
+          </>
+        }
+      >
+        <FileBrowser path={data.path} />
+      </Layout>
+    </>
+  );
+}

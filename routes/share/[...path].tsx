@@ -29,8 +29,10 @@ export const handler = define.handlers({
 
 export default define.page<typeof handler>(({ data }) => (
   <Layout
+    drawer
     header={<Header />}
-    // Visitors get the logged-out sidebar (Login, and Signup when it is on); users their own.
+    // Visitors get the logged-out sidebar (Login, and Signup when it is on); users their own. It stays behind the
+    // menu button here so the shared item is centred.
     sidebar={<Sidebar />}
     overlays={
       <>

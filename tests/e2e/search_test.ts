@@ -8,7 +8,10 @@ const run = await hasChromium();
 
 async function searchDone(page: Page): Promise<string[]> {
   await page.waitForSelector('[data-testid="search"][data-status="done"]');
-  return await page.locator('[data-testid="search-results"] .search-path').allTextContents();
+  return await page.$$eval(
+    '[data-testid="search-results"] li',
+    (els) => els.map((e) => e.getAttribute("data-rel")!),
+  );
 }
 
 Deno.test({

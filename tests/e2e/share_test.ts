@@ -151,7 +151,7 @@ Deno.test({
           const rows = page.locator('[data-testid="share-items"] tbody tr');
           await rows.first().waitFor();
           assert.equal(await rows.count(), 100);
-          assert.equal(await page.getByTestId("share-more").textContent(), "+5");
+          assert.equal(await page.getByTestId("share-more").textContent(), "Show 5 more");
           await page.getByTestId("share-more").click();
           assert.equal(await rows.count(), 105);
           await rows.nth(0).locator("input").check();

@@ -27,6 +27,8 @@ Deno.test({
         const { context, page } = await newSession(browser, server);
         await page.goto(`${server.url}/share/${hash}/`);
         await hydrated(page, "Sidebar");
+        // The share page keeps the sidebar behind the menu button.
+        await page.getByRole("button", { name: "Toggle sidebar" }).click();
         const nav = page.locator("nav.sidebar, [data-island-root='Sidebar']").first();
         const login = nav.getByRole("link", { name: "Login" });
         const signup = nav.getByRole("link", { name: "Signup" });
@@ -44,6 +46,7 @@ Deno.test({
         const { context, page } = await newSession(browser, server, { as: "alice" });
         await page.goto(`${server.url}/share/${hash}/`);
         await hydrated(page, "Sidebar");
+        await page.getByRole("button", { name: "Toggle sidebar" }).click();
         await page.getByTestId("logout").waitFor();
         assert.equal(await page.getByRole("link", { name: "Signup" }).count(), 0);
         await context.close();

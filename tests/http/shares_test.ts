@@ -270,8 +270,13 @@ Deno.test("share API: permission matrix, body validation, expiry and delete", as
       userID: f.users.u.id,
       expire: 0,
       hasPassword: false,
+      created: open.created,
     });
     const now = Math.floor(Date.now() / 1000);
+    assert.ok(
+      typeof open.created === "number" && Math.abs(open.created - now) <= 5,
+      "new links carry created",
+    );
     r = await f.request("/api/share/dir/", {
       as: "u",
       method: "POST",
