@@ -91,7 +91,7 @@ export function Listing(props: ListingProps) {
   const multi = multiple.value;
   const modeClass = mode === "list" ? "list" : mode === "mosaic" ? "mosaic" : "gallery";
   return (
-    <div class={`listing-wrap ${modeClass}`}>
+    <div class={`listing-wrap ${modeClass}${multi ? " multiple" : ""}`}>
       <div class="list-header" role="group" aria-label={t("files.sortBy")}>
         <SortButton by="name" label={t("files.name")} sorting={dir.sorting} class="name" />
         <SortButton by="size" label={t("files.size")} sorting={dir.sorting} class="size" />
