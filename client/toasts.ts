@@ -1,5 +1,8 @@
 // This module is browser-compatible.
-/** Toasts: success messages vanish after 1 s, errors stay until closed; at most 5 are visible. */
+/**
+ * Toasts: success messages vanish after 1 s, errors stay until closed or until the next outcome (a success or
+ * other errors) replaces them, so an old failure never lingers next to a newer result; at most 5 are visible.
+ */
 import { signal } from "@preact/signals";
 import { ApiError } from "./api.ts";
 import { t } from "./hooks.ts";
@@ -21,10 +24,9 @@ export const toasts = signal<Toast[]>([]);
 
 let nextId = 1;
 
-function push(kind: Toast["kind"], message: string): number {
-  const id = nextId++;
-  toasts.value = [...toasts.value, { id, kind, message }].slice(-MAX_TOASTS);
-  return id;
+/** Replaces the error toasts (those of an earlier outcome) by `next`. */
+function replace(next: Toast[]): void {
+  toasts.value = [...toasts.value.filter((x) => x.kind !== "error"), ...next].slice(-MAX_TOASTS);
 }
 
 /** Removes a toast. */
@@ -34,7 +36,8 @@ export function dismissToast(id: number): void {
 
 /** Shows a short success message. */
 export function showSuccess(message: string): void {
-  const id = push("success", message);
+  const id = nextId++;
+  replace([{ id, kind: "success", message }]);
   setTimeout(() => dismissToast(id), SUCCESS_TIMEOUT_MS);
 }
 
@@ -65,6 +68,14 @@ export function errorMessage(err: unknown): string {
 
 /** Shows a sticky error; `action` names what failed (already translated), e.g. `Cannot delete "a.txt"`. */
 export function showError(err: unknown, action?: string): void {
-  const message = errorMessage(err);
-  push("error", action ? `${action}: ${message}` : message);
+  showErrors([{ err, action }]);
+}
+
+/** Shows the errors of one outcome together (e.g. every item a copy could not copy), replacing older errors. */
+export function showErrors(list: readonly { err: unknown; action?: string }[]): void {
+  if (!list.length) return;
+  replace(list.map(({ err, action }) => {
+    const message = errorMessage(err);
+    return { id: nextId++, kind: "error" as const, message: action ? `${action}: ${message}` : message };
+  }));
 }
