@@ -37,8 +37,6 @@ export interface ListingEventsOptions {
   items: Resource[];
   win: WindowState;
   listRef: RefObject<HTMLElement | null>;
-  limit: number;
-  setLimit: (n: number) => void;
   user: User | null;
 }
 
@@ -59,20 +57,12 @@ export function useListingEvents(o: ListingEventsOptions) {
   });
 
   const reveal = (index: number) => {
-    const { limit, setLimit } = opts.current;
-    const grow = index >= limit;
-    if (grow) setLimit(index + 50);
-    const scroll = () => {
-      const { win, listRef } = opts.current;
-      const el = listRef.current;
-      if (!el) return;
-      const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
-      if (top < scrollY + STICKY_TOP) scrollTo({ top: top - STICKY_TOP });
-      else if (top + win.rowH > scrollY + innerHeight) scrollTo({ top: top + win.rowH - innerHeight });
-    };
-    // A grown listing must be rendered (taller) before the page can scroll that far.
-    if (grow) requestAnimationFrame(scroll);
-    else scroll();
+    const { win, listRef } = opts.current;
+    const el = listRef.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
+    if (top < scrollY + STICKY_TOP) scrollTo({ top: top - STICKY_TOP });
+    else if (top + win.rowH > scrollY + innerHeight) scrollTo({ top: top + win.rowH - innerHeight });
   };
 
   const moveFocus = (index: number, extend: boolean) => {
