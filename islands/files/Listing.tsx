@@ -6,6 +6,7 @@ import { saveSorting } from "../../client/file_ops.ts";
 import { focusIndex, multiple, returnFocus } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 import { Row } from "./Row.tsx";
+import { ContextMenu } from "./ContextMenu.tsx";
 import { useListingEvents } from "./use_listing_events.ts";
 import { useWindow } from "./use_window.ts";
 
@@ -126,6 +127,7 @@ export function Listing(props: ListingProps) {
             </div>
           </div>
         )}
+      <ContextMenu page={page} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import { filesUrl } from "../../client/api.ts";
 import { transferItems } from "../../client/file_ops.ts";
 import { navigate } from "../../client/router.ts";
 import { selectOnly, selectRange, setAnchor, toggleSelected } from "../../client/selection.ts";
-import { focusIndex, multiple, selectedItems, selection } from "../../client/state.ts";
+import { contextMenuAt, focusIndex, multiple, selectedItems, selection } from "../../client/state.ts";
 import type { Resource, User } from "../../lib/types.ts";
 import type { WindowState } from "./use_window.ts";
 
@@ -104,6 +104,11 @@ export function useListingEvents(o: ListingEventsOptions) {
     const focus = focusIndex.value;
     const rtl = document.documentElement.dir === "rtl";
     const pageRows = Math.max(1, Math.floor((innerHeight - STICKY_TOP) / win.rowH));
+    if (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) {
+      e.preventDefault();
+      openMenuAtRow(focus);
+      return;
+    }
     let next = -1;
     switch (e.key) {
       case "ArrowDown":
@@ -152,15 +157,43 @@ export function useListingEvents(o: ListingEventsOptions) {
     }
   };
 
+  /** Opens the context menu for the keyboard: below the focused row, which joins the selection if it is not in. */
+  const openMenuAtRow = (index: number) => {
+    const item = opts.current.items[index];
+    if (item && !selection.value.has(item.path)) selectOnly(index);
+    const rect = document.getElementById(`item-${index}`)?.getBoundingClientRect() ??
+      opts.current.listRef.current?.getBoundingClientRect();
+    if (!rect) return;
+    const rtl = document.documentElement.dir === "rtl";
+    contextMenuAt.value = { x: rtl ? Math.max(0, rect.right - 240) : rect.left + 40, y: rect.bottom };
+  };
+
+  const onContextMenu = (e: MouseEvent) => {
+    e.preventDefault();
+    // Touch opens the menu by a long press on a selected item (below); the keyboard by its keys (above).
+    if (press.current.fired || (e as PointerEvent).pointerType === "touch" || e.button !== 2) return;
+    const index = indexOf(e.target);
+    const item = opts.current.items[index];
+    if (item && !selection.value.has(item.path)) selectOnly(index);
+    contextMenuAt.value = { x: e.clientX, y: e.clientY };
+  };
+
   const cancelPress = () => clearTimeout(press.current.timer);
   const onPointerDown = (e: PointerEvent) => {
     if (e.pointerType !== "touch") return;
     const index = indexOf(e.target);
     if (index < 0) return;
     press.current.fired = false;
+    const at = { x: e.clientX, y: e.clientY };
     press.current.timer = setTimeout(() => {
-      // Long press selects and turns on multiple selection, as on phones.
       press.current.fired = true;
+      const item = opts.current.items[index];
+      if (item && selection.value.has(item.path)) {
+        // A long press on a selected item opens its actions.
+        contextMenuAt.value = at;
+        return;
+      }
+      // A long press selects and turns on multiple selection, as on phones.
       multiple.value = true;
       toggleSelected(index);
     }, LONG_PRESS_MS);
@@ -220,6 +253,6 @@ export function useListingEvents(o: ListingEventsOptions) {
     onDragOver,
     onDragLeave,
     onDrop,
-    onContextMenu: (e: MouseEvent) => press.current.fired && e.preventDefault(),
+    onContextMenu,
   };
 }
