@@ -45,6 +45,7 @@ export function useListingEvents(o: ListingEventsOptions) {
   const opts = useRef(o);
   opts.current = o;
   const last = useRef({ index: -1, at: 0 });
+  const lastPointer = useRef("");
   // Two clicks count as a double click only without anything in between (a prompt opened, a key pressed).
   useEffect(() =>
     effect(() => {
@@ -90,6 +91,12 @@ export function useListingEvents(o: ListingEventsOptions) {
     const double = last.current.index === index && now - last.current.at < DOUBLE_CLICK_MS;
     last.current = { index, at: now };
     const onCheck = !!(e.target as Element).closest(".check");
+    // A tap opens, as in every mobile file app; a long press or the select-multiple mode selects.
+    const touch = (e as PointerEvent).pointerType === "touch" || lastPointer.current === "touch";
+    if (touch && !multiple.value && !onCheck && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+      openItem(item);
+      return;
+    }
     if (e.shiftKey) selectRange(index, { add: e.ctrlKey || e.metaKey });
     else if (e.ctrlKey || e.metaKey || multiple.value || onCheck) toggleSelected(index);
     else if (opts.current.user?.singleClick || double) openItem(item);
@@ -180,6 +187,7 @@ export function useListingEvents(o: ListingEventsOptions) {
 
   const cancelPress = () => clearTimeout(press.current.timer);
   const onPointerDown = (e: PointerEvent) => {
+    lastPointer.current = e.pointerType;
     if (e.pointerType !== "touch") return;
     const index = indexOf(e.target);
     if (index < 0) return;
