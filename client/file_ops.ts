@@ -12,7 +12,7 @@ import { showPrompt } from "./prompts.ts";
 import { navigate } from "./router.ts";
 import { clipboard, currentPath, listing, requestReload, user } from "./state.ts";
 import { clearSelection } from "./selection.ts";
-import { showError } from "./toasts.ts";
+import { showError, showErrors, showSuccess } from "./toasts.ts";
 
 /** Something to copy or move: its vpath and name. */
 export interface TransferItem {
@@ -26,14 +26,11 @@ async function settle(
   failKey: string,
 ): Promise<boolean> {
   const results = await Promise.allSettled(items.map(run));
-  let ok = true;
-  results.forEach((r, i) => {
-    if (r.status === "rejected") {
-      ok = false;
-      showError(r.reason, t(failKey, { name: items[i].name }));
-    }
-  });
-  return ok;
+  const failed = results.flatMap((r, i) =>
+    r.status === "rejected" ? [{ err: r.reason, action: t(failKey, { name: items[i].name }) }] : []
+  );
+  showErrors(failed);
+  return failed.length === 0;
 }
 
 /** Deletes items in parallel, then reloads the listing (also after errors). */
@@ -72,7 +69,7 @@ export async function transferItems(
   items: readonly TransferItem[],
   dest: string,
   action: "copy" | "move",
-  flow: { stay?: boolean } = {},
+  flow: { stay?: boolean; pasted?: boolean } = {},
 ): Promise<void> {
   const dir = dest.replace(/\/*$/, "/");
   const sameDir = items.every((i) => parentPath(i.path) === dir);
@@ -88,6 +85,14 @@ export async function transferItems(
       ),
     );
     clearSelection();
+    if (ok) {
+      const key = flow.pasted
+        ? "files.toast.pasted"
+        : action === "copy"
+        ? "files.toast.copied"
+        : "files.toast.moved";
+      showSuccess(t(key, { n: list.length }));
+    }
     if (ok && !sameDir && !flow.stay && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
       navigate(api.filesUrl(dir));
     } else {
@@ -141,10 +146,10 @@ export async function paste(): Promise<void> {
       clipboard.value = null;
       return;
     }
-    await transferItems(items, currentPath.value, "move");
+    await transferItems(items, currentPath.value, "move", { pasted: true });
     clipboard.value = null;
   } else {
-    await transferItems(items, currentPath.value, "copy");
+    await transferItems(items, currentPath.value, "copy", { pasted: true });
   }
 }
 

@@ -51,6 +51,11 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   if (!ctrl && key === "F2") return runAction("rename");
   if (!ctrl && key === "Delete") return runAction("delete");
   if (!ctrl && key === "Escape") {
+    // Esc first drops the selection; with nothing selected it empties the clipboard.
+    if (!selected.length && !multiple.value && clipboard.value) {
+      clipboard.value = null;
+      return true;
+    }
     batch(() => {
       clearSelection();
       multiple.value = false;

@@ -5,7 +5,7 @@
  */
 import { batch } from "@preact/signals";
 import { baseUrl, IS_BROWSER } from "./page.ts";
-import { currentPath, focusIndex, multiple, selection } from "./state.ts";
+import { contextMenuAt, currentPath, focusIndex, multiple, selection } from "./state.ts";
 import { closeAllPrompts, currentPrompt } from "./prompts.ts";
 
 let spa = false;
@@ -36,6 +36,7 @@ export function resetRouteState(): void {
     selection.value = new Set();
     multiple.value = false;
     focusIndex.value = -1;
+    contextMenuAt.value = null;
     if (currentPrompt.value?.name !== "success") closeAllPrompts();
   });
 }

@@ -46,6 +46,9 @@ export const multiple = signal<boolean>(false);
 /** Index of the focused row of the listing (keyboard focus, the anchor for shift ranges), -1 for none. */
 export const focusIndex = signal<number>(-1);
 
+/** Where the listing's context menu is open (viewport coordinates), or null when closed. */
+export const contextMenuAt = signal<{ x: number; y: number } | null>(null);
+
 /** The item a closed preview came from: the listing focuses it again when it has loaded. */
 export const returnFocus = signal<string | null>(null);
 

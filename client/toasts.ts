@@ -1,5 +1,8 @@
 // This module is browser-compatible.
-/** Toasts: success messages vanish after 1 s, errors stay until closed; at most 5 are visible. */
+/**
+ * Toasts: success messages vanish after 1 s, errors stay until closed or until the next outcome (a success or
+ * other errors) replaces them, so an old failure never lingers next to a newer result; at most 5 are visible.
+ */
 import { signal } from "@preact/signals";
 import { ApiError } from "./api.ts";
 import { t } from "./hooks.ts";
@@ -23,10 +26,9 @@ export const toasts = signal<Toast[]>([]);
 
 let nextId = 1;
 
-function push(kind: Toast["kind"], message: string, report = false): number {
-  const id = nextId++;
-  toasts.value = [...toasts.value, { id, kind, message, report }].slice(-MAX_TOASTS);
-  return id;
+/** Replaces the error toasts (those of an earlier outcome) by `next`. */
+function replace(next: Toast[]): void {
+  toasts.value = [...toasts.value.filter((x) => x.kind !== "error"), ...next].slice(-MAX_TOASTS);
 }
 
 /** Removes a toast. */
@@ -36,7 +38,8 @@ export function dismissToast(id: number): void {
 
 /** Shows a short success message. */
 export function showSuccess(message: string): void {
-  const id = push("success", message);
+  const id = nextId++;
+  replace([{ id, kind: "success", message }]);
   setTimeout(() => dismissToast(id), SUCCESS_TIMEOUT_MS);
 }
 
@@ -78,9 +81,26 @@ export interface ShowErrorOptions {
  * It has Close and, when the instance names an issue tracker, "Report issue".
  */
 export function showError(err: unknown, action?: string, options: ShowErrorOptions = {}): void {
-  const message = errorMessage(err);
-  const forbidden = err instanceof ApiError && err.status === 403;
-  push("error", action ? `${action}: ${message}` : message, (options.report ?? true) && !forbidden);
+  showErrors([{ err, action }], options);
+}
+
+/** Shows the errors of one outcome together (e.g. every item a copy could not copy), replacing older errors. */
+export function showErrors(
+  list: readonly { err: unknown; action?: string }[],
+  options: ShowErrorOptions = {},
+): void {
+  if (!list.length) return;
+  replace(list.map(({ err, action }) => {
+    const message = errorMessage(err);
+    // A 403 is a refusal, not a fault: never offered for reporting.
+    const forbidden = err instanceof ApiError && err.status === 403;
+    return {
+      id: nextId++,
+      kind: "error" as const,
+      message: action ? `${action}: ${message}` : message,
+      report: (options.report ?? true) && !forbidden,
+    };
+  }));
 }
 
 /**

@@ -22,6 +22,7 @@ import { fileViews } from "../client/views.ts";
 import { IS_BROWSER } from "../client/page.ts";
 import { FileCard } from "./files/FileCard.tsx";
 import { Listing } from "./files/Listing.tsx";
+import { PasteChip } from "./files/PasteChip.tsx";
 import { Skeleton } from "../components/Skeleton.tsx";
 // Preview, text editor and search register their views, prompt and buttons (issue #5).
 import "./preview/mod.ts";
@@ -125,6 +126,7 @@ function FileBrowserImpl(props: FileBrowserProps) {
             filesUrl(p)}
           t={t}
         />
+        {res?.isDir && <PasteChip page={page} />}
       </div>
       {error !== null
         ? <ErrorView status={error} t={t} />

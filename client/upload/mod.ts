@@ -10,7 +10,7 @@ import { baseUrl, browserPage, IS_BROWSER } from "../page.ts";
 import { t } from "../hooks.ts";
 import { getToken } from "../session.ts";
 import { requestReload } from "../state.ts";
-import { showError } from "../toasts.ts";
+import { showError, showSuccess } from "../toasts.ts";
 import { createUploadQueue } from "./queue.ts";
 import type { UploadQueue } from "./queue.ts";
 import { createTusUploader, StorageUrlStorage } from "./tus.ts";
@@ -61,7 +61,12 @@ function createPageQueue(): UploadQueue {
   return createUploadQueue({
     uploader,
     createDir: (path) => createFolder(path),
-    onFinished: requestReload,
+    onFinished: (summary) => {
+      if (summary.uploaded > 0 && !summary.failed && !summary.aborted) {
+        showSuccess(t("files.toast.uploaded", { n: summary.uploaded }));
+      }
+      requestReload();
+    },
     onError: (err, item) => showError(err, t("upload.errors.failed", { name: item.name })),
   });
 }

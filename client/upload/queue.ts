@@ -33,13 +33,23 @@ export const MAX_CONCURRENT_UPLOADS = 5;
 /** Minimum time between two progress updates of one upload. */
 export const PROGRESS_THROTTLE_MS = 100;
 
+/** What a run of the queue (from busy to idle) did. */
+export interface UploadSummary {
+  /** Files (not folders) that finished. */
+  uploaded: number;
+  /** Jobs that failed. */
+  failed: number;
+  /** The run ended by an abort. */
+  aborted: boolean;
+}
+
 /** The outside world of the queue. */
 export interface UploadQueueDeps {
   uploader: Uploader;
   /** Creates a folder: `POST /api/resources<dir>/`. */
   createDir(path: string): Promise<void>;
-  /** The queue emptied (or was aborted): reload the listing. */
-  onFinished?(): void;
+  /** The queue emptied (or was aborted): reload the listing, report how many files arrived. */
+  onFinished?(summary: UploadSummary): void;
   /** A job failed; the item is already gone from the state. */
   onError?(error: Error, item: UploadItem): void;
   clock?: QueueClock;
@@ -118,6 +128,12 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
   let nextId = 1;
   let ticker: unknown = null;
   let idleWaiters: (() => void)[] = [];
+  let summary: UploadSummary = { uploaded: 0, failed: 0, aborted: false };
+  const takeSummary = (aborted: boolean): UploadSummary => {
+    const out = { ...summary, aborted };
+    summary = { uploaded: 0, failed: 0, aborted: false };
+    return out;
+  };
 
   const totals = computed(() => {
     let size = 0, sent = 0;
@@ -162,7 +178,7 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
     pump();
     if (pending.length === 0 && running.size === 0 && busy.value) {
       resetState();
-      deps.onFinished?.();
+      deps.onFinished?.(takeSummary(false));
     }
   }
 
@@ -172,6 +188,7 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
     running.delete(id);
     const item = uploads.value[id];
     if (item) patchItem(id, { sent: item.size, done: true });
+    if (item && !item.isDir) summary.uploaded++;
     settle();
   }
 
@@ -181,6 +198,7 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
     running.delete(id);
     const item = uploads.value[id];
     dropItem(id);
+    summary.failed++;
     if (item) deps.onError?.(err instanceof Error ? err : new Error(String(err)), item);
     settle();
   }
@@ -294,7 +312,7 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
       const wasBusy = busy.value;
       resetState();
       await Promise.allSettled(runs.map((run) => run.handle?.abort()));
-      if (wasBusy) deps.onFinished?.();
+      if (wasBusy) deps.onFinished?.(takeSummary(true));
     },
     idle() {
       if (!busy.value) return Promise.resolve();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
 import type { PageView } from "../../client/hooks.ts";
@@ -6,12 +6,9 @@ import { saveSorting } from "../../client/file_ops.ts";
 import { focusIndex, multiple, returnFocus } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 import { Row } from "./Row.tsx";
+import { ContextMenu } from "./ContextMenu.tsx";
 import { useListingEvents } from "./use_listing_events.ts";
 import { useWindow } from "./use_window.ts";
-
-/** The listing first shows this many items and grows by at least as many when scrolled near its end. */
-export const INITIAL_ITEMS = 50;
-const GROW_THROTTLE_MS = 100;
 
 function SortButton(props: { by: string; label: string; sorting: Resource["sorting"]; class: string }) {
   const active = props.sorting?.by === props.by;
@@ -43,13 +40,12 @@ export function Listing(props: ListingProps) {
   const { t, locale, user, config } = page;
   const items = dir.items ?? [];
   const mode = user?.viewMode === "mosaic" || user?.viewMode === "mosaic gallery" ? user.viewMode : "list";
-  const [limit, setLimit] = useState(INITIAL_ITEMS);
   const listRef = useRef<HTMLDivElement>(null);
-  const count = Math.min(limit, items.length);
+  // The listbox is as tall as every item together (the scrollbar shows the whole folder); only the rows in and
+  // around the viewport exist in the DOM.
+  const count = items.length;
   const win = useWindow(listRef, count, mode);
-  const events = useListingEvents({ items, win, listRef, limit, setLimit, user });
-
-  useEffect(() => setLimit(INITIAL_ITEMS), [dir.path]);
+  const events = useListingEvents({ items, win, listRef, user });
 
   // Back from a preview: focus the item it showed, scrolled into view.
   useEffect(() => {
@@ -58,7 +54,6 @@ export function Listing(props: ListingProps) {
     const index = items.findIndex((i) => i.path === path);
     if (index < 0) return;
     returnFocus.value = null;
-    if (index >= limit) setLimit(index + 1);
     focusIndex.value = index;
     const el = listRef.current;
     if (!el) return;
@@ -69,29 +64,13 @@ export function Listing(props: ListingProps) {
     }
   }, [dir.path, items]);
 
-  useEffect(() => {
-    // Grow when the page is scrolled to within 25% of its end (throttled).
-    let last = 0;
-    const onScroll = () => {
-      const now = Date.now();
-      if (now - last < GROW_THROTTLE_MS) return;
-      last = now;
-      const doc = document.documentElement;
-      if (scrollY + innerHeight >= doc.scrollHeight * 0.75) {
-        setLimit((l) => l < items.length ? l + Math.max(INITIAL_ITEMS, win.cols * 20) : l);
-      }
-    };
-    addEventListener("scroll", onScroll, { passive: true });
-    return () => removeEventListener("scroll", onScroll);
-  }, [items.length, win.cols]);
-
   const rows = Math.ceil(count / win.cols);
   const startRow = Math.floor(win.start / win.cols);
   const focus = focusIndex.value;
   const multi = multiple.value;
   const modeClass = mode === "list" ? "list" : mode === "mosaic" ? "mosaic" : "gallery";
   return (
-    <div class={`listing-wrap ${modeClass}`}>
+    <div class={`listing-wrap ${modeClass}${multi ? " multiple" : ""}`}>
       <div class="list-header" role="group" aria-label={t("files.sortBy")}>
         <SortButton by="name" label={t("files.name")} sorting={dir.sorting} class="name" />
         <SortButton by="size" label={t("files.size")} sorting={dir.sorting} class="size" />
@@ -148,6 +127,7 @@ export function Listing(props: ListingProps) {
             </div>
           </div>
         )}
+      <ContextMenu page={page} />
     </div>
   );
 }

@@ -66,7 +66,8 @@ function RowImpl(props: RowProps) {
   const knownSize = useSelector(() =>
     item.isDir ? folderSizes.value.get(folderKey(item.path)) ?? null : null
   );
-  const thumb = props.thumbs && item.type === "image" && props.mode !== "list";
+  // Images show a small thumbnail in every view, loaded lazily when the row comes near the viewport.
+  const thumb = props.thumbs && item.type === "image";
   const cls = `row${item.isDir ? " dir" : ""}${selected ? " selected" : ""}${focused ? " focused" : ""}`;
   const full = formatDate(item.modified, locale);
   const iconSize = props.mode === "mosaic gallery" ? 48 : 22;

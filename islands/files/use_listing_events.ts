@@ -11,7 +11,7 @@ import { filesUrl } from "../../client/api.ts";
 import { transferItems } from "../../client/file_ops.ts";
 import { navigate } from "../../client/router.ts";
 import { selectOnly, selectRange, setAnchor, toggleSelected } from "../../client/selection.ts";
-import { focusIndex, multiple, selectedItems, selection } from "../../client/state.ts";
+import { contextMenuAt, focusIndex, multiple, selectedItems, selection } from "../../client/state.ts";
 import type { Resource, User } from "../../lib/types.ts";
 import type { WindowState } from "./use_window.ts";
 
@@ -37,8 +37,6 @@ export interface ListingEventsOptions {
   items: Resource[];
   win: WindowState;
   listRef: RefObject<HTMLElement | null>;
-  limit: number;
-  setLimit: (n: number) => void;
   user: User | null;
 }
 
@@ -47,6 +45,7 @@ export function useListingEvents(o: ListingEventsOptions) {
   const opts = useRef(o);
   opts.current = o;
   const last = useRef({ index: -1, at: 0 });
+  const lastPointer = useRef("");
   // Two clicks count as a double click only without anything in between (a prompt opened, a key pressed).
   useEffect(() =>
     effect(() => {
@@ -59,20 +58,12 @@ export function useListingEvents(o: ListingEventsOptions) {
   });
 
   const reveal = (index: number) => {
-    const { limit, setLimit } = opts.current;
-    const grow = index >= limit;
-    if (grow) setLimit(index + 50);
-    const scroll = () => {
-      const { win, listRef } = opts.current;
-      const el = listRef.current;
-      if (!el) return;
-      const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
-      if (top < scrollY + STICKY_TOP) scrollTo({ top: top - STICKY_TOP });
-      else if (top + win.rowH > scrollY + innerHeight) scrollTo({ top: top + win.rowH - innerHeight });
-    };
-    // A grown listing must be rendered (taller) before the page can scroll that far.
-    if (grow) requestAnimationFrame(scroll);
-    else scroll();
+    const { win, listRef } = opts.current;
+    const el = listRef.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top + scrollY + Math.floor(index / win.cols) * win.rowH;
+    if (top < scrollY + STICKY_TOP) scrollTo({ top: top - STICKY_TOP });
+    else if (top + win.rowH > scrollY + innerHeight) scrollTo({ top: top + win.rowH - innerHeight });
   };
 
   const moveFocus = (index: number, extend: boolean) => {
@@ -100,6 +91,12 @@ export function useListingEvents(o: ListingEventsOptions) {
     const double = last.current.index === index && now - last.current.at < DOUBLE_CLICK_MS;
     last.current = { index, at: now };
     const onCheck = !!(e.target as Element).closest(".check");
+    // A tap opens, as in every mobile file app; a long press or the select-multiple mode selects.
+    const touch = (e as PointerEvent).pointerType === "touch" || lastPointer.current === "touch";
+    if (touch && !multiple.value && !onCheck && !e.shiftKey && !e.ctrlKey && !e.metaKey) {
+      openItem(item);
+      return;
+    }
     if (e.shiftKey) selectRange(index, { add: e.ctrlKey || e.metaKey });
     else if (e.ctrlKey || e.metaKey || multiple.value || onCheck) toggleSelected(index);
     else if (opts.current.user?.singleClick || double) openItem(item);
@@ -114,6 +111,11 @@ export function useListingEvents(o: ListingEventsOptions) {
     const focus = focusIndex.value;
     const rtl = document.documentElement.dir === "rtl";
     const pageRows = Math.max(1, Math.floor((innerHeight - STICKY_TOP) / win.rowH));
+    if (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) {
+      e.preventDefault();
+      openMenuAtRow(focus);
+      return;
+    }
     let next = -1;
     switch (e.key) {
       case "ArrowDown":
@@ -162,15 +164,44 @@ export function useListingEvents(o: ListingEventsOptions) {
     }
   };
 
+  /** Opens the context menu for the keyboard: below the focused row, which joins the selection if it is not in. */
+  const openMenuAtRow = (index: number) => {
+    const item = opts.current.items[index];
+    if (item && !selection.value.has(item.path)) selectOnly(index);
+    const rect = document.getElementById(`item-${index}`)?.getBoundingClientRect() ??
+      opts.current.listRef.current?.getBoundingClientRect();
+    if (!rect) return;
+    const rtl = document.documentElement.dir === "rtl";
+    contextMenuAt.value = { x: rtl ? Math.max(0, rect.right - 240) : rect.left + 40, y: rect.bottom };
+  };
+
+  const onContextMenu = (e: MouseEvent) => {
+    e.preventDefault();
+    // Touch opens the menu by a long press on a selected item (below); the keyboard by its keys (above).
+    if (press.current.fired || (e as PointerEvent).pointerType === "touch" || e.button !== 2) return;
+    const index = indexOf(e.target);
+    const item = opts.current.items[index];
+    if (item && !selection.value.has(item.path)) selectOnly(index);
+    contextMenuAt.value = { x: e.clientX, y: e.clientY };
+  };
+
   const cancelPress = () => clearTimeout(press.current.timer);
   const onPointerDown = (e: PointerEvent) => {
+    lastPointer.current = e.pointerType;
     if (e.pointerType !== "touch") return;
     const index = indexOf(e.target);
     if (index < 0) return;
     press.current.fired = false;
+    const at = { x: e.clientX, y: e.clientY };
     press.current.timer = setTimeout(() => {
-      // Long press selects and turns on multiple selection, as on phones.
       press.current.fired = true;
+      const item = opts.current.items[index];
+      if (item && selection.value.has(item.path)) {
+        // A long press on a selected item opens its actions.
+        contextMenuAt.value = at;
+        return;
+      }
+      // A long press selects and turns on multiple selection, as on phones.
       multiple.value = true;
       toggleSelected(index);
     }, LONG_PRESS_MS);
@@ -230,6 +261,6 @@ export function useListingEvents(o: ListingEventsOptions) {
     onDragOver,
     onDragLeave,
     onDrop,
-    onContextMenu: (e: MouseEvent) => press.current.fired && e.preventDefault(),
+    onContextMenu,
   };
 }

@@ -9,10 +9,20 @@ import { errorMessage } from "../../client/toasts.ts";
 /** The double click/tap window in milliseconds. */
 const DOUBLE_CLICK_MS = 300;
 
+/**
+ * Where the picker is: kept by its prompt, so a prompt stacked over it (a new folder) does not lose the place, and
+ * a folder created there comes back chosen.
+ */
+export interface PickerMemory {
+  /** The folder shown. */
+  dir: string;
+  /** The highlighted folder, or null. */
+  chosen: string | null;
+}
+
 /** Props of FolderPicker. */
 export interface FolderPickerProps {
-  /** The folder shown first. */
-  start: string;
+  memory: PickerMemory;
   /** Reports the destination: the highlighted folder, else the folder shown. */
   onChange: (dest: string) => void;
 }
@@ -20,10 +30,19 @@ export interface FolderPickerProps {
 /** Browses folders to choose a destination; a click highlights, a double click (or single-click mode) enters. */
 export function FolderPicker(props: FolderPickerProps) {
   const { t, user } = usePage();
-  const [dir, setDir] = useState(props.start.replace(/\/*$/, "/"));
+  const memory = props.memory;
+  const [dir, setDirState] = useState(memory.dir.replace(/\/*$/, "/"));
   const [folders, setFolders] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<string | null>(null);
+  const [chosen, setChosenState] = useState<string | null>(memory.chosen);
+  const setDir = (next: string) => {
+    memory.dir = next;
+    setDirState(next);
+  };
+  const setChosen = (next: string | null) => {
+    memory.chosen = next;
+    setChosenState(next);
+  };
   const [tick, setTick] = useState(0);
   const last = useRef({ name: "", at: 0 });
 
@@ -97,7 +116,15 @@ export function FolderPicker(props: FolderPickerProps) {
           type="button"
           class="button flat"
           onClick={() =>
-            showPrompt("newDir", { base: dir, redirect: false, onCreated: () => setTick((n) => n + 1) })}
+            showPrompt("newDir", {
+              base: dir,
+              redirect: false,
+              // The new folder is listed and chosen as the destination at once.
+              onCreated: (name: string) => {
+                setTick((n) => n + 1);
+                choose(joinPath(dir, name.trim()) + "/");
+              },
+            })}
         >
           <Icon node={FolderPlus} size={18} /> {t("sidebar.newFolder")}
         </button>

@@ -5,19 +5,23 @@ import type { PromptProps } from "../../client/prompts.ts";
 import { transferItems } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 import { FolderPicker } from "./FolderPicker.tsx";
+import type { PickerMemory } from "./FolderPicker.tsx";
 
 /** Props of the copy and move prompts. */
 export interface TransferProps {
   items: TransferItem[];
   /** The folder the items are in. */
   path: string;
+  /** The picker's place, kept while another prompt (a new folder) is stacked over this one. */
+  picker?: PickerMemory;
 }
 
 function TransferPrompt(props: PromptProps<TransferProps> & { action: "copy" | "move" }) {
   const { t } = usePage();
-  const [dest, setDest] = useState(props.props.path);
-  const [busy, setBusy] = useState(false);
   const here = props.props.path.replace(/\/*$/, "/");
+  const memory = props.props.picker ??= { dir: here, chosen: null };
+  const [dest, setDest] = useState(memory.chosen ?? memory.dir);
+  const [busy, setBusy] = useState(false);
   const disabled = busy || (props.action === "move" && dest === here);
   const confirm = async () => {
     if (disabled) return;
@@ -47,7 +51,7 @@ function TransferPrompt(props: PromptProps<TransferProps> & { action: "copy" | "
       }
     >
       <p>{props.action === "copy" ? t("prompts.copy.message") : t("prompts.move.message")}</p>
-      <FolderPicker start={props.props.path} onChange={setDest} />
+      <FolderPicker memory={memory} onChange={setDest} />
     </PromptCard>
   );
 }

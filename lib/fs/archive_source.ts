@@ -14,7 +14,7 @@ import { compareBytes } from "./sort.ts";
 
 /** What to put in an archive and how to name the download. */
 export interface ArchivePlan {
-  /** Download name without extension (`_` prefixed when several paths were selected). */
+  /** Download name without extension: the folder's own name, also for a selection of its entries. */
   name: string;
   entries: AsyncIterable<ArchiveEntry>;
 }
@@ -119,7 +119,6 @@ export async function planArchive(
   if (selected.length === 1 && !selected[0].stat!.isDirectory) root = vpathDir(selected[0].vpath);
   let name = vpathBase(root);
   if (name === "") name = vpathBase(dir.vpath) || vpathBase(dir.confinement.rootReal) || "files";
-  if (requested.length > 1) name = "_" + name;
   const finalRoot = root;
   async function* entries(): AsyncGenerator<ArchiveEntry> {
     for (const p of selected) yield* walk(p, finalRoot, new Set(), options.signal);

@@ -76,6 +76,10 @@ export interface SessionOptions {
   colorScheme?: "light" | "dark";
   /** IANA time zone of the browser (default: the machine's). */
   timezoneId?: string;
+  /** A touch screen (taps, long presses). */
+  hasTouch?: boolean;
+  /** A phone: the meta viewport counts and touch events are on. */
+  isMobile?: boolean;
 }
 
 /** A browser context, logged in as a test user without going through the form. */
@@ -87,6 +91,8 @@ export async function newSession(browser: Browser, server: E2eServer, options: S
     locale: options.locale ?? "en-US",
     colorScheme: options.colorScheme ?? "light",
     timezoneId: options.timezoneId,
+    hasTouch: options.hasTouch,
+    isMobile: options.isMobile,
     acceptDownloads: true,
   });
   if (options.as) {

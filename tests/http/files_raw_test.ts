@@ -147,7 +147,7 @@ Deno.test("GET /api/raw: selections with files= and tar.gz; backslash names cann
     );
     r = await f.request(`/api/raw/?files=${files}&algo=targz`, { as: "u" });
     assert.equal(r.status, 200);
-    assert.equal(r.headers.get("Content-Disposition"), "attachment; filename*=utf-8''_home.tar.gz");
+    assert.equal(r.headers.get("Content-Disposition"), "attachment; filename*=utf-8''home.tar.gz");
     const tgz = `${f.dir}/sel.tar.gz`;
     await Deno.writeFile(tgz, new Uint8Array(await r.arrayBuffer()));
     const list = new Deno.Command("tar", { args: ["-tzf", tgz], stdout: "piped" }).outputSync();
