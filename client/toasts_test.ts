@@ -5,6 +5,7 @@ import {
   issueUrl,
   MAX_TOASTS,
   showError,
+  showErrors,
   showSuccess,
   SUCCESS_TIMEOUT_MS,
   toasts,
@@ -21,7 +22,8 @@ Deno.test("toasts: a success goes after SUCCESS_TIMEOUT_MS, errors stay, at most
     // Generous: the machine is loaded; only the order of events matters.
     await new Promise((r) => setTimeout(r, SUCCESS_TIMEOUT_MS + 500));
     assert.deepEqual(toasts.value.map((x) => x.kind), ["error"], "the success left, the error stays");
-    for (let i = 0; i < 7; i++) showError(new ApiError(500, `${i}`));
+    // The errors of one outcome show together (at most MAX_TOASTS), replacing the earlier error.
+    showErrors(Array.from({ length: 7 }, (_, i) => ({ err: new ApiError(500, `${i}`) })));
     assert.equal(toasts.value.length, MAX_TOASTS);
     dismissToast(toasts.value[0].id);
     assert.equal(toasts.value.length, MAX_TOASTS - 1);
@@ -32,11 +34,18 @@ Deno.test("toasts: a success goes after SUCCESS_TIMEOUT_MS, errors stay, at most
 
 Deno.test("toasts: errors offer a report, except refusals (403) and when the caller says no", () => {
   toasts.value = [];
-  showError(new ApiError(500, "500"));
-  showError(new ApiError(0, "000 No connection"));
-  showError(new ApiError(403, "403 Forbidden"));
+  showErrors([
+    { err: new ApiError(500, "500") },
+    { err: new ApiError(0, "000 No connection") },
+    { err: new ApiError(403, "403 Forbidden") },
+  ]);
+  assert.deepEqual(toasts.value.map((x) => x.report), [true, true, false]);
   showError(new ApiError(500, "500"), undefined, { report: false });
-  assert.deepEqual(toasts.value.map((x) => x.report), [true, true, false, false]);
+  assert.deepEqual(
+    toasts.value.map((x) => x.report),
+    [false],
+    "the next outcome replaces the earlier errors",
+  );
   toasts.value = [];
 });
 
