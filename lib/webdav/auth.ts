@@ -8,6 +8,8 @@
  * a per-process key, tied to the stored password hash: a password change or a deleted user ends it at once.
  * Only failed verifications keep their throttle slot.
  */
+import { verifyAppPassword } from "../auth/app_passwords.ts";
+import { hasTwoFactor } from "../auth/twofa.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { guessThrottle } from "../auth/throttle.ts";
@@ -118,16 +120,27 @@ export async function authenticateDav(
   const known = remembered.get(key);
   if (known && known.until > now) {
     const user = await users.findUser(deps.kv, known.userId);
-    if (user && user.passwordHash === known.passwordHash) return assertAllowed(user);
+    // Turning two-factor login on ends remembered account passwords too.
+    if (user && user.passwordHash === known.passwordHash && !await hasTwoFactor(deps.kv, user.id)) {
+      return assertAllowed(user);
+    }
     remembered.delete(key);
   }
   // Same counters as the login form: guesses over WebDAV and over /api/login share one budget.
   const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
   const attempt = await throttle.reserve(input.client, foldName(credentials.username), now);
   const user = await users.findUserByName(deps.kv, credentials.username);
+  // An app password works always; it is checked first (a cheap hash) and never remembered here, so revoking it
+  // takes effect on the next request.
+  if (user && await verifyAppPassword(deps.kv, user, credentials.password, { now })) {
+    await attempt.release();
+    return assertAllowed(user);
+  }
   // Always run the verification, even for unknown users, so timing does not reveal which usernames exist.
   const ok = await verifyPassword(credentials.password, user?.passwordHash ?? null);
   if (!user || !ok) throw challenge(settings, "wrong_credentials");
+  // With two-factor login on, the account password alone is not enough: WebDAV clients use an app password.
+  if (await hasTwoFactor(deps.kv, user.id)) throw challenge(settings, "app_password_required");
   await attempt.release();
   remember(key, { userId: user.id, passwordHash: user.passwordHash, until: now + CREDENTIAL_TTL_MS }, now);
   return assertAllowed(user);
