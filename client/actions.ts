@@ -2,7 +2,7 @@
 /**
  * The header actions registry: buttons of the top bar that depend on the page, the selection and the permissions.
  * Other features add theirs from their own files, e.g. `registerHeaderAction({ id: "upload", ... })`.
- * On mobile every action that is not `pinned` moves into the "more" menu.
+ * Up to 1024 px wide (tablets and phones) every action that is not `pinned` moves into the "more" menu.
  */
 import { signal } from "@preact/signals";
 import type { IconNode } from "lucide";
@@ -37,7 +37,7 @@ export interface HeaderAction {
   label?(ctx: ActionContext): string;
   /** Icon variant for the current state. */
   iconOf?(ctx: ActionContext): IconNode;
-  /** Stays in the bar on mobile (e.g. search); all other actions move into the "more" menu there. */
+  /** Stays in the bar up to 1024 px (e.g. search); all other actions move into the "more" menu there. */
   pinned?: boolean;
 }
 
