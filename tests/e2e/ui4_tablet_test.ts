@@ -33,7 +33,7 @@ async function barActions(page: Page): Promise<{ shown: string[]; hidden: string
   return { shown, hidden };
 }
 
-/** Ids of the actions in the opened "more" menu (closes it again). */
+/** Ids of the actions shown in the opened "more" menu (closes it again). */
 async function menuActions(page: Page): Promise<string[]> {
   const more = page.locator(".topbar .more-btn");
   if (!await more.isVisible()) return [];
@@ -41,7 +41,7 @@ async function menuActions(page: Page): Promise<string[]> {
   const menu = page.getByRole("menu");
   await menu.waitFor();
   const ids = await menu.locator("[data-action]").evaluateAll((els) =>
-    els.map((e) => e.getAttribute("data-action")!)
+    els.filter((e) => e.getClientRects().length > 0).map((e) => e.getAttribute("data-action")!)
   );
   await page.keyboard.press("Escape");
   await menu.waitFor({ state: "detached" });
@@ -54,16 +54,16 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
+    // Every permission and command execution on: the widest header there is (shell, share, extract, download...).
     const server: E2eServer = await startServer({
-      users: [{
-        username: "alice",
-        perm: { admin: true, create: true, rename: true, modify: true, delete: true },
-      }],
+      users: [{ username: "alice", perm: "all" }],
+      config: { enableExec: true },
     });
     const browser: Browser = await launchBrowser();
     try {
       await writeFile(server, "/a rather long file name for the tablet layout check.txt", "x".repeat(3000));
       await writeFile(server, "/notes.md");
+      await writeFile(server, "/bundle.zip");
       await setPrefs(server, "alice", { viewMode: "list" });
       for (const width of [737, 820, 1024]) {
         await t.step(`${width} px`, async () => {
@@ -99,7 +99,7 @@ Deno.test({
           // Page actions, then selection actions (the widest header).
           for (const state of ["page", "selection"]) {
             if (state === "selection") {
-              await page.locator('[data-name="notes.md"]').click();
+              await page.locator('[data-name="bundle.zip"]').click();
               await page.locator(".selection-info").waitFor();
             }
             assert.ok(await headerOverflow(page) <= 0, `header overflows with ${state} actions`);
@@ -109,12 +109,47 @@ Deno.test({
             for (const id of hidden) {
               assert.ok(inMenu.includes(id), `${id} is neither in the bar nor in the menu`);
             }
+            for (const id of shown) {
+              assert.ok(!inMenu.includes(id), `${id} is both in the bar and in the menu`);
+            }
+            // The room there is is used: at 1024 px the page actions fit in the bar.
+            if (width === 1024 && state === "page") assert.ok(shown.length >= 4, "the bar keeps what fits");
             if (state === "selection") assert.ok(inMenu.includes("delete") || shown.includes("delete"));
           }
           await screenshot(page, `ui4-tablet-${width}`);
+          if (width === 737) {
+            // Wider again: the moved actions come back to the bar; narrower: they go again.
+            const before = (await barActions(page)).hidden.length;
+            assert.ok(before > 0, "at 737 px with a selection some actions are in the menu");
+            await page.setViewportSize({ width: 1024, height: 900 });
+            await page.waitForFunction(() => !document.querySelector(".topbar .action.overflowed"));
+            assert.ok(await headerOverflow(page) <= 0);
+            await page.setViewportSize({ width: 737, height: 900 });
+            await page.waitForFunction(() => document.querySelector(".topbar .action.overflowed") !== null);
+            assert.ok(await headerOverflow(page) <= 0);
+            await page.locator(".topbar .more-btn").click();
+            await page.getByRole("menu").waitFor();
+            await screenshot(page, "ui4-tablet-737-menu");
+            await page.keyboard.press("Escape");
+          }
           await context.close();
         });
       }
+      await t.step("phone, 390 px: every action but search is in the menu", async () => {
+        const { context, page } = await newSession(browser, server, {
+          as: "alice",
+          viewport: { width: 390, height: 844 },
+        });
+        await openFiles(page, server, "/");
+        await page.locator('[data-name="bundle.zip"]').click();
+        await page.locator(".selection-info").waitFor();
+        assert.ok(await headerOverflow(page) <= 0);
+        const { shown, hidden } = await barActions(page);
+        assert.deepEqual(shown, ["search"]);
+        assert.deepEqual((await menuActions(page)).sort(), hidden.sort());
+        await screenshot(page, "ui4-tablet-phone-390");
+        await context.close();
+      });
       await t.step("dark, 820 px, sidebar open", async () => {
         const { context, page } = await newSession(browser, server, {
           as: "alice",
