@@ -2,7 +2,8 @@
 /**
  * The header actions registry: buttons of the top bar that depend on the page, the selection and the permissions.
  * Other features add theirs from their own files, e.g. `registerHeaderAction({ id: "upload", ... })`.
- * On mobile every action that is not `pinned` moves into the "more" menu.
+ * On phones (<= 736 px) every action that is not `pinned` moves into the "more" menu; wider, the trailing ones that
+ * do not fit in the bar do.
  */
 import { signal } from "@preact/signals";
 import type { IconNode } from "lucide";
@@ -37,7 +38,7 @@ export interface HeaderAction {
   label?(ctx: ActionContext): string;
   /** Icon variant for the current state. */
   iconOf?(ctx: ActionContext): IconNode;
-  /** Stays in the bar on mobile (e.g. search); all other actions move into the "more" menu there. */
+  /** Always stays in the bar (e.g. search); the others may move into the "more" menu. */
   pinned?: boolean;
 }
 

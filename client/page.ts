@@ -27,6 +27,7 @@ const EMPTY_CONFIG: StartupConfig = {
   HideLoginButton: true,
   LoginPage: true,
   LogoutPage: "/login",
+  MinimumPasswordLength: 12,
   Name: "",
   NoAuth: false,
   ReCaptcha: false,

@@ -11,6 +11,7 @@ import "../client/extract.ts";
 // The shell panel's toggle (shown only with command execution enabled and the execute permission).
 import "../client/shell/action.ts";
 import { usePage } from "../client/hooks.ts";
+import { useOverflowCount } from "../client/use_overflow.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
 import { clearSelection } from "../client/selection.ts";
 import { startSession } from "../client/session.ts";
@@ -23,7 +24,14 @@ export interface HeaderProps {
 }
 
 function ActionButton(
-  props: { action: HeaderAction; ctx: ActionContext; t: (k: string) => string; menu?: boolean },
+  props: {
+    action: HeaderAction;
+    ctx: ActionContext;
+    t: (k: string) => string;
+    menu?: boolean;
+    /** In the bar: moved into the menu (the bar is too narrow). In the menu: also shown in the bar. */
+    moved?: boolean;
+  },
 ) {
   const { action, ctx } = props;
   const label = props.t(action.label?.(ctx) ?? action.labelKey);
@@ -36,7 +44,13 @@ function ActionButton(
   return (
     <button
       type="button"
-      class={props.menu ? "menu-item" : action.pinned ? "action" : "action in-menu-on-mobile"}
+      class={props.menu
+        ? (props.moved ? "menu-item" : "menu-item in-bar")
+        : action.pinned
+        ? "action"
+        : props.moved
+        ? "action in-menu-on-mobile overflowed"
+        : "action in-menu-on-mobile"}
       role={props.menu ? (pressed === undefined ? "menuitem" : "menuitemcheckbox") : undefined}
       title={label}
       aria-label={props.menu ? undefined : label}
@@ -76,13 +90,26 @@ function HeaderImpl(props: HeaderProps) {
     ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id))
     : [];
   const menuActions = visible.filter((a) => !a.pinned);
+  // Wider than a phone, the trailing actions that do not fit move into the "more" menu (on phones all of them do).
+  const headerRef = useRef<HTMLElement>(null);
+  const moved = useOverflowCount(
+    headerRef,
+    menuActions.length,
+    `${count}|${visible.map((a) => a.id).join()}`,
+  );
+  const movedIds = new Set(menuActions.slice(menuActions.length - moved).map((a) => a.id));
   const name = config.Name || "File Browser";
   useEffect(() => {
     // An opened menu takes the focus (Esc closes it through the prompts layer).
-    if (top === "more") menuRef.current?.querySelector<HTMLElement>("button")?.focus();
+    if (top === "more") menuItems()[0]?.focus();
   }, [top]);
+  // The items shown (on wider screens the menu hides those still in the bar).
+  const menuItems = () =>
+    [...(menuRef.current?.querySelectorAll<HTMLElement>("button") ?? [])].filter((b) =>
+      b.getClientRects().length
+    );
   const onMenuKey = (e: KeyboardEvent) => {
-    const items = [...(menuRef.current?.querySelectorAll<HTMLElement>("button") ?? [])];
+    const items = menuItems();
     const i = items.indexOf(document.activeElement as HTMLElement);
     const next = e.key === "ArrowDown" ? i + 1 : e.key === "ArrowUp" ? i - 1 : null;
     if (next === null || !items.length) return;
@@ -90,7 +117,7 @@ function HeaderImpl(props: HeaderProps) {
     items[(next + items.length) % items.length].focus();
   };
   return (
-    <header class="topbar" data-testid="header">
+    <header class="topbar" data-testid="header" ref={headerRef}>
       <button
         type="button"
         class="action menu-btn"
@@ -121,12 +148,21 @@ function HeaderImpl(props: HeaderProps) {
         </div>
       )}
       <div class="actions" role="toolbar" aria-label={t("header.actions")}>
-        {ctx && visible.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} />)}
+        {ctx &&
+          visible.map((a) => (
+            <ActionButton
+              key={a.id}
+              action={a}
+              ctx={ctx}
+              t={t}
+              moved={movedIds.has(a.id)}
+            />
+          ))}
         {menuActions.length > 0 && (
           <div class="more">
             <button
               type="button"
-              class="action more-btn"
+              class={moved ? "action more-btn has-overflow" : "action more-btn"}
               aria-label={t("buttons.more")}
               title={t("buttons.more")}
               aria-haspopup="menu"
@@ -145,7 +181,9 @@ function HeaderImpl(props: HeaderProps) {
                   ref={menuRef}
                   onKeyDown={onMenuKey}
                 >
-                  {menuActions.map((a) => <ActionButton key={a.id} action={a} ctx={ctx} t={t} menu />)}
+                  {menuActions.map((a) => (
+                    <ActionButton key={a.id} action={a} ctx={ctx} t={t} menu moved={movedIds.has(a.id)} />
+                  ))}
                 </div>
               </>
             )}

@@ -10,6 +10,8 @@ import { type CaptchaWidget, renderCaptcha } from "../client/captcha.ts";
 import { safeRedirect } from "../lib/redirect.ts";
 import { isTwoFactorChallenge } from "../client/twofa.ts";
 import { OtpField } from "../components/OtpField.tsx";
+import { PasswordFields } from "../components/PasswordFields.tsx";
+import { checkPassword } from "../client/password_policy.ts";
 
 /** Props of Login. */
 export interface LoginProps {
@@ -17,6 +19,8 @@ export interface LoginProps {
   redirect: string;
   /** Start in signup mode. */
   signup?: boolean;
+  /** The shortest password self-signup takes (the --min-password-length flag). */
+  minPasswordLength: number;
 }
 
 function LoginImpl(props: LoginProps) {
@@ -33,6 +37,7 @@ function LoginImpl(props: LoginProps) {
   const captchaSlot = useRef<HTMLDivElement>(null);
   const [captcha, setCaptcha] = useState<CaptchaWidget | null>(null);
   const name = config.Name || "File Browser";
+  const signupOk = checkPassword(password, confirm, props.minPasswordLength).ok;
 
   const finish = (token: string) => {
     setToken(token);
@@ -70,10 +75,7 @@ function LoginImpl(props: LoginProps) {
       setError(t("login.wrongCredentials"));
       return;
     }
-    if (mode === "signup" && password !== confirm) {
-      setError(t("login.passwordsDontMatch"));
-      return;
-    }
+    if (mode === "signup" && !signupOk) return;
     setBusy(true);
     try {
       if (mode === "signup") await signup(username, password);
@@ -122,36 +124,38 @@ function LoginImpl(props: LoginProps) {
                 required
               />
             </label>
-            <label class="field">
-              <span class="sr-only">{t("login.password")}</span>
-              <input
-                class="input"
-                type="password"
-                name="password"
-                autocomplete={mode === "signup" ? "new-password" : "current-password"}
-                placeholder={t("login.password")}
-                value={password}
-                onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
-                required
-              />
-            </label>
+            {mode === "signup"
+              ? (
+                <PasswordFields
+                  id="signup"
+                  label={t("login.password")}
+                  confirmLabel={t("login.passwordConfirm")}
+                  password={password}
+                  confirm={confirm}
+                  onPassword={setPassword}
+                  onConfirm={setConfirm}
+                  minLength={props.minPasswordLength}
+                  required
+                  t={t}
+                />
+              )
+              : (
+                <label class="field">
+                  <span class="sr-only">{t("login.password")}</span>
+                  <input
+                    class="input"
+                    type="password"
+                    name="password"
+                    autocomplete="current-password"
+                    placeholder={t("login.password")}
+                    value={password}
+                    onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+                    required
+                  />
+                </label>
+              )}
           </>
         )}
-      {mode === "signup" && (
-        <label class="field">
-          <span class="sr-only">{t("login.passwordConfirm")}</span>
-          <input
-            class="input"
-            type="password"
-            name="passwordConfirm"
-            autocomplete="new-password"
-            placeholder={t("login.passwordConfirm")}
-            value={confirm}
-            onInput={(e) => setConfirm((e.target as HTMLInputElement).value)}
-            required
-          />
-        </label>
-      )}
       {config.ReCaptcha && (
         <div
           class="captcha-slot"
@@ -162,7 +166,11 @@ function LoginImpl(props: LoginProps) {
           data-testid="captcha"
         />
       )}
-      <button type="submit" class="button wide" disabled={busy || (config.ReCaptcha && !captcha)}>
+      <button
+        type="submit"
+        class="button wide"
+        disabled={busy || (config.ReCaptcha && !captcha) || (mode === "signup" && !otpMode && !signupOk)}
+      >
         {mode === "signup" ? t("login.signup") : t("login.submit")}
       </button>
       {config.Signup && (

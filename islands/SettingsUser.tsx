@@ -18,6 +18,7 @@ import type { User } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
 import { resetTwoFactor } from "../client/twofa.ts";
 import { UserForm } from "./settings/UserForm.tsx";
+import { checkPassword } from "../client/password_policy.ts";
 
 registerPrompt("settings-delete-user", DeleteUserPrompt, { labelKey: "prompts.delete.title" });
 
@@ -63,6 +64,9 @@ function SettingsUserImpl(props: SettingsUserProps) {
   useEffect(() => {
     load(props.id).then(setData).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, [props.id]);
+  // An empty password keeps the current one (existing users); any other must meet the length rule.
+  const typed = data?.user.password ?? "";
+  const passwordRefused = typed !== "" && !checkPassword(typed, null, config.MinimumPasswordLength).ok;
   if (error !== null) return <ErrorView status={error} t={t} homeUrl={`${config.BaseURL}/files/`} />;
   if (!data) return <p class="settings-loading" data-testid="settings-loading">{t("files.loading")}</p>;
   const save = async (e: Event) => {
@@ -143,7 +147,7 @@ function SettingsUserImpl(props: SettingsUserProps) {
             {t("buttons.delete")}
           </button>
         )}
-        <button type="submit" class="button" disabled={busy}>{t("settings.save")}</button>
+        <button type="submit" class="button" disabled={busy || passwordRefused}>{t("settings.save")}</button>
       </div>
     </form>
   );

@@ -37,6 +37,7 @@ export function startupConfig(config: Readonly<Config>, settings: Settings): Sta
     HideLoginButton: settings.hideLoginButton,
     LoginPage: config.authMethod !== "noauth" && config.authMethod !== "proxy",
     LogoutPage: "/login",
+    MinimumPasswordLength: settings.minimumPasswordLength,
     Name: settings.branding.name,
     NoAuth: config.authMethod === "noauth",
     ReCaptcha: json && !!config.recaptcha,

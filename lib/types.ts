@@ -379,6 +379,8 @@ export interface StartupConfig {
   Name: string;
   NoAuth: boolean;
   ReCaptcha: boolean;
+  /** Our addition: the shortest password (UTF-8 bytes) user creation and password changes take. */
+  MinimumPasswordLength: number;
   ReCaptchaHost?: string;
   ReCaptchaKey?: string;
   /** Our addition: the issue tracker for "Report issue" (absent when unset or external links are off). */

@@ -9,12 +9,16 @@ export const handler = define.handlers({
   GET(c) {
     const redirect = safeRedirect(c.req.query("redirect"), { baseUrl: c.var.deps.config.baseUrl });
     if (c.var.user) return c.redirect(`${c.var.deps.config.baseUrl}${redirect}`, 302);
-    return page({ redirect, signup: c.req.query("signup") === "1" }, { title: "login.title" });
+    // Self-signup checks the --min-password-length flag, not the admin-editable setting.
+    const minPasswordLength = c.var.deps.config.minPasswordLength;
+    return page({ redirect, signup: c.req.query("signup") === "1", minPasswordLength }, {
+      title: "login.title",
+    });
   },
 });
 
 export default define.page<typeof handler>(({ data }) => (
   <main class="center-page">
-    <Login redirect={data.redirect} signup={data.signup} />
+    <Login redirect={data.redirect} signup={data.signup} minPasswordLength={data.minPasswordLength} />
   </main>
 ));

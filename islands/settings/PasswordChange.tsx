@@ -1,4 +1,7 @@
 import { useState } from "react";
+import { PasswordFields } from "../../components/PasswordFields.tsx";
+import { usePage } from "../../client/hooks.ts";
+import { checkPassword } from "../../client/password_policy.ts";
 import { changePassword } from "../../client/settings.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
 
@@ -7,23 +10,26 @@ export interface PasswordChangeProps {
   userId: number;
   /** Ask for the current password (json auth: the server re-authenticates the change). */
   askCurrent: boolean;
-  t: (k: string) => string;
+  t: (k: string, vars?: Record<string, string | number>) => string;
 }
 
 /**
- * Settings › Profile, card 2: the current password (json auth), the new one and its confirmation; the two turn
- * green when equal and red when different, and nothing is sent unless they are equal and non-empty.
+ * Settings › Profile, card 2: the current password (json auth), the new one with the minimum length stated, and its
+ * confirmation. A differing confirmation or a password the server would refuse for its length is said in words and
+ * keeps Update disabled; the pair turns green only when the server will take it.
  */
 export function PasswordChange(props: PasswordChangeProps) {
   const { t } = props;
+  const { config } = usePage();
   const [current, setCurrent] = useState("");
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [busy, setBusy] = useState(false);
-  const state = password === "" && confirm === "" ? "" : password === confirm ? "ok" : "bad";
+  const min = config.MinimumPasswordLength;
+  const ok = checkPassword(password, confirm, min).ok;
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (busy || password === "" || password !== confirm) return;
+    if (busy || !ok) return;
     setBusy(true);
     try {
       await changePassword(props.userId, password, { currentPassword: current });
@@ -37,32 +43,38 @@ export function PasswordChange(props: PasswordChangeProps) {
       setBusy(false);
     }
   };
-  const cls = state ? `input ${state === "ok" ? "input-ok" : "input-bad"}` : "input";
-  const field = (name: string, label: string, value: string, set: (v: string) => void, extra = {}) => (
-    <input
-      class={name === "currentPassword" ? "input" : cls}
-      type="password"
-      name={name}
-      autocomplete={name === "currentPassword" ? "current-password" : "new-password"}
-      aria-label={label}
-      placeholder={label}
-      value={value}
-      onInput={(e) => set((e.currentTarget as HTMLInputElement).value)}
-      {...extra}
-    />
-  );
   return (
     <form class="card settings-card" onSubmit={submit} data-testid="password-form">
       <h2 class="card-title">{t("settings.profile.changePassword")}</h2>
       <div class="card-content settings-fields">
-        {props.askCurrent && field("currentPassword", t("settings.currentPassword"), current, setCurrent)}
-        {field("password", t("settings.profile.newPassword"), password, setPassword)}
-        {field("passwordConfirm", t("settings.profile.newPasswordConfirm"), confirm, setConfirm, {
-          "data-state": state || undefined,
-        })}
+        {props.askCurrent && (
+          <label class="field">
+            <span>{t("settings.currentPassword")}</span>
+            <input
+              class="input"
+              type="password"
+              name="currentPassword"
+              autocomplete="current-password"
+              value={current}
+              onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+        )}
+        <PasswordFields
+          id="profile"
+          label={t("settings.profile.newPassword")}
+          confirmLabel={t("settings.profile.newPasswordConfirm")}
+          password={password}
+          confirm={confirm}
+          onPassword={setPassword}
+          onConfirm={setConfirm}
+          minLength={min}
+          visibleLabels
+          t={t}
+        />
       </div>
       <div class="card-actions">
-        <button type="submit" class="button" disabled={busy}>{t("settings.update")}</button>
+        <button type="submit" class="button" disabled={busy || !ok}>{t("settings.update")}</button>
       </div>
     </form>
   );

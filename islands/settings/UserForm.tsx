@@ -3,6 +3,7 @@ import { Check } from "../../components/settings/Check.tsx";
 import { ListInput } from "../../components/settings/ListInput.tsx";
 import { LocaleSelect } from "../../components/settings/LocaleSelect.tsx";
 import { usePage } from "../../client/hooks.ts";
+import { PasswordFields } from "../../components/PasswordFields.tsx";
 import { splitWords } from "../../client/settings.ts";
 import type { User } from "../../lib/types.ts";
 import { PermissionsFields } from "./PermissionsFields.tsx";
@@ -21,7 +22,7 @@ export interface UserFormProps {
   /** The scope restored when "create home directory" is unticked. */
   initialScope: string;
   exec: boolean;
-  t: (k: string) => string;
+  t: (k: string, vars?: Record<string, string | number>) => string;
 }
 
 /**
@@ -33,7 +34,7 @@ export function UserForm(props: UserFormProps) {
   const { config } = usePage();
   const [savedScope, setSavedScope] = useState(props.initialScope);
   const set = <K extends keyof User>(k: K) => (v: User[K]) => props.onChange({ ...u, [k]: v });
-  const input = (k: "username" | "password" | "scope", extra: Record<string, unknown> = {}) => (
+  const input = (k: "username" | "scope", extra: Record<string, unknown> = {}) => (
     <input
       class="input"
       name={k}
@@ -49,14 +50,17 @@ export function UserForm(props: UserFormProps) {
         <span>{t("settings.username")}</span>
         {input("username", { autocomplete: "off", required: true })}
       </label>
-      <label class="field">
-        <span>{t("settings.password")}</span>
-        {input("password", {
-          type: "password",
-          autocomplete: "new-password",
-          placeholder: props.isNew ? "" : t("settings.passwordKeep"),
-        })}
-      </label>
+      <PasswordFields
+        id="user"
+        label={t("settings.password")}
+        password={u.password ?? ""}
+        confirm={null}
+        onPassword={set("password")}
+        minLength={config.MinimumPasswordLength}
+        visibleLabels
+        placeholder={props.isNew ? "" : t("settings.passwordKeep")}
+        t={t}
+      />
       <label class="field">
         <span>{t("settings.scope")}</span>
         {input("scope", { disabled: homeLocked, placeholder: homeLocked ? t("settings.scopeAuto") : "" })}

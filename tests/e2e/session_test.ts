@@ -143,8 +143,8 @@ Deno.test({
           await page.getByPlaceholder("Username").fill("newbie");
           await page.getByPlaceholder("Password", { exact: true }).fill(TEST_PASSWORD);
           await page.getByPlaceholder("Password confirmation").fill("something else");
-          await page.getByRole("button", { name: "Signup" }).click();
-          assert.equal(await page.getByTestId("login-error").textContent(), "Passwords don't match");
+          assert.equal(await page.getByTestId("password-mismatch").textContent(), "Passwords don't match");
+          assert.ok(await page.getByRole("button", { name: "Signup" }).isDisabled());
           await page.getByPlaceholder("Username").fill("admin");
           await page.getByPlaceholder("Password confirmation").fill(TEST_PASSWORD);
           await page.getByRole("button", { name: "Signup" }).click();
