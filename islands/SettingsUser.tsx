@@ -1,3 +1,4 @@
+import { CurrentPasswordField } from "../components/settings/CurrentPasswordField.tsx";
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
@@ -121,20 +122,7 @@ function SettingsUserImpl(props: SettingsUserProps) {
           exec={config.EnableExec}
           t={t}
         />
-        {askCurrent && (
-          <label class="field">
-            <span>{t("settings.currentPassword")}</span>
-            <input
-              class="input"
-              type="password"
-              name="currentPassword"
-              autocomplete="current-password"
-              required
-              value={current}
-              onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
-        )}
+        {askCurrent && <CurrentPasswordField value={current} onInput={setCurrent} required t={t} />}
       </div>
       <div class="card-actions">
         {!isNew && (

@@ -1,3 +1,4 @@
+import { CurrentPasswordField } from "../../components/settings/CurrentPasswordField.tsx";
 import { useState } from "react";
 import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
@@ -35,24 +36,7 @@ export function DeleteUserPrompt(props: PromptProps<DeleteUserPromptProps>) {
       onConfirm={confirm}
       onCancel={props.close}
     >
-      {askCurrent && (
-        <label class="field">
-          <span>{t("settings.currentPassword")}</span>
-          <input
-            class="input"
-            type="password"
-            name="currentPassword"
-            autocomplete="current-password"
-            value={current}
-            onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
-            onKeyDown={(e) => {
-              if (e.key !== "Enter") return;
-              e.preventDefault();
-              confirm();
-            }}
-          />
-        </label>
-      )}
+      {askCurrent && <CurrentPasswordField value={current} onInput={setCurrent} onEnter={confirm} t={t} />}
     </ConfirmDelete>
   );
 }

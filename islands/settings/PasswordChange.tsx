@@ -1,3 +1,4 @@
+import { CurrentPasswordField } from "../../components/settings/CurrentPasswordField.tsx";
 import { useState } from "react";
 import { PasswordFields } from "../../components/PasswordFields.tsx";
 import { usePage } from "../../client/hooks.ts";
@@ -47,19 +48,7 @@ export function PasswordChange(props: PasswordChangeProps) {
     <form class="card settings-card" onSubmit={submit} data-testid="password-form">
       <h2 class="card-title">{t("settings.profile.changePassword")}</h2>
       <div class="card-content settings-fields">
-        {props.askCurrent && (
-          <label class="field">
-            <span>{t("settings.currentPassword")}</span>
-            <input
-              class="input"
-              type="password"
-              name="currentPassword"
-              autocomplete="current-password"
-              value={current}
-              onInput={(e) => setCurrent((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
-        )}
+        {props.askCurrent && <CurrentPasswordField value={current} onInput={setCurrent} t={t} />}
         <PasswordFields
           id="profile"
           label={t("settings.profile.newPassword")}
