@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import type { ActionContext, HeaderAction } from "../../client/actions.ts";
 import { headerActions } from "../../client/actions.ts";
@@ -51,7 +51,9 @@ export function ContextMenu(props: { page: PageView }) {
     el.querySelector<HTMLElement>("[role=menuitem]")?.focus({ preventScroll: true });
   }, [at?.x, at?.y, actions.length]);
 
-  useEffect(() => {
+  // Layout effect: the listeners are in place as soon as the menu is on screen (a click right after it opened
+  // must close it; a plain effect may run a frame later).
+  useLayoutEffect(() => {
     if (!at) return;
     const onDown = (e: PointerEvent) => {
       if (!ref.current?.contains(e.target as Node)) closeContextMenu();
