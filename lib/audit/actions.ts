@@ -44,7 +44,8 @@ function resources(r: AuditRequest, p: string): AuditAction | null {
   switch (r.method) {
     case "POST": {
       if (p.endsWith("/")) return { action: "file.mkdir", path: p };
-      const empty = (r.headers.get("Content-Length") ?? "0") === "0";
+      // "New file" sends an empty body; an upload has content (or no length, when streamed in chunks).
+      const empty = r.headers.get("Content-Length") === "0";
       return { action: empty ? "file.create" : "file.upload", path: p };
     }
     case "PUT":
@@ -134,9 +135,10 @@ export function classify(r: AuditRequest): AuditAction | null {
       return r.method === "DELETE" ? { action: "share.delete", target: rest.slice(1) } : null;
     case "public": {
       if (r.method !== "GET") return null;
-      const [, hash = "", ...inner] = rest.split("/");
-      const sub = segs[3] === "dl" ? "download" : "";
-      return { action: "share.use", path: "/" + inner.join("/"), target: hash, detail: sub };
+      // /api/public/{share,dl}/<hash>/<path inside the share>
+      const hash = decode(segs[4] ?? "");
+      const inner = decode("/" + segs.slice(5).join("/"));
+      return { action: "share.use", path: inner, target: hash, detail: segs[3] === "dl" ? "download" : "" };
     }
     case "users": {
       const id = segs[3] ?? "";

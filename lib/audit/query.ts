@@ -24,7 +24,12 @@ export const MAX_SCAN = 20_000;
 
 function parseTime(name: string, value: string | undefined): number | undefined {
   if (value === undefined || value === "") return undefined;
-  const n = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  // Milliseconds, or an ISO 8601 date or date-time (nothing else: Date.parse guesses at free text).
+  const n = /^\d{1,16}$/.test(value)
+    ? Number(value)
+    : /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)
+    ? Date.parse(value)
+    : NaN;
   if (!Number.isSafeInteger(n) || n < 0) throw new BadRequestError(`invalid ${name}`, { code: "bad_time" });
   return n;
 }
