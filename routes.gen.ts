@@ -60,30 +60,32 @@ import * as $r56 from "./routes/files/index.tsx";
 import * as $r57 from "./routes/index.tsx";
 import * as $r58 from "./routes/login.tsx";
 import * as $r59 from "./routes/settings/_middleware.ts";
-import * as $r60 from "./routes/settings/global/_middleware.ts";
-import * as $r61 from "./routes/settings/global/index.tsx";
-import * as $r62 from "./routes/settings/index.tsx";
-import * as $r63 from "./routes/settings/profile.tsx";
-import * as $r64 from "./routes/settings/shares.tsx";
-import * as $r65 from "./routes/settings/trash.tsx";
-import * as $r66 from "./routes/settings/users/[id].tsx";
-import * as $r67 from "./routes/settings/users/_middleware.ts";
-import * as $r68 from "./routes/settings/users/index.tsx";
-import * as $r69 from "./routes/share/[...path].tsx";
+import * as $r60 from "./routes/settings/audit.tsx";
+import * as $r61 from "./routes/settings/global/_middleware.ts";
+import * as $r62 from "./routes/settings/global/index.tsx";
+import * as $r63 from "./routes/settings/index.tsx";
+import * as $r64 from "./routes/settings/profile.tsx";
+import * as $r65 from "./routes/settings/shares.tsx";
+import * as $r66 from "./routes/settings/trash.tsx";
+import * as $r67 from "./routes/settings/users/[id].tsx";
+import * as $r68 from "./routes/settings/users/_middleware.ts";
+import * as $r69 from "./routes/settings/users/index.tsx";
+import * as $r70 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
 import * as $i3 from "./islands/Prompts.tsx";
-import * as $i4 from "./islands/SettingsGlobal.tsx";
-import * as $i5 from "./islands/SettingsProfile.tsx";
-import * as $i6 from "./islands/SettingsTrash.tsx";
-import * as $i7 from "./islands/SettingsUser.tsx";
-import * as $i8 from "./islands/SettingsUsers.tsx";
-import * as $i9 from "./islands/ShareManager.tsx";
-import * as $i10 from "./islands/SharePage.tsx";
-import * as $i11 from "./islands/ShellPanel.tsx";
-import * as $i12 from "./islands/Sidebar.tsx";
-import * as $i13 from "./islands/Toasts.tsx";
+import * as $i4 from "./islands/SettingsAudit.tsx";
+import * as $i5 from "./islands/SettingsGlobal.tsx";
+import * as $i6 from "./islands/SettingsProfile.tsx";
+import * as $i7 from "./islands/SettingsTrash.tsx";
+import * as $i8 from "./islands/SettingsUser.tsx";
+import * as $i9 from "./islands/SettingsUsers.tsx";
+import * as $i10 from "./islands/ShareManager.tsx";
+import * as $i11 from "./islands/SharePage.tsx";
+import * as $i12 from "./islands/ShellPanel.tsx";
+import * as $i13 from "./islands/Sidebar.tsx";
+import * as $i14 from "./islands/Toasts.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -148,31 +150,33 @@ export const manifest: Manifest = {
     "routes/index.tsx": $r57,
     "routes/login.tsx": $r58,
     "routes/settings/_middleware.ts": $r59,
-    "routes/settings/global/_middleware.ts": $r60,
-    "routes/settings/global/index.tsx": $r61,
-    "routes/settings/index.tsx": $r62,
-    "routes/settings/profile.tsx": $r63,
-    "routes/settings/shares.tsx": $r64,
-    "routes/settings/trash.tsx": $r65,
-    "routes/settings/users/[id].tsx": $r66,
-    "routes/settings/users/_middleware.ts": $r67,
-    "routes/settings/users/index.tsx": $r68,
-    "routes/share/[...path].tsx": $r69,
+    "routes/settings/audit.tsx": $r60,
+    "routes/settings/global/_middleware.ts": $r61,
+    "routes/settings/global/index.tsx": $r62,
+    "routes/settings/index.tsx": $r63,
+    "routes/settings/profile.tsx": $r64,
+    "routes/settings/shares.tsx": $r65,
+    "routes/settings/trash.tsx": $r66,
+    "routes/settings/users/[id].tsx": $r67,
+    "routes/settings/users/_middleware.ts": $r68,
+    "routes/settings/users/index.tsx": $r69,
+    "routes/share/[...path].tsx": $r70,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,
     "islands/Header.tsx": $i1,
     "islands/Login.tsx": $i2,
     "islands/Prompts.tsx": $i3,
-    "islands/SettingsGlobal.tsx": $i4,
-    "islands/SettingsProfile.tsx": $i5,
-    "islands/SettingsTrash.tsx": $i6,
-    "islands/SettingsUser.tsx": $i7,
-    "islands/SettingsUsers.tsx": $i8,
-    "islands/ShareManager.tsx": $i9,
-    "islands/SharePage.tsx": $i10,
-    "islands/ShellPanel.tsx": $i11,
-    "islands/Sidebar.tsx": $i12,
-    "islands/Toasts.tsx": $i13,
+    "islands/SettingsAudit.tsx": $i4,
+    "islands/SettingsGlobal.tsx": $i5,
+    "islands/SettingsProfile.tsx": $i6,
+    "islands/SettingsTrash.tsx": $i7,
+    "islands/SettingsUser.tsx": $i8,
+    "islands/SettingsUsers.tsx": $i9,
+    "islands/ShareManager.tsx": $i10,
+    "islands/SharePage.tsx": $i11,
+    "islands/ShellPanel.tsx": $i12,
+    "islands/Sidebar.tsx": $i13,
+    "islands/Toasts.tsx": $i14,
   },
 };

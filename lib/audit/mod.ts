@@ -6,29 +6,9 @@
 import { log } from "../log.ts";
 import type { AppDeps } from "../state.ts";
 import { keys } from "../storage/keys.ts";
+import type { AuditEntry } from "../types.ts";
 
-/** One recorded event. */
-export interface AuditEntry {
-  id: string;
-  /** Milliseconds since the epoch. */
-  time: number;
-  /** Username of the actor (for a login: the name tried); "" when anonymous (share links). */
-  user: string;
-  /** Dotted action name: "login", "file.delete", "share.use", ... (docs/api.md#audit-log). */
-  action: string;
-  /** The file path, share path or hash the action is about ("" when none). */
-  path: string;
-  /** The other end: destination of a move or copy, a share's hash, "user:<id>" ("" when none). */
-  target: string;
-  /** The client's address (the one a trusted proxy names, else the peer). */
-  client: string;
-  /** HTTP status of the answer. */
-  status: number;
-  /** True when the action succeeded (status below 400). */
-  ok: boolean;
-  /** Short extra facts: the changed fields of a user, an error code ("" when none). */
-  detail: string;
-}
+export type { AuditEntry } from "../types.ts";
 
 /** What a caller records; id and time are filled in. */
 export type AuditEvent = Omit<AuditEntry, "id" | "time" | "ok" | "target" | "detail" | "path"> & {
