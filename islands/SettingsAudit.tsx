@@ -39,8 +39,15 @@ interface Form {
 const EMPTY: Form = { user: "", action: "", path: "", from: "", to: "" };
 
 function toQuery(f: Form): AuditQuery {
-  const day = (d: string, end: boolean) => d ? new Date(`${d}T${end ? "23:59:59.999" : "00:00"}`).getTime() : undefined;
-  return { user: f.user.trim(), action: f.action.trim(), path: f.path, from: day(f.from, false), to: day(f.to, true) };
+  const day = (d: string, end: boolean) =>
+    d ? new Date(`${d}T${end ? "23:59:59.999" : "00:00"}`).getTime() : undefined;
+  return {
+    user: f.user.trim(),
+    action: f.action.trim(),
+    path: f.path,
+    from: day(f.from, false),
+    to: day(f.to, true),
+  };
 }
 
 function SettingsAuditImpl() {
@@ -84,7 +91,9 @@ function SettingsAuditImpl() {
     <section class="card settings-card wide" data-testid="audit">
       <div class="settings-card-head">
         <h2 class="card-title">{t("audit.title")}</h2>
-        <a class="button flat" href={csv} download="audit.csv" data-testid="audit-export">{t("audit.export")}</a>
+        <a class="button flat" href={csv} download="audit.csv" data-testid="audit-export">
+          {t("audit.export")}
+        </a>
       </div>
       <div class="card-content">
         <form
@@ -146,7 +155,12 @@ function SettingsAuditImpl() {
                       <td class="mono">{e.action}</td>
                       <td class="break">
                         <bdi>{e.path}</bdi>
-                        {e.target && <>{" → "}<bdi>{e.target}</bdi></>}
+                        {e.target && (
+                          <>
+                            {" → "}
+                            <bdi>{e.target}</bdi>
+                          </>
+                        )}
                         {e.detail && <span class="muted">{` (${e.detail})`}</span>}
                       </td>
                       <td class="mono">{e.client}</td>
@@ -160,7 +174,12 @@ function SettingsAuditImpl() {
             </div>
           )}
         {cursor && entries && (
-          <button type="button" class="button flat" data-testid="audit-more" onClick={() => load(query, cursor)}>
+          <button
+            type="button"
+            class="button flat"
+            data-testid="audit-more"
+            onClick={() => load(query, cursor)}
+          >
             {t("audit.more")}
           </button>
         )}

@@ -14,7 +14,10 @@ export function SettingsNav(props: { current: SettingsSection }) {
   if (user?.perm.share) links.push(["shares", "settings.nav.shares"]);
   if (user?.perm.delete && (config.TrashDays ?? 0) > 0) links.push(["trash", "trash.title"]);
   if (user?.perm.admin) {
-    links.push(["global", "settings.global.title"], ["users", "settings.users.title"], ["audit", "audit.title"]);
+    links.push(["global", "settings.global.title"], ["users", "settings.users.title"], [
+      "audit",
+      "audit.title",
+    ]);
   }
   return (
     <nav class="settings-nav" aria-label={t("settings.label")} data-testid="settings-nav">

@@ -51,7 +51,11 @@ function resources(r: AuditRequest, p: string): AuditAction | null {
     case "PUT":
       return { action: "file.save", path: p };
     case "DELETE":
-      return { action: "file.delete", path: p, detail: r.query.get("permanent") === "true" ? "permanent" : "" };
+      return {
+        action: "file.delete",
+        path: p,
+        detail: r.query.get("permanent") === "true" ? "permanent" : "",
+      };
     case "PATCH": {
       const to = destination(r.query);
       const kind = r.query.get("action") === "copy"

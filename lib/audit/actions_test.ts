@@ -23,7 +23,11 @@ Deno.test("classify(): route and method give the action; reads, chunks and login
     ["HEAD", "/api/tus/big.iso", null],
     ["GET", "/api/raw/v.mp4", null, {}, 206],
     ["GET", "/api/raw/d?files=a,b", { action: "file.download", path: "/d", detail: "archive" }],
-    ["POST", "/api/extract/a.zip?destination=/out", { action: "file.extract", path: "/a.zip", target: "/out" }],
+    ["POST", "/api/extract/a.zip?destination=/out", {
+      action: "file.extract",
+      path: "/a.zip",
+      target: "/out",
+    }],
     ["DELETE", "/api/trash", { action: "trash.empty" }],
     ["DELETE", "/api/trash/abc", { action: "trash.purge", target: "abc" }],
     ["GET", "/api/public/share/h1/in/x", { action: "share.use", path: "/in/x", target: "h1", detail: "" }],

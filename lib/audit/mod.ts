@@ -31,7 +31,8 @@ function clip(value: string | undefined): string {
 function newId(): string {
   sequence = (sequence + 1) % 36 ** 6;
   const random = crypto.getRandomValues(new Uint8Array(4));
-  return sequence.toString(36).padStart(6, "0") + Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
+  return sequence.toString(36).padStart(6, "0") +
+    Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -69,7 +70,9 @@ export async function purgeAudit(deps: Pick<AppDeps, "kv" | "now" | "config">): 
   for (;;) {
     const batch: Deno.KvKey[] = [];
     for await (
-      const e of deps.kv.list({ start: keys.auditPrefix(), end: keys.auditEntryBefore(cutoff) }, { limit: 500 })
+      const e of deps.kv.list({ start: keys.auditPrefix(), end: keys.auditEntryBefore(cutoff) }, {
+        limit: 500,
+      })
     ) batch.push(e.key);
     if (!batch.length) return removed;
     const op = deps.kv.atomic();

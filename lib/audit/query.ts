@@ -112,7 +112,17 @@ export async function auditPage(
 }
 
 /** Columns of the CSV export, in order. */
-export const CSV_COLUMNS = ["time", "user", "action", "path", "target", "client", "status", "ok", "detail"] as const;
+export const CSV_COLUMNS = [
+  "time",
+  "user",
+  "action",
+  "path",
+  "target",
+  "client",
+  "status",
+  "ok",
+  "detail",
+] as const;
 
 /**
  * One CSV field: a value a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading `'`;

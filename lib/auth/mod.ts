@@ -130,7 +130,10 @@ async function checkLogin(
   settings: Settings,
   input: LoginInput,
 ): Promise<{ token: string; username: string }> {
-  const issue = async (user: StoredUser) => ({ token: await issueToken(deps, user), username: user.username });
+  const issue = async (user: StoredUser) => ({
+    token: await issueToken(deps, user),
+    username: user.username,
+  });
   const method = deps.config.authMethod;
   if (method === "noauth") {
     const user = await users.findUser(deps.kv, 1);

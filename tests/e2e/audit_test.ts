@@ -37,7 +37,10 @@ Deno.test({
         await rows.first().waitFor();
         assert.equal(await rows.count(), 4);
         // Newest first: bob's refused delete.
-        assert.match(await rows.first().innerText(), /bob[\s\S]*file\.delete[\s\S]*notes\.txt[\s\S]*Failed \(403\)/);
+        assert.match(
+          await rows.first().innerText(),
+          /bob[\s\S]*file\.delete[\s\S]*notes\.txt[\s\S]*Failed \(403\)/,
+        );
         await screenshot(page, "audit-all");
       });
 
@@ -45,7 +48,9 @@ Deno.test({
         await page.getByTestId("audit-filter-user").fill("alice");
         await page.getByTestId("audit-filter-action").fill("file.delete");
         await page.getByTestId("audit-apply").click();
-        await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit-entry"]').length === 1);
+        await page.waitForFunction(() =>
+          document.querySelectorAll('[data-testid="audit-entry"]').length === 1
+        );
         assert.match(await rows.first().innerText(), /alice[\s\S]*file\.delete[\s\S]*report\.txt/);
         await screenshot(page, "audit-filtered");
       });

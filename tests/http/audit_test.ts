@@ -154,7 +154,10 @@ Deno.test("audit: file operations with their paths and results; reads are not re
     await ok("/api/resources/new.txt", { as: "alice", method: "POST", headers: { "Content-Length": "0" } });
     await ok("/api/resources/dir/a.txt", { as: "alice", method: "POST", body: "abc" });
     await ok("/api/resources/dir/a.txt", { as: "alice", method: "PUT", body: "abcd" });
-    await ok("/api/resources/dir/a.txt?action=rename&destination=%2Fdir%2Fb.txt", { as: "alice", method: "PATCH" });
+    await ok("/api/resources/dir/a.txt?action=rename&destination=%2Fdir%2Fb.txt", {
+      as: "alice",
+      method: "PATCH",
+    });
     await ok("/api/resources/dir/b.txt?action=copy&destination=%2Fc.txt", { as: "alice", method: "PATCH" });
     await ok("/api/resources/dir/b.txt?action=rename&destination=%2Fd.txt", { as: "alice", method: "PATCH" });
     await ok("/api/resources/dir/", { as: "alice", method: "GET" });
@@ -196,14 +199,24 @@ Deno.test("audit: filters by user, action, path and time; a cursor pages newest 
   try {
     for (let i = 0; i < 5; i++) {
       clock += 60_000;
-      await audit(t.deps, { user: i % 2 ? "bob" : "carol", action: i < 3 ? "file.save" : "share.use", path: `/p${i}`, client: "c", status: 200 });
+      await audit(t.deps, {
+        user: i % 2 ? "bob" : "carol",
+        action: i < 3 ? "file.save" : "share.use",
+        path: `/p${i}`,
+        client: "c",
+        status: 200,
+      });
     }
     const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + (i + 1) * 60_000).toISOString();
     assert.deepEqual((await entries(t, "?user=BOB")).map((e) => e.path), ["/p3", "/p1"]);
     assert.deepEqual((await entries(t, "?action=share")).map((e) => e.path), ["/p4", "/p3"]);
     assert.deepEqual((await entries(t, "?action=share.use&user=carol")).map((e) => e.path), ["/p4"]);
     assert.deepEqual((await entries(t, "?path=p2")).map((e) => e.path), ["/p2"]);
-    assert.deepEqual((await entries(t, `?from=${at(1)}&to=${at(3)}`)).map((e) => e.path), ["/p3", "/p2", "/p1"]);
+    assert.deepEqual((await entries(t, `?from=${at(1)}&to=${at(3)}`)).map((e) => e.path), [
+      "/p3",
+      "/p2",
+      "/p1",
+    ]);
     // Pages of two, then the next with the cursor, until none is left.
     const seen: string[] = [];
     let cursor: string | null = "";
@@ -223,7 +236,9 @@ Deno.test("audit: filters by user, action, path and time; a cursor pages newest 
 });
 
 Deno.test("audit: only admins read it (403), anonymous 401", async () => {
-  const t = await testApp({ users: [{ username: "alice", perm: { create: true, modify: true, delete: true } }] });
+  const t = await testApp({
+    users: [{ username: "alice", perm: { create: true, modify: true, delete: true } }],
+  });
   try {
     assert.equal((await t.request("/api/audit")).status, 401);
     assert.equal((await t.request("/api/audit", { as: "alice" })).status, 403);
@@ -295,7 +310,10 @@ Deno.test("audit: a failed write is a warning, never an error of the request", a
   const t = await testApp();
   const logs = captureLog();
   try {
-    const broken = { ...t.deps, kv: { set: () => Promise.reject(new Error("disk full")) } as unknown as Deno.Kv };
+    const broken = {
+      ...t.deps,
+      kv: { set: () => Promise.reject(new Error("disk full")) } as unknown as Deno.Kv,
+    };
     await audit(broken, { user: "u", action: "file.save", client: "c", status: 200 });
     assert.ok(logs.lines.some((l) => l.level === "warn" && l.line.includes("disk full")));
     assert.deepEqual(logs.errors(), []);

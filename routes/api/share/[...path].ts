@@ -15,7 +15,10 @@ export const handler = define.handlers({
   async POST(c) {
     const actor = { user: c.var.user, ctx: gateContextOf(c.var) };
     const body = await readJsonObject(c.req.raw);
-    const share = await createShareLink(c.var.deps, actor, { vpath: "/" + (c.req.param("path") ?? ""), body });
+    const share = await createShareLink(c.var.deps, actor, {
+      vpath: "/" + (c.req.param("path") ?? ""),
+      body,
+    });
     c.set("auditNote", { target: share.hash });
     return c.json(share);
   },
