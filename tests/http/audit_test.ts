@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
 import { captureLog } from "./_log.ts";
+import { serveDav } from "./_dav.ts";
 import { audit, type AuditEntry, purgeAudit } from "../../lib/audit/mod.ts";
 
 const login = (username: string, password: string): RequestInit => ({
@@ -22,26 +23,29 @@ function find(list: AuditEntry[], action: string, pred: (e: AuditEntry) => boole
 }
 
 Deno.test("audit: logins, ok and failed, with the username tried and the client; never the password", async () => {
-  const t = await testApp({ users: [{ username: "alice" }], config: { trustedProxies: ["127.0.0.1/8"] } });
+  const t = await testApp({ users: [{ username: "alice" }] });
   const logs = captureLog();
   try {
     assert.equal((await t.request("/api/login", login("alice", TEST_PASSWORD))).status, 200);
     assert.equal((await t.request("/api/login", login("alice", "wrong-secret-1"))).status, 403);
     assert.equal((await t.request("/api/login", login("nobody", "wrong-secret-2"))).status, 403);
+    assert.equal((await t.request("/api/login", { method: "POST", body: "{not json" })).status, 403);
     const list = await entries(t, "?action=login");
-    assert.equal(list.length, 3);
+    assert.equal(list.length, 4);
     // Newest first.
     assert.deepEqual(list.map((e) => [e.user, e.ok, e.status]), [
+      ["", false, 403],
       ["nobody", false, 403],
       ["alice", false, 403],
       ["alice", true, 200],
     ]);
-    assert.equal(list[1].detail, "wrong_credentials");
+    assert.equal(list[2].detail, "wrong_credentials");
+    assert.equal(list[0].detail, "bad_login_body");
     const all = JSON.stringify(await entries(t)) + logs.lines.map((l) => l.line).join("\n");
     assert.ok(!all.includes("wrong-secret") && !all.includes(TEST_PASSWORD), "a password was recorded");
     // One JSON line per event at info level.
     const json = logs.lines.filter((l) => l.level === "info" && l.line.includes('"event":"audit"'));
-    assert.equal(json.length, 3);
+    assert.equal(json.length, 4);
     const parsed = JSON.parse(json[0].line.slice(json[0].line.indexOf("{")));
     assert.equal(parsed.action, "login");
     assert.equal(parsed.user, "alice");
@@ -52,17 +56,43 @@ Deno.test("audit: logins, ok and failed, with the username tried and the client;
   }
 });
 
-Deno.test("audit: the client address is the peer's unless a trusted proxy names another", async () => {
-  const t = await testApp({ users: [{ username: "alice" }] });
-  const logs = captureLog();
-  try {
-    // No trusted proxy: the forwarded header is ignored ("local" for an in-process request).
-    await t.request("/api/login", login("alice", "nope-nope-nope"));
-    const [e] = await entries(t, "?action=login");
-    assert.notEqual(e.client, "203.0.113.9");
-  } finally {
-    logs.stop();
-    await t.close();
+Deno.test("audit: over TCP the client is the peer, or the address a trusted proxy names; WebDAV changes", async () => {
+  const basic = "Basic " + btoa(`alice:${TEST_PASSWORD}`);
+  for (const trusted of [false, true]) {
+    const dav = await serveDav({
+      users: [{ username: "alice", perm: "all" }],
+      config: { trustedProxies: trusted ? ["127.0.0.1", "::1"] : [] },
+    });
+    const logs = captureLog();
+    try {
+      const res = await fetch(`${dav.origin}/api/login`, login("alice", "nope-nope-nope"));
+      assert.equal(res.status, 403);
+      await res.body?.cancel();
+      const [e] = await entries(dav.t, "?action=login");
+      assert.equal(e.client, trusted ? "203.0.113.9" : "127.0.0.1");
+      if (trusted) continue;
+      const put = await fetch(`${dav.davUrl}w.txt`, {
+        method: "PUT",
+        body: "x",
+        headers: { Authorization: basic },
+      });
+      assert.equal(put.status, 201);
+      await put.body?.cancel();
+      const move = await fetch(`${dav.davUrl}w.txt`, {
+        method: "MOVE",
+        headers: { Authorization: basic, Destination: `${dav.davUrl}sub%20dir.txt` },
+      });
+      assert.ok(move.ok, String(move.status));
+      await move.body?.cancel();
+      const list = await entries(dav.t, "?action=file");
+      assert.deepEqual(list.map((x) => [x.action, x.user, x.path, x.target, x.detail]), [
+        ["file.move", "alice", "/w.txt", "/sub dir.txt", "webdav"],
+        ["file.save", "alice", "/w.txt", "", "webdav"],
+      ]);
+    } finally {
+      logs.stop();
+      await dav.close();
+    }
   }
 });
 
