@@ -42,7 +42,7 @@ export interface AppState {
   /** True when the response should carry `X-Renew-Token: true`. */
   renew: boolean;
   /** Facts only the route knows for the audit entry of this request (middleware/audit_trail.ts). */
-  auditNote?: { path?: string; target?: string; detail?: string };
+  auditNote?: { action?: string; path?: string; target?: string; detail?: string };
 }
 
 /** The Hono env of the app. */

@@ -1,7 +1,8 @@
 /**
  * Records API and WebDAV changes in the audit log by route, method and status, after the answer is known:
  * one place that also covers failures (lib/audit/actions.ts says which requests count). Logins are recorded by
- * lib/auth, which knows the username tried. A route may add facts it alone knows through `c.var.auditNote`.
+ * lib/auth, which knows the username tried. A route may add facts it alone knows through `c.var.auditNote`, or name an action for a request the table
+ * leaves out (the last chunk of an upload).
  */
 import type { MiddlewareHandler } from "hono";
 import { audit } from "../lib/audit/mod.ts";
@@ -14,18 +15,18 @@ export function auditTrail(baseUrl: string): MiddlewareHandler<AppEnv> {
   return async function auditTrail(c, next) {
     await next();
     const url = new URL(c.req.url);
+    const note = c.get("auditNote");
     const found = classify({
       method: c.req.method,
       path: url.pathname.slice(baseUrl.length),
       query: url.searchParams,
       headers: c.req.raw.headers,
       status: c.res.status,
-    });
+    }) ?? (note?.action ? { action: note.action } : null);
     if (!found) return;
-    const note = c.get("auditNote");
     await audit(c.var.deps, {
       user: c.get("user")?.username ?? "",
-      action: found.action,
+      action: note?.action ?? found.action,
       path: note?.path ?? found.path,
       target: note?.target ?? found.target,
       detail: note?.detail ?? found.detail,

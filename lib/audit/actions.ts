@@ -114,8 +114,9 @@ export function classify(r: AuditRequest): AuditAction | null {
     case "resources":
       return resources(r, rest);
     case "tus":
-      // Creating an upload is the event; its chunks (PATCH) and status probes are not.
-      if (r.method === "POST") return { action: "file.upload", path: rest, detail: "tus" };
+      // Creating an upload is one event and its last chunk another (noted by the route); other chunks and
+      // status probes are none.
+      if (r.method === "POST") return { action: "file.upload_start", path: rest, detail: "tus" };
       return r.method === "DELETE" ? { action: "file.upload_cancel", path: rest } : null;
     case "raw": {
       // A partial answer is a player seeking in a file already counted.

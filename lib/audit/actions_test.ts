@@ -18,7 +18,7 @@ Deno.test("classify(): route and method give the action; reads, chunks and login
       path: "/a",
       target: "/x/a",
     }],
-    ["POST", "/api/tus/big.iso", { action: "file.upload", path: "/big.iso", detail: "tus" }],
+    ["POST", "/api/tus/big.iso", { action: "file.upload_start", path: "/big.iso", detail: "tus" }],
     ["PATCH", "/api/tus/big.iso", null],
     ["HEAD", "/api/tus/big.iso", null],
     ["GET", "/api/raw/v.mp4", null, {}, 206],

@@ -222,6 +222,42 @@ Deno.test("audit: file operations with their paths and results; reads are not re
   }
 });
 
+Deno.test("audit: a tus upload is recorded when it starts and when its last chunk lands, not per chunk", async () => {
+  const t = await testApp({ users: [{ username: "alice", perm: "all" }] });
+  try {
+    const chunk = (offset: number, body: string) =>
+      t.request("/api/tus/big.bin", {
+        as: "alice",
+        method: "PATCH",
+        headers: { "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
+        body,
+      });
+    const created = await t.request("/api/tus/big.bin?override=false", {
+      as: "alice",
+      method: "POST",
+      headers: { "Upload-Length": "5" },
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await chunk(0, "ab")).status, 204);
+    assert.equal((await chunk(2, "cde")).status, 204);
+    assert.equal(await Deno.readTextFile(`${t.root}/big.bin`), "abcde");
+    const empty = await t.request("/api/tus/empty.bin?override=false", {
+      as: "alice",
+      method: "POST",
+      headers: { "Upload-Length": "0" },
+    });
+    assert.equal(empty.status, 201);
+    const list = await entries(t, "?action=file");
+    assert.deepEqual(list.map((e) => [e.action, e.path, e.detail]), [
+      ["file.upload", "/empty.bin", "tus"],
+      ["file.upload", "/big.bin", "tus"],
+      ["file.upload_start", "/big.bin", "tus"],
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("audit: filters by user, action, path and time; a cursor pages newest first", async () => {
   const t = await testApp();
   let clock = Date.UTC(2026, 0, 1);
