@@ -36,10 +36,15 @@ function newId(): string {
 }
 
 /**
- * Records one event in KV (unless `--audit-days 0`) and in the server log. Never throws: a failed write is
- * logged as a warning and the request goes on.
+ * Records one event in KV (unless `--audit-days 0`) and in the server log (unless `logLine` is false: the
+ * command line, whose output is not the server's log). Never throws: a failed write is logged as a warning and
+ * the request goes on.
  */
-export async function audit(deps: Pick<AppDeps, "kv" | "now" | "config">, event: AuditEvent): Promise<void> {
+export async function audit(
+  deps: Pick<AppDeps, "kv" | "now" | "config">,
+  event: AuditEvent,
+  options: { logLine?: boolean } = {},
+): Promise<void> {
   try {
     const entry: AuditEntry = {
       id: newId(),
@@ -53,7 +58,9 @@ export async function audit(deps: Pick<AppDeps, "kv" | "now" | "config">, event:
       ok: event.status < 400,
       detail: clip(event.detail),
     };
-    log.info(JSON.stringify({ event: "audit", ...entry, time: new Date(entry.time).toISOString() }));
+    if (options.logLine !== false) {
+      log.info(JSON.stringify({ event: "audit", ...entry, time: new Date(entry.time).toISOString() }));
+    }
     if ((deps.config.auditDays ?? 0) > 0) {
       await deps.kv.set(keys.auditEntry(entry.time, entry.id), entry);
     }
