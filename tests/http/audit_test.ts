@@ -96,6 +96,34 @@ Deno.test("audit: over TCP the client is the peer, or the address a trusted prox
   }
 });
 
+Deno.test("audit: parallel requests over real connections are each recorded once", async () => {
+  const srv = await serveDav({ users: [{ username: "alice", perm: "all" }] });
+  try {
+    const n = 24;
+    const statuses = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const res = await fetch(`${srv.origin}/api/resources/p${i}.txt`, {
+          method: "POST",
+          body: `${i}`,
+          headers: { "X-Auth": srv.t.tokens.alice },
+        });
+        await res.body?.cancel();
+        return res.status;
+      }),
+    );
+    assert.deepEqual(statuses, Array(n).fill(200));
+    const list = await entries(srv.t, "?action=file.upload&limit=1000");
+    assert.equal(list.length, n);
+    assert.deepEqual(
+      new Set(list.map((e) => e.path)),
+      new Set(Array.from({ length: n }, (_, i) => `/p${i}.txt`)),
+    );
+    assert.equal(new Set(list.map((e) => `${e.time}.${e.id}`)).size, n);
+  } finally {
+    await srv.close();
+  }
+});
+
 Deno.test("audit: user changes name the fields, never their values; logout is recorded", async () => {
   const t = await testApp({ users: [{ username: "alice" }] });
   const logs = captureLog();
