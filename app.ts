@@ -15,6 +15,7 @@ import { cleanPath } from "./middleware/clean_path.ts";
 import { webdavAuth } from "./middleware/webdav_auth.ts";
 import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
 import { usageInvalidation } from "./middleware/usage_invalidation.ts";
+import { auditTrail } from "./middleware/audit_trail.ts";
 
 const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -48,6 +49,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("settings", await cachedSettings(deps));
     await next();
   });
+  // Changes are recorded in the audit log once answered (lib/audit/).
+  app.use("*", auditTrail(base));
   // Writes drop the cached scope usage of quota users (lib/quota.ts).
   app.use("*", usageInvalidation());
 

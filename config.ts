@@ -51,6 +51,8 @@ export interface Config {
   uploadExpiry: number;
   /** Days deleted items stay in the trash (`<upload dir>/.trash`); 0 deletes at once, as filebrowser does. */
   trashDays: number;
+  /** Days audit log entries stay in the database; 0 keeps none (the JSON lines still go to the log). */
+  auditDays: number;
   /** First-start admin credentials (only used when the database is empty). */
   adminUsername: string;
   adminPassword: string;
@@ -284,6 +286,13 @@ export const OPTIONS: OptionSpec[] = [
     type: "string",
     default: "30",
     help: "days deleted items stay in the trash (0 = delete at once)",
+  },
+  {
+    name: "audit-days",
+    env: "FB_AUDIT_DAYS",
+    type: "string",
+    default: "90",
+    help: "days audit log entries are kept in the database (0 = none kept)",
   },
   {
     name: "login-rate-limit",
@@ -552,6 +561,7 @@ export function loadConfig(
     uploadDir: get("upload-dir") ? absolute(get("upload-dir"), cwd) : `${dataDir}/uploads`,
     uploadExpiry: duration("upload-expiry"),
     trashDays: int("trash-days", 0, 36500),
+    auditDays: int("audit-days", 0, 36500),
     adminUsername: get("username"),
     adminPassword: get("password"),
     importFilebrowser: get("import-filebrowser") ? absolute(get("import-filebrowser"), cwd) : "",

@@ -14,6 +14,7 @@ import { FolderSizeCache } from "./lib/fs/folder_size_cache.ts";
 import { ListingCache } from "./lib/fs/listing_cache.ts";
 import { SearchIndex } from "./lib/search/index/mod.ts";
 import { purgeTrash } from "./lib/trash/mod.ts";
+import { purgeAudit } from "./lib/audit/mod.ts";
 
 let config;
 try {
@@ -94,10 +95,16 @@ const purge = () => purgeTrash(deps).catch((err) => log.error("trash purge faile
 const purger = setInterval(purge, 60 * 60_000);
 purge();
 
+// Audit entries older than --audit-days are removed; check every hour (and once at start).
+const auditPurge = () => purgeAudit(deps).catch((err) => log.error("audit purge failed", err));
+const auditPurger = setInterval(auditPurge, 60 * 60_000);
+auditPurge();
+
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(sig, async () => {
     clearInterval(sweeper);
     clearInterval(purger);
+    clearInterval(auditPurger);
     await server.shutdown();
     await deps.listings?.close();
     await deps.searchIndex?.close();

@@ -3,7 +3,7 @@
  * The typed API client. Every call sends `X-Auth`; a non-2xx answer becomes `ApiError { status, message }` and a
  * network failure status 0. A 401 logs out, `X-Renew-Token: true` renews the token in the background.
  */
-import type { Resource, TrashItem, Usage, User } from "../lib/types.ts";
+import type { AuditEntry, AuditQuery, Resource, TrashItem, Usage, User } from "../lib/types.ts";
 import { baseUrl } from "./page.ts";
 import { getToken, logout, renewToken } from "./session.ts";
 
@@ -90,6 +90,24 @@ export async function createFile(path: string): Promise<void> {
 export async function deleteResource(path: string, options: { permanent?: boolean } = {}): Promise<void> {
   const query = options.permanent ? "?permanent=true" : "";
   await apiFetch(`/resources${encodePath(path)}${query}`, { method: "DELETE" });
+}
+
+/** The query string of audit filters (empty ones left out), with extra parameters. */
+export function auditSearch(filter: AuditQuery, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filter, ...extra })) {
+    if (v !== undefined && v !== "") q.set(k, String(v));
+  }
+  return q.toString();
+}
+
+/** One page of the audit log, newest first (admins); `cursor` continues where the last page ended. */
+export async function listAudit(
+  filter: AuditQuery,
+  cursor?: string,
+): Promise<{ entries: AuditEntry[]; cursor: string | null }> {
+  const extra: Record<string, string> = cursor ? { cursor, limit: "100" } : { limit: "100" };
+  return await (await apiFetch(`/audit?${auditSearch(filter, extra)}`)).json();
 }
 
 /** The user's trashed items, newest first. */

@@ -41,6 +41,8 @@ export interface AppState {
   sessionId: string;
   /** True when the response should carry `X-Renew-Token: true`. */
   renew: boolean;
+  /** Facts only the route knows for the audit entry of this request (middleware/audit_trail.ts). */
+  auditNote?: { action?: string; path?: string; target?: string; detail?: string };
 }
 
 /** The Hono env of the app. */

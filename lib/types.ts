@@ -348,6 +348,38 @@ export interface Usage {
   used: number;
 }
 
+/** One audit log entry (GET /api/audit, docs/api.md#audit-log). */
+export interface AuditEntry {
+  id: string;
+  /** Milliseconds since the epoch. */
+  time: number;
+  /** Username of the actor (for a login: the name tried); "" when anonymous (share links). */
+  user: string;
+  /** Dotted action name: "login", "file.delete", "share.use", ... */
+  action: string;
+  /** The file path, or the path inside a share ("" when none). */
+  path: string;
+  /** The other end: destination of a move or copy, a share's hash, "user:<id>" ("" when none). */
+  target: string;
+  /** The client's address. */
+  client: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** True when the action succeeded (status below 400). */
+  ok: boolean;
+  /** Short extra facts: the changed fields of a user, an error code ("" when none). */
+  detail: string;
+}
+
+/** Filters of the audit log (all optional; times in milliseconds). */
+export interface AuditQuery {
+  user?: string;
+  action?: string;
+  path?: string;
+  from?: number;
+  to?: number;
+}
+
 /** One deleted item in the user's trash (GET /api/trash). */
 export interface TrashItem {
   id: string;

@@ -12,6 +12,7 @@ import type { Settings, StoredUser } from "./types.ts";
 import { PERMISSION_NAMES } from "./types.ts";
 import { cleanPath, ensureScopeDir, homeScope, userFromDefaults } from "./users.ts";
 import { normalizeUsername } from "./usernames.ts";
+import { audit } from "./audit/mod.ts";
 
 /** What `add` and `update` may set. */
 export interface AccountChanges {
@@ -34,6 +35,19 @@ export async function accountContext(kv: Deno.Kv, config: Readonly<Config>): Pro
     ? normalizeSettings(stored)
     : defaultSettings({ authMethod: config.authMethod, minPasswordLength: config.minPasswordLength });
   return { kv, config, settings };
+}
+
+/** Records a change in the audit log, as made from the command line (no user, client "cli"). */
+async function recorded(
+  ctx: AccountContext,
+  action: string,
+  user: StoredUser,
+  detail: string,
+): Promise<void> {
+  const deps = { kv: ctx.kv, config: ctx.config, now: Date.now };
+  await audit(deps, { user: "", action, target: `user:${user.id}`, detail, client: "cli", status: 200 }, {
+    logLine: false,
+  });
 }
 
 async function userNamed(kv: Deno.Kv, name: string): Promise<StoredUser> {
@@ -70,7 +84,9 @@ export async function addAccount(
   else if (ctx.settings.createUserDir) data.scope = derived = homeScope(ctx.settings, username);
   else data.scope = cleanPath(data.scope);
   await ensureScopeDir(ctx.config.root, data.scope);
-  return await users.createUser(ctx.kv, data, { derivedScope: derived });
+  const created = await users.createUser(ctx.kv, data, { derivedScope: derived });
+  await recorded(ctx, "user.create", created, created.username);
+  return created;
 }
 
 /** Changes an account's password, admin right or scope; a change revokes the account's sessions. */
@@ -100,6 +116,12 @@ export async function updateAccount(
     return u;
   });
   await sessions.deleteUserSessions(ctx.kv, user.id);
+  const fields = [
+    changes.password !== undefined && "password",
+    changes.admin !== undefined && "perm",
+    scope !== undefined && "scope",
+  ].filter(Boolean);
+  await recorded(ctx, "user.update", saved, fields.join(" "));
   return saved;
 }
 
@@ -109,4 +131,5 @@ export async function removeAccount(ctx: AccountContext, name: string): Promise<
   if (user.perm.admin) await assertAnotherAdmin(ctx.kv, user.id, `remove "${name}"`);
   await users.deleteUser(ctx.kv, user.id);
   await sessions.deleteUserSessions(ctx.kv, user.id);
+  await recorded(ctx, "user.delete", user, user.username);
 }

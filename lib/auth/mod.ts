@@ -1,5 +1,12 @@
 /** Authentication: login, signup, token issue/renewal, request authentication and logout. */
-import { BadRequestError, ForbiddenError, MethodNotAllowedError, UnauthorizedError } from "../errors.ts";
+import {
+  BadRequestError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  toHttpError,
+  UnauthorizedError,
+} from "../errors.ts";
+import { audit } from "../audit/mod.ts";
 import { log } from "../log.ts";
 import type { AppDeps } from "../state.ts";
 import type { Settings, StoredUser } from "../types.ts";
@@ -101,13 +108,37 @@ export interface LoginInput {
   proxyUser?: string | null;
 }
 
-/** Checks credentials per the auth method and returns a fresh token. */
+/**
+ * Checks credentials per the auth method and returns a fresh token. Every outcome goes to the audit log with the
+ * username tried and the client (never the password or the code).
+ */
 export async function login(deps: AppDeps, settings: Settings, input: LoginInput): Promise<string> {
+  const tried = deps.config.authMethod === "proxy" ? input.proxyUser ?? "" : input.username;
+  try {
+    const { token, username } = await checkLogin(deps, settings, input);
+    await audit(deps, { user: username, action: "login", client: input.client, status: 200 });
+    return token;
+  } catch (err) {
+    const { status, code } = toHttpError(err);
+    await audit(deps, { user: tried, action: "login", client: input.client, status, detail: code });
+    throw err;
+  }
+}
+
+async function checkLogin(
+  deps: AppDeps,
+  settings: Settings,
+  input: LoginInput,
+): Promise<{ token: string; username: string }> {
+  const issue = async (user: StoredUser) => ({
+    token: await issueToken(deps, user),
+    username: user.username,
+  });
   const method = deps.config.authMethod;
   if (method === "noauth") {
     const user = await users.findUser(deps.kv, 1);
     if (!user) throw new Error("noauth: user 1 does not exist");
-    return issueToken(deps, user);
+    return issue(user);
   }
   if (method === "proxy") {
     if (!input.proxyUser) throw new ForbiddenError("proxy_header_missing");
@@ -119,7 +150,7 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
         minPasswordLength: 0,
         source: "proxy",
       });
-    return issueToken(deps, user);
+    return issue(user);
   }
   // Count the attempt before anything is awaited: simultaneous guesses must not all get through.
   const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
@@ -129,7 +160,7 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
     const guest = await users.findUserByName(deps.kv, GUEST_USERNAME);
     if (!guest) throw new ForbiddenError("guest_missing");
     await attempt.release();
-    return issueToken(deps, guest);
+    return issue(guest);
   }
   // A refused or failed verification keeps the slot: it counts like a wrong password.
   if (deps.config.recaptcha) {
@@ -144,7 +175,7 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
     );
     await checkSecondFactor(deps, user, input.otp, attempt);
     await attempt.release();
-    return issueToken(deps, user);
+    return issue(user);
   }
   const user = await users.findUserByName(deps.kv, input.username);
   // Always run bcrypt, even for unknown users, so response time does not reveal which usernames exist.
@@ -156,7 +187,7 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
   if (!user || !(ok || viaAppPassword)) throw new ForbiddenError("wrong_credentials");
   if (!viaAppPassword) await checkSecondFactor(deps, user, input.otp, attempt);
   await attempt.release();
-  return issueToken(deps, user);
+  return issue(user);
 }
 
 /** Self-registration (settings.signup); never grants admin or execute. */

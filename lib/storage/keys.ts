@@ -29,6 +29,7 @@
  * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
  * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
  * | ["trash", "by_user", userId, id]            | TrashRecord: a deleted item (lib/trash/store.ts) |
+ * | ["audit", time, id]                         | AuditEntry (lib/audit/mod.ts), kept `--audit-days` |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -89,6 +90,13 @@ export const keys = {
   trashItem: (userId: number, id: string) => ["trash", "by_user", userId, id] as const,
   trashByUserPrefix: (userId: number) => ["trash", "by_user", userId] as const,
   trashPrefix: () => ["trash", "by_user"] as const,
+  // Ordered by time, so newest first is a reverse listing and the retention sweep a range delete.
+  auditEntry: (time: number, id: string) => ["audit", time, id] as const,
+  auditPrefix: () => ["audit"] as const,
+  /** Bound below every entry of `time` and later. */
+  auditEntryBefore: (time: number) => ["audit", time] as const,
+  /** Bound above every entry (booleans sort after numbers). */
+  auditEnd: () => ["audit", true] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

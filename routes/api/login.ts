@@ -3,6 +3,7 @@ import { isTrustedProxy, login } from "../../lib/auth/mod.ts";
 import { readJsonObject, stringField } from "../../lib/json_body.ts";
 import { ForbiddenError, HttpError } from "../../lib/errors.ts";
 import { clientAddress, remoteAddress } from "../../middleware/conn.ts";
+import { audit } from "../../lib/audit/mod.ts";
 
 async function handle(c: AppContext) {
   const deps = c.var.deps;
@@ -10,8 +11,13 @@ async function handle(c: AppContext) {
   let username = "", password = "", captcha = "", otp = "";
   if (deps.config.authMethod === "json" || deps.config.authMethod === "hook") {
     // Malformed or oversized credentials are a failed login (403), as upstream.
-    const body = await readJsonObject(c.req.raw).catch((err) => {
-      throw err instanceof HttpError && err.status === 413 ? err : new ForbiddenError("bad_login_body");
+    const body = await readJsonObject(c.req.raw).catch(async (err) => {
+      const refused = err instanceof HttpError && err.status === 413
+        ? err
+        : new ForbiddenError("bad_login_body");
+      // A failed login too, though no username could be read.
+      await audit(deps, { user: "", action: "login", client, status: refused.status, detail: refused.code });
+      throw refused;
     });
     username = stringField(body, "username");
     password = stringField(body, "password");

@@ -44,7 +44,13 @@ Deno.test({
         );
         assert.deepEqual(sections, ["profile"]);
         for (
-          const path of ["/settings/global", "/settings/users", "/settings/users/new", "/settings/users/1"]
+          const path of [
+            "/settings/global",
+            "/settings/users",
+            "/settings/users/new",
+            "/settings/users/1",
+            "/settings/audit",
+          ]
         ) {
           await page.goto(`${server.url}${path}`);
           assert.equal(new URL(page.url()).pathname, "/403", path);
@@ -184,7 +190,7 @@ Deno.test({
         const sections = await page.getByTestId("settings-nav").locator("a").evaluateAll((as) =>
           as.map((a) => a.getAttribute("data-section"))
         );
-        assert.deepEqual(sections, ["profile", "shares", "trash", "global", "users"]);
+        assert.deepEqual(sections, ["profile", "shares", "trash", "global", "users", "audit"]);
       });
 
       await t.step("signup and the chunk size text are saved and shown again", async () => {

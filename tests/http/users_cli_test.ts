@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { users } from "../../lib/storage/mod.ts";
 import { verifyPassword } from "../../lib/auth/passwords.ts";
 import { httpLogin, runTask, startServer } from "./_process.ts";
+import type { AuditEntry } from "../../lib/types.ts";
 
 async function withDatabase(fn: (db: string, dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "fb-users-cli-" });
@@ -82,6 +83,21 @@ Deno.test({
       assert.equal((await cli("update", "root", "--no-admin")).code, 0, "bob is an admin now");
       assert.equal((await cli("rm", "root")).code, 0);
       assert.deepEqual((await readUsers(db)).map((u) => u.username), ["bob"]);
+      // Every change is in the audit log, from the client "cli", with the names of the changed fields only.
+      const kv = await Deno.openKv(db);
+      try {
+        const log = [];
+        for await (const e of kv.list<AuditEntry>({ prefix: ["audit"] })) log.push(e.value);
+        assert.deepEqual(log.map((e) => [e.action, e.target, e.detail, e.client]), [
+          ["user.create", "user:1", "root", "cli"],
+          ["user.create", "user:2", "bob", "cli"],
+          ["user.update", "user:2", "password perm", "cli"],
+          ["user.update", "user:1", "perm", "cli"],
+          ["user.delete", "user:1", "root", "cli"],
+        ]);
+      } finally {
+        kv.close();
+      }
     });
   },
 });

@@ -15,9 +15,12 @@ export const handler = define.handlers({
   async POST(c) {
     const actor = { user: c.var.user, ctx: gateContextOf(c.var) };
     const body = await readJsonObject(c.req.raw);
-    return c.json(
-      await createShareLink(c.var.deps, actor, { vpath: "/" + (c.req.param("path") ?? ""), body }),
-    );
+    const share = await createShareLink(c.var.deps, actor, {
+      vpath: "/" + (c.req.param("path") ?? ""),
+      body,
+    });
+    c.set("auditNote", { target: share.hash });
+    return c.json(share);
   },
   async DELETE(c) {
     await removeShareLink(c.var.deps, c.var.user, c.req.param("path") ?? "");

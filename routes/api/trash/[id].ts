@@ -9,6 +9,7 @@ export const handler = define.handlers({
       override: c.req.query("override") === "true",
       rename: c.req.query("rename") === "true",
     });
+    c.set("auditNote", { path });
     return c.json({ path });
   },
   async DELETE(c) {

@@ -28,6 +28,7 @@ export const handler = define.handlers({
       length: c.req.header("Upload-Length"),
       override: c.req.query("override") === "true",
     });
+    if (up.complete) c.set("auditNote", { action: "file.upload", path: up.vpath, detail: "tus" });
     c.header("Location", tusLocation(c.var.deps.config.baseUrl, up.vpath));
     return c.text(statusText(201), 201);
   },
@@ -41,6 +42,7 @@ export const handler = define.handlers({
       contentLength: c.req.header("Content-Length"),
       body: c.req.raw.body,
     });
+    if (up.complete) c.set("auditNote", { action: "file.upload", path: up.vpath, detail: "tus" });
     c.header("Upload-Offset", String(up.offset));
     return c.body(null, 204);
   },

@@ -16,6 +16,11 @@ function targetId(c: AppContext): number {
   return id;
 }
 
+function changedFields(which: unknown): string {
+  if (!Array.isArray(which)) return "";
+  return which.filter((w) => typeof w === "string").slice(0, 40).map((w) => w.slice(0, 40)).join(" ");
+}
+
 export const handler = define.handlers({
   async GET(c) {
     const user = await users.getUser(c.var.deps.kv, targetId(c));
@@ -25,6 +30,8 @@ export const handler = define.handlers({
     const id = targetId(c);
     const body = await readJsonObject(c.req.raw);
     if (body.what !== "user") throw new BadRequestError("invalid data type");
+    // The names of the changed fields, never their values.
+    c.set("auditNote", { detail: changedFields(body.which) });
     await updateUserFields(id, body, {
       kv: c.var.deps.kv,
       requester: c.var.user,

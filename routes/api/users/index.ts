@@ -27,6 +27,7 @@ export const handler = define.handlers({
       settings: c.var.settings,
       minPasswordLength: c.var.settings.minimumPasswordLength,
     });
+    c.set("auditNote", { target: `user:${user.id}`, detail: user.username });
     c.header("Location", `/settings/users/${user.id}`);
     return c.text(statusText(201), 201);
   },

@@ -1,0 +1,90 @@
+/**
+ * The audit log: who did what, from where, when, and with which result. One entry per event goes to Deno KV
+ * (`["audit", time, id]`, kept `--audit-days`) and, as one JSON line at info level, to the server log.
+ * Entries never hold passwords, tokens or request bodies. See docs/security.md#audit-log.
+ */
+import { log } from "../log.ts";
+import type { AppDeps } from "../state.ts";
+import { keys } from "../storage/keys.ts";
+import type { AuditEntry } from "../types.ts";
+
+export type { AuditEntry } from "../types.ts";
+
+/** What a caller records; id and time are filled in. */
+export type AuditEvent = Omit<AuditEntry, "id" | "time" | "ok" | "target" | "detail" | "path"> & {
+  path?: string;
+  target?: string;
+  detail?: string;
+};
+
+/** Longest stored text of one field: a hostile username or path cannot bloat the log. */
+export const MAX_FIELD = 1024;
+
+let sequence = 0;
+
+function clip(value: string | undefined): string {
+  const s = value ?? "";
+  return s.length > MAX_FIELD ? s.slice(0, MAX_FIELD) + "…" : s;
+}
+
+/** A key part that keeps entries of one millisecond in the order they were written. */
+function newId(): string {
+  sequence = (sequence + 1) % 36 ** 6;
+  const random = crypto.getRandomValues(new Uint8Array(4));
+  return sequence.toString(36).padStart(6, "0") +
+    Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Records one event in KV (unless `--audit-days 0`) and in the server log (unless `logLine` is false: the
+ * command line, whose output is not the server's log). Never throws: a failed write is logged as a warning and
+ * the request goes on.
+ */
+export async function audit(
+  deps: Pick<AppDeps, "kv" | "now" | "config">,
+  event: AuditEvent,
+  options: { logLine?: boolean } = {},
+): Promise<void> {
+  try {
+    const entry: AuditEntry = {
+      id: newId(),
+      time: deps.now(),
+      user: clip(event.user),
+      action: clip(event.action),
+      path: clip(event.path),
+      target: clip(event.target),
+      client: clip(event.client),
+      status: event.status,
+      ok: event.status < 400,
+      detail: clip(event.detail),
+    };
+    if (options.logLine !== false) {
+      log.info(JSON.stringify({ event: "audit", ...entry, time: new Date(entry.time).toISOString() }));
+    }
+    if ((deps.config.auditDays ?? 0) > 0) {
+      await deps.kv.set(keys.auditEntry(entry.time, entry.id), entry);
+    }
+  } catch (err) {
+    log.warn(`audit: could not record ${event.action}: ${(err as Error)?.message ?? err}`);
+  }
+}
+
+/** Deletes entries older than `--audit-days` (all of them with 0). Returns how many were removed. */
+export async function purgeAudit(deps: Pick<AppDeps, "kv" | "now" | "config">): Promise<number> {
+  const days = deps.config.auditDays ?? 0;
+  const cutoff = days > 0 ? deps.now() - days * 86_400_000 : Number.MAX_SAFE_INTEGER;
+  let removed = 0;
+  for (;;) {
+    const batch: Deno.KvKey[] = [];
+    for await (
+      const e of deps.kv.list({ start: keys.auditPrefix(), end: keys.auditEntryBefore(cutoff) }, {
+        limit: 500,
+      })
+    ) batch.push(e.key);
+    if (!batch.length) return removed;
+    const op = deps.kv.atomic();
+    for (const key of batch) op.delete(key);
+    await op.commit();
+    removed += batch.length;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Records API and WebDAV changes in the audit log by route, method and status, after the answer is known:
+ * one place that also covers failures (lib/audit/actions.ts says which requests count). Logins are recorded by
+ * lib/auth, which knows the username tried. A route may add facts it alone knows through `c.var.auditNote`, or name an action for a request the table
+ * leaves out (the last chunk of an upload).
+ */
+import type { MiddlewareHandler } from "hono";
+import { audit } from "../lib/audit/mod.ts";
+import { classify } from "../lib/audit/actions.ts";
+import type { AppEnv } from "../lib/state.ts";
+import { clientAddress } from "./conn.ts";
+
+/** Records the request after it is answered; never changes the answer. */
+export function auditTrail(baseUrl: string): MiddlewareHandler<AppEnv> {
+  return async function auditTrail(c, next) {
+    await next();
+    const url = new URL(c.req.url);
+    const note = c.get("auditNote");
+    const found = classify({
+      method: c.req.method,
+      path: url.pathname.slice(baseUrl.length),
+      query: url.searchParams,
+      headers: c.req.raw.headers,
+      status: c.res.status,
+    }) ?? (note?.action ? { action: note.action } : null);
+    if (!found) return;
+    await audit(c.var.deps, {
+      user: c.get("user")?.username ?? "",
+      action: note?.action ?? found.action,
+      path: note?.path ?? found.path,
+      target: note?.target ?? found.target,
+      detail: note?.detail ?? found.detail,
+      client: clientAddress(c),
+      status: c.res.status,
+    });
+  };
+}
