@@ -76,6 +76,15 @@ export interface DirSnapshot {
   readonly linkCount: number;
   /** Non-link indices per order key (see {@link orderOf}), computed on first use. */
   readonly orders: Map<string, Uint32Array>;
+  /** Encoded items per (sorting, view), kept by the listing renderer; cleared when an entry changes. */
+  readonly rendered: Map<string, RenderedItems>;
+}
+
+/** The `items` array of a listing as UTF-8 without its brackets, in chunks, with its counts. */
+export interface RenderedItems {
+  chunks: Uint8Array<ArrayBuffer>[];
+  count: number;
+  numDirs: number;
 }
 
 const encoder = new TextEncoder();
@@ -244,6 +253,7 @@ export async function scanDirectory(
     dirs,
     linkCount,
     orders: new Map(),
+    rendered: new Map(),
   };
 }
 
@@ -273,6 +283,7 @@ export function refreshDirs(snap: DirSnapshot): boolean {
   }
   if (changed) {
     for (const key of [...snap.orders.keys()]) if (!key.startsWith("name")) snap.orders.delete(key);
+    snap.rendered.clear();
   }
   return true;
 }
