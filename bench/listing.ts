@@ -1,12 +1,13 @@
 /**
  * Listing benchmark (a script, not a test):
- *   deno run -A bench/listing.ts [--sizes=10000,100000] [--runs=30] [--names=txt|noext]
+ *   deno run -A bench/listing.ts [--sizes=10000,100000] [--runs=30] [--names=txt|noext] [--settle-s=30]
  *
  * Creates folders of N small files under bench/_work/listing-N (kept between runs), then measures the
  * latency of `GET /api/resources/listing-N/` on our server against nginx's JSON autoindex of the same
  * folder, sequentially over one keep-alive connection after a warm-up. Goal: p50 ≤ 1.4× nginx.
  * `--names=noext` uses names without extension, which makes our listing sniff file headers (when
- * typeDetectionByHeader is on, the default).
+ * typeDetectionByHeader is on, the default). Our server's RSS is reported idle (before the first request), at
+ * its peak (VmHWM) and after the runs; `--settle-s=30` reports it again that long after the last request.
  */
 import { parseArgs } from "node:util";
 import { type BenchServer, percentile, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
@@ -24,10 +25,19 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "10000,100000" },
     runs: { type: "string", default: "30" },
     names: { type: "string", default: "txt" },
+    /** After the runs, wait this long and report the server's RSS again (0: skip). */
+    "settle-s": { type: "string", default: "0" },
   },
 });
 const sizes = values.sizes!.split(",").map(Number);
 const runs = Number(values.runs);
+const settleS = Number(values["settle-s"]);
+
+/** A field of /proc/<pid>/status in MiB (VmRSS now, VmHWM peak). */
+function procMiB(pid: number, field: string): number {
+  const text = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0) / 1024;
+}
 const noExt = values.names === "noext";
 
 async function ensureFolder(n: number): Promise<string> {
@@ -84,6 +94,7 @@ try {
   print(
     "files   | nginx p50 / p90     | ours p50 / p90      | p50 ratio | server CPU per request (nginx / ours)",
   );
+  const idle = procMiB(app.pid, "VmRSS");
   for (const { n, name } of folders) {
     const ng = await measure(nginx, `/${name}/`);
     const us = await measure(app, `/api/resources/${name}/`);
@@ -93,6 +104,15 @@ try {
         `${(us.p50 / ng.p50).toFixed(2).padStart(9)} | ${ng.cpu.toFixed(1)} ms / ${us.cpu.toFixed(1)} ms` +
         ` (JSON ${ng.bytes} / ${us.bytes} bytes)`,
     );
+  }
+  const mib = (x: number) => `${x.toFixed(0)} MiB`;
+  print(
+    `our RSS: idle ${mib(idle)}, peak ${mib(procMiB(app.pid, "VmHWM"))} (goal <= idle + 96 MiB), ` +
+      `after the runs ${mib(procMiB(app.pid, "VmRSS"))}`,
+  );
+  if (settleS > 0) {
+    await new Promise((resolve) => setTimeout(resolve, settleS * 1000));
+    print(`our RSS ${settleS} s later: ${mib(procMiB(app.pid, "VmRSS"))} (goal: back near idle)`);
   }
 } finally {
   await app.stop();

@@ -8,7 +8,14 @@ import type { Resource, Sorting } from "../types.ts";
 import { resourceFields } from "./file_info.ts";
 import { type ChildVisibility, childVisibility, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
 import { readHeadSync } from "./listing.ts";
-import { type DirSnapshot, factsOf, KIND_DIR, KIND_LINK, orderOf } from "./listing_snapshot.ts";
+import {
+  type DirSnapshot,
+  factsOf,
+  KIND_DIR,
+  KIND_LINK,
+  orderOf,
+  type RenderedItems,
+} from "./listing_snapshot.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { joinVpath } from "./path.ts";
 import { comparatorFor, type SortFacts } from "./sort.ts";
@@ -103,19 +110,65 @@ function visibleEntries(snap: DirSnapshot, v: ChildVisibility, there: ChildVisib
   return out;
 }
 
-/** The listing JSON (UTF-8) of `dir`, already checked by the gate, with its own fields `self`. */
-export async function renderListing(
+/** Size of the chunks a listing is written in (each allocated at its final size: the total is known). */
+const CHUNK_BYTES = 256 * 1024;
+/** Encoded views (sorting × rules) kept per snapshot: each costs about as much as the snapshot's fragments. */
+export const MAX_RENDERED_VIEWS = 2;
+const START = encoder.encode(`{"items":[`);
+
+/** Copies bytes into chunks of at most CHUNK_BYTES, for a total counted beforehand. */
+class ChunkWriter {
+  readonly chunks: Uint8Array<ArrayBuffer>[] = [];
+  #buf = new Uint8Array(0);
+  #pos = 0;
+  #left: number;
+
+  constructor(total: number) {
+    this.#left = total;
+  }
+
+  write(bytes: Uint8Array): void {
+    let at = 0;
+    while (at < bytes.length) {
+      if (this.#pos === this.#buf.length) this.#next();
+      const n = Math.min(bytes.length - at, this.#buf.length - this.#pos);
+      this.#buf.set(n === bytes.length ? bytes : bytes.subarray(at, at + n), this.#pos);
+      this.#pos += n;
+      at += n;
+    }
+  }
+
+  byte(value: number): void {
+    if (this.#pos === this.#buf.length) this.#next();
+    this.#buf[this.#pos++] = value;
+  }
+
+  #next(): void {
+    const size = Math.min(CHUNK_BYTES, this.#left);
+    if (size === 0) throw new Error("listing: more bytes than counted");
+    this.#left -= size;
+    this.#buf = new Uint8Array(size);
+    this.#pos = 0;
+    this.chunks.push(this.#buf);
+  }
+}
+
+/** Identifies what a listing of `dir` shows: its sorting, its vpath (item paths) and who may see which entry. */
+function viewKey(dir: ScopedPath, realBase: string | null, sorting: Sorting): string {
+  const c = dir.confinement;
+  return JSON.stringify([sorting.by, sorting.asc, dir.vpath, realBase, c.ruleBase, c.hideDotfiles, c.rules]);
+}
+
+/** The visible entries and the links, in listing order, as the UTF-8 of the items array's content. */
+function renderItems(
   dir: ScopedPath,
-  self: Resource,
   snap: DirSnapshot,
-  options: RenderOptions,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const links = snap.linkCount > 0 ? await resolveLinks(dir, snap, options.readHeaders) : [];
-  const order = orderOf(snap, options.sorting);
-  if (links.length > 0) placeLinks(snap, order, links, options.sorting);
+  order: Uint32Array,
+  links: LinkItem[],
+  realBase: string | null,
+): RenderedItems {
   const conf = dir.confinement;
   // A folder reached through a symlink: its children must also pass the rules where they really are.
-  const realBase = realVpathOf(dir);
   const visible = visibleEntries(
     snap,
     childVisibility(conf, dir.vpath),
@@ -138,43 +191,80 @@ export async function renderListing(
     if (snap.kinds[i] === KIND_DIR) numDirs++;
     size += head.length + (replaced.get(i)?.length ?? offsets[i + 1] - offsets[i]);
   }
-  const sorting = JSON.stringify({ by: options.sorting.by, asc: options.sorting.asc });
-  const start = encoder.encode(`{"items":[`);
-  const end = encoder.encode(
-    `],"numDirs":${numDirs},"numFiles":${count - numDirs},"sorting":${sorting},${
-      JSON.stringify(self).slice(1)
-    }`,
-  );
-  const out = new Uint8Array(start.length + size + Math.max(count - 1, 0) + end.length);
-  out.set(start);
-  let pos = start.length;
-  let l = 0;
+  const out = new ChunkWriter(size + Math.max(count - 1, 0));
+  let first = true;
   const comma = () => {
-    if (pos > start.length) out[pos++] = 44; // ","
+    if (!first) out.byte(44); // ","
+    first = false;
   };
+  let l = 0;
   for (let k = 0; k <= order.length; k++) {
     while (l < links.length && links[l].at === k) {
-      const json = links[l++].json;
       comma();
-      out.set(json, pos);
-      pos += json.length;
+      out.write(links[l++].json);
     }
     if (k === order.length) break;
     const i = order[k];
     if (!visible[i]) continue;
     comma();
-    out.set(head, pos);
-    pos += head.length;
-    if (replaced.size > 0 && replaced.has(i)) {
-      const f = replaced.get(i)!;
-      out.set(f, pos);
-      pos += f.length;
-    } else {
-      const a = offsets[i], b = offsets[i + 1];
-      out.set(fragments.subarray(a, b), pos);
-      pos += b - a;
+    out.write(head);
+    const f = replaced.size > 0 ? replaced.get(i) : undefined;
+    out.write(f ?? fragments.subarray(offsets[i], offsets[i + 1]));
+  }
+  return { chunks: out.chunks, count, numDirs };
+}
+
+/**
+ * The listing JSON (UTF-8) of `dir`, already checked by the gate, with its own fields `self`, in chunks of at
+ * most 256 KiB (never one buffer). Without symlinks among the entries, the items are encoded once per
+ * (sorting, view) and kept in the snapshot (at most MAX_RENDERED_VIEWS, least recently used out): a warm
+ * listing of an unchanged folder allocates only its last few bytes. The chunks are shared: never modify them.
+ */
+export async function renderListing(
+  dir: ScopedPath,
+  self: Resource,
+  snap: DirSnapshot,
+  options: RenderOptions,
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  const links = snap.linkCount > 0 ? await resolveLinks(dir, snap, options.readHeaders) : [];
+  const realBase = realVpathOf(dir);
+  // Links are resolved per request (their targets are not watched), so listings with links are not kept.
+  const key = links.length === 0 ? viewKey(dir, realBase, options.sorting) : null;
+  let items = key === null ? undefined : snap.rendered.get(key);
+  if (items !== undefined) {
+    snap.rendered.delete(key!);
+    snap.rendered.set(key!, items);
+  } else {
+    const order = orderOf(snap, options.sorting);
+    if (links.length > 0) placeLinks(snap, order, links, options.sorting);
+    items = renderItems(dir, snap, order, links, realBase);
+    if (key !== null) {
+      snap.rendered.set(key, items);
+      for (const old of snap.rendered.keys()) {
+        if (snap.rendered.size <= MAX_RENDERED_VIEWS) break;
+        snap.rendered.delete(old);
+      }
     }
   }
-  out.set(end, pos);
-  return out;
+  const sorting = JSON.stringify({ by: options.sorting.by, asc: options.sorting.asc });
+  const end = encoder.encode(
+    `],"numDirs":${items.numDirs},"numFiles":${items.count - items.numDirs},"sorting":${sorting},${
+      JSON.stringify(self).slice(1)
+    }`,
+  );
+  return [START, ...items.chunks, end];
+}
+
+/** A response body for chunks: one chunk as is, more as a stream that hands them out as they are read. */
+export function chunkedBody(
+  chunks: Uint8Array<ArrayBuffer>[],
+): Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> {
+  if (chunks.length === 1) return chunks[0];
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(chunks[next++]);
+      if (next === chunks.length) controller.close();
+    },
+  }, { highWaterMark: 0 });
 }

@@ -132,8 +132,10 @@ async function compareOnRandomTrees(options: { seeds: number[]; parts: string[];
   }
 }
 
-function text(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes);
+/** The text of a chunked JSON answer. */
+function text(chunks: Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  return chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
 }
 
 /** A listing with its items in name order (to compare listings whose order is not defined). */

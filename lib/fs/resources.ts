@@ -71,14 +71,15 @@ export async function getResource(
 
 /**
  * {@link getResource} as the UTF-8 JSON of the answer, the fast way for directories (a snapshot, cached
- * when `options.listings` is given, rendered straight to bytes). Same bytes as `JSON.stringify(resource)`.
+ * when `options.listings` is given, rendered straight to bytes), in chunks (see chunkedBody). Same bytes as
+ * `JSON.stringify(resource)`.
  */
 export async function getResourceJson(
   ctx: GateContext,
   vpath: string,
   options: GetResourceOptions,
 ): Promise<
-  { json: Uint8Array<ArrayBuffer>; raw?: undefined } | { raw: Uint8Array<ArrayBuffer>; json?: undefined }
+  { json: Uint8Array<ArrayBuffer>[]; raw?: undefined } | { raw: Uint8Array<ArrayBuffer>; json?: undefined }
 > {
   const { p, self } = await lookUp(ctx, vpath);
   if (self.isDir) {
@@ -91,7 +92,7 @@ export async function getResourceJson(
   const result = await fileResource(ctx, p, self, options);
   return result.raw
     ? { raw: result.raw }
-    : { json: new TextEncoder().encode(JSON.stringify(result.resource)) };
+    : { json: [new TextEncoder().encode(JSON.stringify(result.resource))] };
 }
 
 async function lookUp(ctx: GateContext, vpath: string): Promise<{ p: ScopedPath; self: Resource }> {

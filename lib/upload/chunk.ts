@@ -1,8 +1,14 @@
 /** tus PATCH: appending one chunk to an upload, under its lease lock, and completing it at full length. */
-import { BadRequestError, ConflictError, LockedError, PayloadTooLargeError } from "../errors.ts";
+import {
+  BadRequestError,
+  ConflictError,
+  LockedError,
+  NotFoundError,
+  PayloadTooLargeError,
+} from "../errors.ts";
 import { writeChunk } from "./chunk_writer.ts";
 import { dropLease, parkLease, takeLease } from "./lease.ts";
-import { stagingPath } from "./staging.ts";
+import { stagingPath, stagingSize } from "./staging.ts";
 import { keepUploadLock } from "./store.ts";
 import { assertChunkContentType, parseUploadOffset } from "./protocol.ts";
 import { completeUpload, getUploadProgress, resolveTarget } from "./target.ts";
@@ -59,11 +65,16 @@ export async function appendUploadChunk(
   // lock key, releasing is a no-op).
   let park = false;
   try {
-    // Another chunk may have ended between the first look and the lock.
-    const { entry, offset: current } = await getUploadProgress(ctx, target);
+    // Another chunk may have ended between the first look and the lock. Only the staging size can have
+    // changed: replacing or ending the record takes this lease and removes the old staging file, so the
+    // record need not be read again (a gone file is a 404, like at the first look).
+    const { entry } = first;
+    const staging = stagingPath(ctx.deps.config.uploadDir, entry.record.id);
+    const current = await stagingSize(staging);
+    if (current === null) throw new NotFoundError("upload_not_found", "Staging data of the upload is gone");
     if (current !== offset) throw new ConflictError("offset_mismatch");
     const keeper = keepUploadLock(kv, lock, { now: ctx.deps.now });
-    const result = await writeChunk(stagingPath(ctx.deps.config.uploadDir, entry.record.id), options.body, {
+    const result = await writeChunk(staging, options.body, {
       offset,
       limit: length - offset,
     }).finally(() =>

@@ -6,9 +6,12 @@
  * other runtimes) are copied into the same buffers.
  */
 import { ConflictError } from "../errors.ts";
+import { syncInBackground } from "./background_sync.ts";
 
 /** Size of each of the two write buffers of a chunk. */
 export const WRITE_BUFFER_BYTES = 1024 * 1024;
+/** A background fdatasync of the staging file is asked for after this many written bytes (and after a chunk). */
+export const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
 
 /** The outcome of writing one chunk. */
 export interface ChunkResult {
@@ -26,6 +29,8 @@ export interface WriteChunkOptions {
   offset: number;
   /** Most bytes the chunk may carry (declared length − offset). */
   limit: number;
+  /** Flush written data to disk in the background while the chunk arrives (default true). */
+  backgroundSync?: boolean;
 }
 
 /** Spare write buffers, reused across chunks: a 1 GiB upload would otherwise leave ~200 MiB of garbage. */
@@ -52,9 +57,11 @@ class DoubleBuffer {
   #current = 0;
   #fill = 0;
   #inFlight: Promise<void> = Promise.resolve();
+  #onWritten: (bytes: number) => void;
 
-  constructor(file: Deno.FsFile) {
+  constructor(file: Deno.FsFile, onWritten: (bytes: number) => void) {
     this.#file = file;
+    this.#onWritten = onWritten;
   }
 
   /** The free part of the current buffer, at most `max` bytes (for a BYOB read). */
@@ -97,7 +104,7 @@ class DoubleBuffer {
     // The other buffer is filled next, so its write must be done first.
     await this.#inFlight;
     const full = this.#buffers[this.#current].subarray(0, this.#fill);
-    this.#inFlight = writeAll(this.#file, full);
+    this.#inFlight = writeAll(this.#file, full).then(() => this.#onWritten(full.length));
     this.#current ^= 1;
     this.#fill = 0;
   }
@@ -188,7 +195,15 @@ export async function writeChunk(
     // dirty pages, which made every chunk stall behind the disk.
     if (size > options.offset) await file.truncate(options.offset);
     await file.seek(options.offset, Deno.SeekMode.Start);
-    const out = new DoubleBuffer(file);
+    const sync = options.backgroundSync ?? true;
+    let unsynced = 0;
+    const out = new DoubleBuffer(file, (bytes) => {
+      unsynced += bytes;
+      if (sync && unsynced >= SYNC_EVERY_BYTES) {
+        unsynced = 0;
+        syncInBackground(path);
+      }
+    });
     let received = 0, aborted = false;
     try {
       if (body) ({ received, aborted } = await pump(body, out, options.limit + 1));
@@ -203,6 +218,9 @@ export async function writeChunk(
       await file.truncate(options.offset);
       return { written: 0, overflow: true, aborted };
     }
+    // The rest of the chunk goes to disk while the client sends the next one (or completion waits for it);
+    // under a MiB is left for the final sync.
+    if (sync && unsynced >= WRITE_BUFFER_BYTES) syncInBackground(path);
     return { written: received, overflow: false, aborted };
   } finally {
     file.close();

@@ -8,6 +8,7 @@ import { log } from "../log.ts";
 import type { Settings, StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
 import { forgetLease } from "./lease.ts";
+import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry, UploadLock } from "./store.ts";
 
@@ -146,6 +147,8 @@ export async function completeUpload(
   const staging = stagingPath(ctx.deps.config.uploadDir, record.id);
   try {
     assertPlaceable(ctx, target, { override: record.override });
+    // Chunks were flushed in the background while they arrived: this sync finds little left to write.
+    await settleBackgroundSync(staging);
     await syncStagingFile(staging);
     await placeFile(staging, target.path.real, { override: record.override });
   } catch (err) {

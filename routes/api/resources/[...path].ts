@@ -3,6 +3,7 @@ import type { AppContext } from "../../../define.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { gateContextOf } from "../../../lib/fs/gate.ts";
 import { fsRequestOf } from "../../../lib/fs/request.ts";
+import { chunkedBody } from "../../../lib/fs/listing_json.ts";
 import { getResourceJson } from "../../../lib/fs/resources.ts";
 import { decodeDestination, patchResource } from "../../../lib/fs/transfer.ts";
 import { deleteResource } from "../../../lib/fs/remove.ts";
@@ -25,7 +26,7 @@ export const handler = define.handlers({
       listings: c.var.deps.listings,
     });
     if (result.raw) return c.body(result.raw, 200, { "Content-Type": "application/octet-stream" });
-    return c.body(result.json, 200, { "Content-Type": "application/json" });
+    return c.body(chunkedBody(result.json), 200, { "Content-Type": "application/json" });
   },
   async POST(c) {
     const { etag } = await uploadResource(fsRequestOf(c.var), vpathOf(c), c.req.raw.body, {

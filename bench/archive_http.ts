@@ -1,0 +1,79 @@
+/**
+ * Archive download benchmark through HTTP (a script, not a test):
+ *   deno run -A bench/archive_http.ts [--files=10000] [--runs=3] [--v8-flags=--max-semi-space-size=1]
+ *
+ * Serves bench/_work/files-<N> (N files of 32 KiB, built by bench/archive.ts; run it once first) with our
+ * server (main.ts in a subprocess, started with `--v8-flags` when given, as deno.json's start task may do) and
+ * downloads `GET /api/raw/?algo=zip` with curl into /dev/null. Per run: MiB/s (input bytes per wall second), and
+ * the server's RSS before and its peak during the runs (VmHWM from /proc). Goal: >= 200 MiB/s; the peak RSS of
+ * the archiver alone is what bench/archive.ts measures (goal <= 96 MiB there).
+ */
+import { parseArgs } from "node:util";
+import { startApp } from "./_nginx.ts";
+
+function print(line: string): void {
+  Deno.stdout.writeSync(new TextEncoder().encode(line + "\n"));
+}
+
+const MIB = 1024 * 1024;
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    files: { type: "string", default: "10000" },
+    runs: { type: "string", default: "3" },
+    "v8-flags": { type: "string" },
+  },
+});
+const files = Number(values.files);
+const root = new URL(`./_work/files-${files}/`, import.meta.url).pathname;
+if (!await Deno.stat(`${root.replace(/\/$/, "")}.complete`).then(() => true, () => false)) {
+  throw new Error(`missing ${root}: run "deno run -A bench/archive.ts --formats=zip --sets=${files}" first`);
+}
+
+function status(pid: number, field: string): number {
+  const text = Deno.readTextFileSync(`/proc/${pid}/status`);
+  return Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0) / 1024;
+}
+
+const server = await startApp(root, { v8Flags: values["v8-flags"] });
+try {
+  const input = files * 32 * 1024;
+  const rssBefore = status(server.pid, "VmRSS");
+  const rates: number[] = [];
+  for (let i = 0; i < Number(values.runs); i++) {
+    const started = performance.now();
+    const out = await new Deno.Command("curl", {
+      args: [
+        "-sS",
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code} %{size_download}",
+        "-H",
+        `X-Auth: ${server.headers["X-Auth"]}`,
+        `${server.url}/api/raw/?algo=zip`,
+      ],
+      stdout: "piped",
+    }).output();
+    const seconds = (performance.now() - started) / 1000;
+    const [code, size] = new TextDecoder().decode(out.stdout).split(" ");
+    if (code !== "200") throw new Error(`download failed: ${code}`);
+    rates.push(input / MIB / seconds);
+    print(
+      `  run ${i + 1}: ${(input / MIB / seconds).toFixed(0)} MiB/s, ${
+        (Number(size) / MIB).toFixed(1)
+      } MiB out`,
+    );
+  }
+  rates.sort((a, b) => a - b);
+  const peak = status(server.pid, "VmHWM");
+  print(
+    `zip of ${files} x 32 KiB over HTTP (v8 flags: ${values["v8-flags"] ?? "none"}): median ${
+      rates[Math.floor(rates.length / 2)].toFixed(0)
+    } MiB/s (goal >= 200), server RSS before ${rssBefore.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (+${
+      (peak - rssBefore).toFixed(0)
+    } MiB)`,
+  );
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,60 @@
+/**
+ * Flushing staging files to disk while their chunks arrive. Completion must fdatasync the file before it is
+ * moved into place; done only then, that one call waits for the writeback of the whole upload (~0.3–0.7 s per
+ * GiB here) while the client waits for the last PATCH. So the chunk writer asks for a background fdatasync
+ * every few MiB and at the end of each chunk; completion waits for the one in flight and then syncs what little
+ * is left. At most one sync runs per file: a request while one runs marks the file for one more round.
+ * Background failures are ignored: the final sync at completion reports real disk errors.
+ */
+
+interface SyncState {
+  /** Another round was asked for while one was running. */
+  again: boolean;
+  done: Promise<void>;
+}
+
+const running = new Map<string, SyncState>();
+
+async function syncOnce(path: string): Promise<void> {
+  const file = await Deno.open(path, { read: true, write: true });
+  try {
+    await file.syncData();
+  } finally {
+    file.close();
+  }
+}
+
+async function loop(path: string, state: SyncState): Promise<void> {
+  try {
+    do {
+      state.again = false;
+      await syncOnce(path);
+    } while (state.again);
+  } catch {
+    // Gone (terminated, cleaned up) or a disk error: the sync before completion reports the latter.
+  } finally {
+    running.delete(path);
+  }
+}
+
+/** Starts (or queues one more round of) a background fdatasync of `path`. */
+export function syncInBackground(path: string): void {
+  const current = running.get(path);
+  if (current) {
+    current.again = true;
+    return;
+  }
+  const state: SyncState = { again: false, done: Promise.resolve() };
+  running.set(path, state);
+  state.done = loop(path, state);
+}
+
+/** Waits until no background sync of `path` is running (never rejects). */
+export async function settleBackgroundSync(path: string): Promise<void> {
+  await running.get(path)?.done;
+}
+
+/** How many files have a background sync running (tests). */
+export function backgroundSyncCount(): number {
+  return running.size;
+}
