@@ -13,6 +13,10 @@ import { clientAddress } from "./conn.ts";
 /** Records the request after it is answered; never changes the answer. */
 export function auditTrail(baseUrl: string): MiddlewareHandler<AppEnv> {
   return async function auditTrail(c, next) {
+    // A WebSocket upgrade (the command runner) must reach Deno as its own 101 response: one more layer awaiting
+    // around it made Hono rebuild that response ("Upgrade response was not returned from callback"). Such
+    // requests pass straight through; the runner's sessions are recorded where they open.
+    if (c.req.header("Upgrade")?.toLowerCase() === "websocket") return next();
     await next();
     const url = new URL(c.req.url);
     const note = c.get("auditNote");

@@ -44,6 +44,17 @@ Deno.test("command: filebrowser's client sequence (cookie, one text message, lin
     assert.deepEqual(r.lines, ["hi there"]);
     assert.equal(r.code, 1000);
     assert.equal(r.reason, "exit 0");
+    // The session is in the audit log (recorded when the socket opens).
+    const entries = [];
+    for await (
+      const e of app.t.deps.kv.list<{ action: string; user: string; path: string }>({ prefix: ["audit"] })
+    ) {
+      entries.push(e.value);
+    }
+    assert.ok(
+      entries.some((e) => e.action === "command.run" && e.user === "alice" && e.path === "/sub/"),
+      JSON.stringify(entries),
+    );
   });
 });
 

@@ -4,6 +4,8 @@ import { gateContextOf } from "../../../lib/fs/gate.ts";
 import { type CommandSession, openCommandSession } from "../../../lib/runner/session.ts";
 import { requireUser } from "../../../middleware/require_user.ts";
 import { webSocketGuard } from "../../../middleware/websocket_guard.ts";
+import { clientAddress } from "../../../middleware/conn.ts";
+import { audit } from "../../../lib/audit/mod.ts";
 
 export const middleware = [requireUser(), webSocketGuard()];
 
@@ -17,8 +19,17 @@ export const handler = define.handlers({
       vpath: "/" + c.req.param("path"),
     };
     let session: CommandSession | null = null;
+    const deps = c.var.deps, client = clientAddress(c);
     return upgradeWebSocket(c, {
       onOpen(_evt, ws) {
+        // Recorded here: the audit middleware lets upgrades pass untouched (middleware/audit_trail.ts).
+        void audit(deps, {
+          user: options.user.username,
+          action: "command.run",
+          path: options.vpath,
+          client,
+          status: 101,
+        });
         session = openCommandSession(options, {
           send: (text) => ws.readyState === 1 && ws.send(text),
           close: (code, reason) => ws.readyState === 1 && ws.close(code, reason),
