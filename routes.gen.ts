@@ -15,60 +15,62 @@ import * as $r11 from "./routes/api/preview/[size]/[...path].ts";
 import * as $r12 from "./routes/api/preview/_middleware.ts";
 import * as $r13 from "./routes/api/public/dl/[...path].ts";
 import * as $r14 from "./routes/api/public/share/[...path].ts";
-import * as $r15 from "./routes/api/publish/_middleware.ts";
-import * as $r16 from "./routes/api/publish/archetypes.ts";
-import * as $r17 from "./routes/api/publish/now.ts";
-import * as $r18 from "./routes/api/publish/post.ts";
-import * as $r19 from "./routes/api/publish/posts.ts";
-import * as $r20 from "./routes/api/publish/schedules/[id].ts";
-import * as $r21 from "./routes/api/publish/schedules/[id]/log.ts";
-import * as $r22 from "./routes/api/publish/schedules/index.ts";
-import * as $r23 from "./routes/api/publish/site.ts";
-import * as $r24 from "./routes/api/raw/[...path].ts";
-import * as $r25 from "./routes/api/raw/_middleware.ts";
-import * as $r26 from "./routes/api/renew.ts";
-import * as $r27 from "./routes/api/resources/[...path].ts";
-import * as $r28 from "./routes/api/resources/_middleware.ts";
-import * as $r29 from "./routes/api/resources/recursive/[...path].ts";
-import * as $r30 from "./routes/api/search/[...path].ts";
-import * as $r31 from "./routes/api/search/_middleware.ts";
-import * as $r32 from "./routes/api/settings/index.ts";
-import * as $r33 from "./routes/api/share/[...path].ts";
-import * as $r34 from "./routes/api/shares/index.ts";
-import * as $r35 from "./routes/api/signup.ts";
-import * as $r36 from "./routes/api/subtitle/[...path].ts";
-import * as $r37 from "./routes/api/subtitle/_middleware.ts";
-import * as $r38 from "./routes/api/trash/[id].ts";
-import * as $r39 from "./routes/api/trash/_middleware.ts";
-import * as $r40 from "./routes/api/trash/index.ts";
-import * as $r41 from "./routes/api/tus/[...path].ts";
-import * as $r42 from "./routes/api/tus/_middleware.ts";
-import * as $r43 from "./routes/api/twofa/_middleware.ts";
-import * as $r44 from "./routes/api/twofa/confirm.ts";
-import * as $r45 from "./routes/api/twofa/disable.ts";
-import * as $r46 from "./routes/api/twofa/enroll.ts";
-import * as $r47 from "./routes/api/twofa/index.ts";
-import * as $r48 from "./routes/api/usage/[...path].ts";
-import * as $r49 from "./routes/api/usage/_middleware.ts";
-import * as $r50 from "./routes/api/users/[id].ts";
-import * as $r51 from "./routes/api/users/[id]/twofa.ts";
-import * as $r52 from "./routes/api/users/index.ts";
-import * as $r53 from "./routes/custom.css.ts";
-import * as $r54 from "./routes/files/[...path].tsx";
-import * as $r55 from "./routes/files/index.tsx";
-import * as $r56 from "./routes/index.tsx";
-import * as $r57 from "./routes/login.tsx";
-import * as $r58 from "./routes/settings/_middleware.ts";
-import * as $r59 from "./routes/settings/global/_middleware.ts";
-import * as $r60 from "./routes/settings/global/index.tsx";
-import * as $r61 from "./routes/settings/index.tsx";
-import * as $r62 from "./routes/settings/profile.tsx";
-import * as $r63 from "./routes/settings/shares.tsx";
-import * as $r64 from "./routes/settings/trash.tsx";
-import * as $r65 from "./routes/settings/users/[id].tsx";
-import * as $r66 from "./routes/settings/users/_middleware.ts";
-import * as $r67 from "./routes/settings/users/index.tsx";
-import * as $r68 from "./routes/share/[...path].tsx";
+import * as $r15 from "./routes/api/public/tus/[...path].ts";
+import * as $r16 from "./routes/api/public/tus/_middleware.ts";
+import * as $r17 from "./routes/api/publish/_middleware.ts";
+import * as $r18 from "./routes/api/publish/archetypes.ts";
+import * as $r19 from "./routes/api/publish/now.ts";
+import * as $r20 from "./routes/api/publish/post.ts";
+import * as $r21 from "./routes/api/publish/posts.ts";
+import * as $r22 from "./routes/api/publish/schedules/[id].ts";
+import * as $r23 from "./routes/api/publish/schedules/[id]/log.ts";
+import * as $r24 from "./routes/api/publish/schedules/index.ts";
+import * as $r25 from "./routes/api/publish/site.ts";
+import * as $r26 from "./routes/api/raw/[...path].ts";
+import * as $r27 from "./routes/api/raw/_middleware.ts";
+import * as $r28 from "./routes/api/renew.ts";
+import * as $r29 from "./routes/api/resources/[...path].ts";
+import * as $r30 from "./routes/api/resources/_middleware.ts";
+import * as $r31 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r32 from "./routes/api/search/[...path].ts";
+import * as $r33 from "./routes/api/search/_middleware.ts";
+import * as $r34 from "./routes/api/settings/index.ts";
+import * as $r35 from "./routes/api/share/[...path].ts";
+import * as $r36 from "./routes/api/shares/index.ts";
+import * as $r37 from "./routes/api/signup.ts";
+import * as $r38 from "./routes/api/subtitle/[...path].ts";
+import * as $r39 from "./routes/api/subtitle/_middleware.ts";
+import * as $r40 from "./routes/api/trash/[id].ts";
+import * as $r41 from "./routes/api/trash/_middleware.ts";
+import * as $r42 from "./routes/api/trash/index.ts";
+import * as $r43 from "./routes/api/tus/[...path].ts";
+import * as $r44 from "./routes/api/tus/_middleware.ts";
+import * as $r45 from "./routes/api/twofa/_middleware.ts";
+import * as $r46 from "./routes/api/twofa/confirm.ts";
+import * as $r47 from "./routes/api/twofa/disable.ts";
+import * as $r48 from "./routes/api/twofa/enroll.ts";
+import * as $r49 from "./routes/api/twofa/index.ts";
+import * as $r50 from "./routes/api/usage/[...path].ts";
+import * as $r51 from "./routes/api/usage/_middleware.ts";
+import * as $r52 from "./routes/api/users/[id].ts";
+import * as $r53 from "./routes/api/users/[id]/twofa.ts";
+import * as $r54 from "./routes/api/users/index.ts";
+import * as $r55 from "./routes/custom.css.ts";
+import * as $r56 from "./routes/files/[...path].tsx";
+import * as $r57 from "./routes/files/index.tsx";
+import * as $r58 from "./routes/index.tsx";
+import * as $r59 from "./routes/login.tsx";
+import * as $r60 from "./routes/settings/_middleware.ts";
+import * as $r61 from "./routes/settings/global/_middleware.ts";
+import * as $r62 from "./routes/settings/global/index.tsx";
+import * as $r63 from "./routes/settings/index.tsx";
+import * as $r64 from "./routes/settings/profile.tsx";
+import * as $r65 from "./routes/settings/shares.tsx";
+import * as $r66 from "./routes/settings/trash.tsx";
+import * as $r67 from "./routes/settings/users/[id].tsx";
+import * as $r68 from "./routes/settings/users/_middleware.ts";
+import * as $r69 from "./routes/settings/users/index.tsx";
+import * as $r70 from "./routes/share/[...path].tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -102,60 +104,62 @@ export const manifest: Manifest = {
     "routes/api/preview/_middleware.ts": $r12,
     "routes/api/public/dl/[...path].ts": $r13,
     "routes/api/public/share/[...path].ts": $r14,
-    "routes/api/publish/_middleware.ts": $r15,
-    "routes/api/publish/archetypes.ts": $r16,
-    "routes/api/publish/now.ts": $r17,
-    "routes/api/publish/post.ts": $r18,
-    "routes/api/publish/posts.ts": $r19,
-    "routes/api/publish/schedules/[id].ts": $r20,
-    "routes/api/publish/schedules/[id]/log.ts": $r21,
-    "routes/api/publish/schedules/index.ts": $r22,
-    "routes/api/publish/site.ts": $r23,
-    "routes/api/raw/[...path].ts": $r24,
-    "routes/api/raw/_middleware.ts": $r25,
-    "routes/api/renew.ts": $r26,
-    "routes/api/resources/[...path].ts": $r27,
-    "routes/api/resources/_middleware.ts": $r28,
-    "routes/api/resources/recursive/[...path].ts": $r29,
-    "routes/api/search/[...path].ts": $r30,
-    "routes/api/search/_middleware.ts": $r31,
-    "routes/api/settings/index.ts": $r32,
-    "routes/api/share/[...path].ts": $r33,
-    "routes/api/shares/index.ts": $r34,
-    "routes/api/signup.ts": $r35,
-    "routes/api/subtitle/[...path].ts": $r36,
-    "routes/api/subtitle/_middleware.ts": $r37,
-    "routes/api/trash/[id].ts": $r38,
-    "routes/api/trash/_middleware.ts": $r39,
-    "routes/api/trash/index.ts": $r40,
-    "routes/api/tus/[...path].ts": $r41,
-    "routes/api/tus/_middleware.ts": $r42,
-    "routes/api/twofa/_middleware.ts": $r43,
-    "routes/api/twofa/confirm.ts": $r44,
-    "routes/api/twofa/disable.ts": $r45,
-    "routes/api/twofa/enroll.ts": $r46,
-    "routes/api/twofa/index.ts": $r47,
-    "routes/api/usage/[...path].ts": $r48,
-    "routes/api/usage/_middleware.ts": $r49,
-    "routes/api/users/[id].ts": $r50,
-    "routes/api/users/[id]/twofa.ts": $r51,
-    "routes/api/users/index.ts": $r52,
-    "routes/custom.css.ts": $r53,
-    "routes/files/[...path].tsx": $r54,
-    "routes/files/index.tsx": $r55,
-    "routes/index.tsx": $r56,
-    "routes/login.tsx": $r57,
-    "routes/settings/_middleware.ts": $r58,
-    "routes/settings/global/_middleware.ts": $r59,
-    "routes/settings/global/index.tsx": $r60,
-    "routes/settings/index.tsx": $r61,
-    "routes/settings/profile.tsx": $r62,
-    "routes/settings/shares.tsx": $r63,
-    "routes/settings/trash.tsx": $r64,
-    "routes/settings/users/[id].tsx": $r65,
-    "routes/settings/users/_middleware.ts": $r66,
-    "routes/settings/users/index.tsx": $r67,
-    "routes/share/[...path].tsx": $r68,
+    "routes/api/public/tus/[...path].ts": $r15,
+    "routes/api/public/tus/_middleware.ts": $r16,
+    "routes/api/publish/_middleware.ts": $r17,
+    "routes/api/publish/archetypes.ts": $r18,
+    "routes/api/publish/now.ts": $r19,
+    "routes/api/publish/post.ts": $r20,
+    "routes/api/publish/posts.ts": $r21,
+    "routes/api/publish/schedules/[id].ts": $r22,
+    "routes/api/publish/schedules/[id]/log.ts": $r23,
+    "routes/api/publish/schedules/index.ts": $r24,
+    "routes/api/publish/site.ts": $r25,
+    "routes/api/raw/[...path].ts": $r26,
+    "routes/api/raw/_middleware.ts": $r27,
+    "routes/api/renew.ts": $r28,
+    "routes/api/resources/[...path].ts": $r29,
+    "routes/api/resources/_middleware.ts": $r30,
+    "routes/api/resources/recursive/[...path].ts": $r31,
+    "routes/api/search/[...path].ts": $r32,
+    "routes/api/search/_middleware.ts": $r33,
+    "routes/api/settings/index.ts": $r34,
+    "routes/api/share/[...path].ts": $r35,
+    "routes/api/shares/index.ts": $r36,
+    "routes/api/signup.ts": $r37,
+    "routes/api/subtitle/[...path].ts": $r38,
+    "routes/api/subtitle/_middleware.ts": $r39,
+    "routes/api/trash/[id].ts": $r40,
+    "routes/api/trash/_middleware.ts": $r41,
+    "routes/api/trash/index.ts": $r42,
+    "routes/api/tus/[...path].ts": $r43,
+    "routes/api/tus/_middleware.ts": $r44,
+    "routes/api/twofa/_middleware.ts": $r45,
+    "routes/api/twofa/confirm.ts": $r46,
+    "routes/api/twofa/disable.ts": $r47,
+    "routes/api/twofa/enroll.ts": $r48,
+    "routes/api/twofa/index.ts": $r49,
+    "routes/api/usage/[...path].ts": $r50,
+    "routes/api/usage/_middleware.ts": $r51,
+    "routes/api/users/[id].ts": $r52,
+    "routes/api/users/[id]/twofa.ts": $r53,
+    "routes/api/users/index.ts": $r54,
+    "routes/custom.css.ts": $r55,
+    "routes/files/[...path].tsx": $r56,
+    "routes/files/index.tsx": $r57,
+    "routes/index.tsx": $r58,
+    "routes/login.tsx": $r59,
+    "routes/settings/_middleware.ts": $r60,
+    "routes/settings/global/_middleware.ts": $r61,
+    "routes/settings/global/index.tsx": $r62,
+    "routes/settings/index.tsx": $r63,
+    "routes/settings/profile.tsx": $r64,
+    "routes/settings/shares.tsx": $r65,
+    "routes/settings/trash.tsx": $r66,
+    "routes/settings/users/[id].tsx": $r67,
+    "routes/settings/users/_middleware.ts": $r68,
+    "routes/settings/users/index.tsx": $r69,
+    "routes/share/[...path].tsx": $r70,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

@@ -7,13 +7,19 @@
 import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError } from "./errors.ts";
 import { assertPermission, resolveScoped } from "./fs/gate.ts";
 import { newNameProblem } from "./names.ts";
-import { type OpenedShare, openShare, type PublicCredentials, type ShareDeps, splitSharePath } from "./shares.ts";
+import {
+  type OpenedShare,
+  openShare,
+  type PublicCredentials,
+  type ShareDeps,
+  splitSharePath,
+} from "./shares.ts";
 import { keys } from "./storage/keys.ts";
 import type { StoredShare } from "./storage/mod.ts";
 import type { Settings, StoredUser } from "./types.ts";
 import {
-  appendUploadChunk,
   type AppendChunkOptions,
+  appendUploadChunk,
   createUpload,
   getUploadStatus,
   parseUploadLength,
@@ -61,7 +67,12 @@ export function dropFieldsOf(
   if (!target.isDirectory) {
     throw new BadRequestError("a drop link must point at a folder", { code: "drop_needs_folder" });
   }
-  return { kind: "drop", maxFileSize: limitOf(body, "maxFileSize"), maxFiles: limitOf(body, "maxFiles"), uploads: 0 };
+  return {
+    kind: "drop",
+    maxFileSize: limitOf(body, "maxFileSize"),
+    maxFiles: limitOf(body, "maxFiles"),
+    uploads: 0,
+  };
 }
 
 /** Throws for a drop link on the public listing (404) and download (403) endpoints: its contents stay hidden. */
@@ -92,7 +103,11 @@ interface OpenedDrop {
   name: string;
 }
 
-async function openDrop(deps: ShareDeps & UploadDeps, settings: Settings, req: DropRequest): Promise<OpenedDrop> {
+async function openDrop(
+  deps: ShareDeps & UploadDeps,
+  settings: Settings,
+  req: DropRequest,
+): Promise<OpenedDrop> {
   const { hash, sub } = splitSharePath(req.rest);
   const opened = await openShare(deps, settings, { hash, sub: "/", credentials: req.credentials });
   if (opened.link.kind !== "drop" || opened.isFile) throw new NotFoundError();
@@ -108,7 +123,11 @@ function checkedName(name: string): string {
 }
 
 /** GET /api/public/tus/<hash>: the drop link's limits. */
-export async function dropInfo(deps: ShareDeps & UploadDeps, settings: Settings, req: DropRequest): Promise<DropInfo> {
+export async function dropInfo(
+  deps: ShareDeps & UploadDeps,
+  settings: Settings,
+  req: DropRequest,
+): Promise<DropInfo> {
   const { opened } = await openDrop(deps, settings, req);
   const { link } = opened;
   const maxFiles = link.maxFiles ?? 0;
@@ -147,7 +166,8 @@ async function countUpload(kv: Deno.Kv, hash: string): Promise<void> {
     const link = entry.value;
     const uploads = link.uploads ?? 0;
     if (link.maxFiles && uploads >= link.maxFiles) throw new ForbiddenError("drop_limit_reached");
-    const res = await kv.atomic().check(entry).set(keys.share(hash), { ...link, uploads: uploads + 1 }).commit();
+    const res = await kv.atomic().check(entry).set(keys.share(hash), { ...link, uploads: uploads + 1 })
+      .commit();
     if (res.ok) return;
   }
 }
@@ -177,7 +197,11 @@ export async function createDropUpload(
 }
 
 /** The drop upload a visitor addresses: only one created through this link (404 otherwise). */
-async function ownDrop(deps: ShareDeps & UploadDeps, settings: Settings, req: DropRequest): Promise<OpenedDrop> {
+async function ownDrop(
+  deps: ShareDeps & UploadDeps,
+  settings: Settings,
+  req: DropRequest,
+): Promise<OpenedDrop> {
   const drop = await openDrop(deps, settings, req);
   checkedName(drop.name);
   const p = await resolveScoped(drop.upload.gate, "/" + drop.name, "create");

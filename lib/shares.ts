@@ -50,7 +50,12 @@ export function toWireShare(s: StoredShare): Share {
   };
   if (s.created) wire.created = s.created;
   if (s.kind === "drop") {
-    Object.assign(wire, { kind: s.kind, maxFileSize: s.maxFileSize, maxFiles: s.maxFiles, uploads: s.uploads });
+    Object.assign(wire, {
+      kind: s.kind,
+      maxFileSize: s.maxFileSize,
+      maxFiles: s.maxFiles,
+      uploads: s.uploads,
+    });
   }
   return wire;
 }

@@ -78,7 +78,9 @@ Deno.test("drop link: needs share and create, and a folder", async () => {
       body: JSON.stringify({ kind: "drop" }),
     });
     assert.equal(onFile, 400);
-    for (const bad of [{ kind: "other" }, { kind: "drop", maxFiles: -1 }, { kind: "drop", maxFileSize: "x" }]) {
+    for (
+      const bad of [{ kind: "other" }, { kind: "drop", maxFiles: -1 }, { kind: "drop", maxFileSize: "x" }]
+    ) {
       assert.equal(
         await status(f, "/api/share/inbox/", { method: "POST", as: "owner", body: JSON.stringify(bad) }),
         400,
