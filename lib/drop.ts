@@ -158,16 +158,19 @@ async function freeName(drop: OpenedDrop): Promise<string> {
   throw new ForbiddenError("drop_name_taken");
 }
 
-/** Counts one upload on the link; 403 once `maxFiles` are reached (safe against parallel creations). */
-async function countUpload(kv: Deno.Kv, hash: string): Promise<void> {
+/**
+ * Counts one upload on the link (`by` 1), or gives one back (`by` -1) when its creation failed; counting up
+ * throws 403 once `maxFiles` are reached. Safe against parallel creations.
+ */
+async function countUpload(kv: Deno.Kv, hash: string, by: 1 | -1): Promise<void> {
   for (;;) {
     const entry = await kv.get<StoredShare>(keys.share(hash));
-    if (!entry.value) throw new NotFoundError();
+    // The link was removed meanwhile: nothing to count.
+    if (!entry.value) return;
     const link = entry.value;
-    const uploads = link.uploads ?? 0;
-    if (link.maxFiles && uploads >= link.maxFiles) throw new ForbiddenError("drop_limit_reached");
-    const res = await kv.atomic().check(entry).set(keys.share(hash), { ...link, uploads: uploads + 1 })
-      .commit();
+    const uploads = Math.max(0, (link.uploads ?? 0) + by);
+    if (by > 0 && link.maxFiles && uploads > link.maxFiles) throw new ForbiddenError("drop_limit_reached");
+    const res = await kv.atomic().check(entry).set(keys.share(hash), { ...link, uploads }).commit();
     if (res.ok) return;
   }
 }
@@ -187,13 +190,19 @@ export async function createDropUpload(
   const { link } = drop.opened;
   if (link.maxFileSize && length > link.maxFileSize) throw new PayloadTooLargeError("drop_file_too_large");
   const name = await freeName(drop);
-  await countUpload(deps.kv, link.hash);
-  // Audit log call site: a drop upload created by a visitor (link.hash, owner link.userID, name).
+  await countUpload(deps.kv, link.hash, 1);
   const p = await resolveScoped(drop.upload.gate, "/" + name, "create");
-  const key = await targetKeyOf(p.real);
-  await deps.kv.set(keys.dropUpload(key), link.hash, { expireIn: MARKER_TTL_MS });
-  const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
-  return { ...status, name };
+  const marker = keys.dropUpload(await targetKeyOf(p.real));
+  await deps.kv.set(marker, link.hash, { expireIn: MARKER_TTL_MS });
+  try {
+    const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
+    // Audit log call site: a visitor started a drop upload (link.hash, owner link.userID, name, length).
+    return { ...status, name };
+  } catch (err) {
+    await deps.kv.delete(marker);
+    await countUpload(deps.kv, link.hash, -1);
+    throw err;
+  }
 }
 
 /** The drop upload a visitor addresses: only one created through this link (404 otherwise). */

@@ -229,3 +229,18 @@ Deno.test("drop link: tus-js-client uploads in chunks", async () => {
     await f.close();
   }
 });
+
+Deno.test("drop link: a creation refused by the owner's quota does not use up the file limit", async () => {
+  const f = await testApp({ users: [{ username: "owner", perm: DROPPER, quota: 10 }] });
+  try {
+    await Deno.mkdir(`${f.root}/inbox`);
+    const hash = await makeDrop(f, { maxFiles: 1 });
+    assert.equal((await rawUpload(f, hash, "big.bin", "x".repeat(20))).status, 507);
+    assert.equal((await (await f.request(`/api/public/tus/${hash}`)).json()).remaining, 1);
+    assert.equal((await rawUpload(f, hash, "small.bin", "ok")).status, 204);
+    assert.equal((await rawUpload(f, hash, "more.bin", "no")).status, 403);
+    assert.equal(await Deno.readTextFile(`${f.root}/inbox/small.bin`), "ok");
+  } finally {
+    await f.close();
+  }
+});
