@@ -177,13 +177,15 @@ async function countUpload(kv: Deno.Kv, hash: string, by: 1 | -1): Promise<void>
 
 /**
  * tus POST on a drop link: checks the name (400), the size limit (413) and the file limit (403), picks a free
- * name (" (1)" suffixes) and creates the upload as the owner. Returns the status with the chosen name.
+ * name (" (1)" suffixes) and creates the upload as the owner. Returns the status with the chosen name, and
+ * for a password link its bypass token (the visitor just proved the password), so that the chunks that
+ * follow need no password check each.
  */
 export async function createDropUpload(
   deps: ShareDeps & UploadDeps,
   settings: Settings,
   req: DropRequest & { length: string | null | undefined },
-): Promise<UploadStatus & { name: string }> {
+): Promise<UploadStatus & { name: string; token: string }> {
   const drop = await openDrop(deps, settings, req);
   checkedName(drop.name);
   const length = parseUploadLength(req.length);
@@ -197,7 +199,7 @@ export async function createDropUpload(
   try {
     const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
     // Audit log call site: a visitor started a drop upload (link.hash, owner link.userID, name, length).
-    return { ...status, name };
+    return { ...status, name, token: link.passwordHash ? link.token : "" };
   } catch (err) {
     await deps.kv.delete(marker);
     await countUpload(deps.kv, link.hash, -1);
@@ -239,7 +241,8 @@ export async function appendDropChunk(
   return appendUploadChunk(drop.upload, "/" + drop.name, req.chunk);
 }
 
-/** The Location of a drop upload: `<base>/api/public/tus/<hash>/<name>`. */
-export function dropLocation(baseUrl: string, hash: string, name: string): string {
-  return `${baseUrl}/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(name)}`;
+/** The Location of a drop upload: `<base>/api/public/tus/<hash>/<name>[?token=<token>]`. */
+export function dropLocation(baseUrl: string, hash: string, name: string, token = ""): string {
+  const query = token ? `?token=${encodeURIComponent(token)}` : "";
+  return `${baseUrl}/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(name)}${query}`;
 }

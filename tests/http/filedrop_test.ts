@@ -41,7 +41,8 @@ async function rawUpload(
   await created.body?.cancel();
   const location = created.headers.get("Location");
   if (created.status !== 201 || bytes.length === 0) return { status: created.status, location };
-  const patched = await f.request(new URL(location!, "http://x").pathname, {
+  const url = new URL(location!, "http://x");
+  const patched = await f.request(url.pathname + url.search, {
     method: "PATCH",
     headers: { ...TUS, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0", ...headers },
     body: bytes,
@@ -191,14 +192,28 @@ Deno.test("drop link: password required and throttled", async () => {
   try {
     const hash = await makeDrop(f, { password: "letmein" });
     assert.equal((await rawUpload(f, hash, "a.txt", "x")).status, 401);
-    assert.equal((await rawUpload(f, hash, "a.txt", "x", { "X-SHARE-PASSWORD": "letmein" })).status, 204);
+    const ok = await rawUpload(f, hash, "a.txt", "x", { "X-SHARE-PASSWORD": "letmein" });
+    assert.equal(ok.status, 204);
+    // The Location carries the bypass token: the chunks need no password (and no bcrypt check) each.
+    const token = new URL(ok.location!, "http://x").searchParams.get("token")!;
+    assert.equal(token.length, 128);
+    const patchUrl = `/api/public/tus/${hash}/b.txt`;
+    const created = await f.request(`${patchUrl}?token=${token}`, {
+      method: "POST",
+      headers: { ...TUS, "Upload-Length": "2" },
+    });
+    await created.body?.cancel();
+    assert.equal(created.status, 201);
+    assert.equal(await status(f, patchUrl, { method: "HEAD", headers: TUS }), 401);
+    assert.equal(await status(f, `${patchUrl}?token=wrong`, { method: "HEAD", headers: TUS }), 401);
+    assert.equal(await status(f, `${patchUrl}?token=${token}`, { method: "HEAD", headers: TUS }), 200);
     assert.equal(await Deno.readTextFile(`${f.root}/inbox/a.txt`), "x");
     const statuses = [];
     for (let i = 0; i < 5; i++) {
-      statuses.push((await rawUpload(f, hash, "b.txt", "x", { "X-SHARE-PASSWORD": "wrong" })).status);
+      statuses.push((await rawUpload(f, hash, "c.txt", "x", { "X-SHARE-PASSWORD": "wrong" })).status);
     }
     assert.ok(statuses.includes(429), String(statuses));
-    assert.equal((await rawUpload(f, hash, "b.txt", "x", { "X-SHARE-PASSWORD": "letmein" })).status, 429);
+    assert.equal((await rawUpload(f, hash, "c.txt", "x", { "X-SHARE-PASSWORD": "letmein" })).status, 429);
   } finally {
     await f.close();
   }
@@ -222,7 +237,7 @@ Deno.test("drop link: tus-js-client uploads in chunks", async () => {
       });
       upload.start();
     });
-    assert.match(url, /photo\.jpg$/);
+    assert.match(url, /\/photo\.jpg\?token=[\w-]{128}$/);
     assert.equal((await Deno.stat(`${f.root}/inbox/photo.jpg`)).size, 300_000);
   } finally {
     await server.shutdown();

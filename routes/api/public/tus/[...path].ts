@@ -29,7 +29,7 @@ export const handler = define.handlers({
       length: c.req.header("Upload-Length"),
     });
     const hash = req.rest.split("/")[0];
-    c.header("Location", dropLocation(c.var.deps.config.baseUrl, hash, up.name));
+    c.header("Location", dropLocation(c.var.deps.config.baseUrl, hash, up.name, up.token));
     return c.text(statusText(201), 201);
   },
   // Hono answers HEAD through GET: on an upload it is the tus offset query, on the link itself the drop
