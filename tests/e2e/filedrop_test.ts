@@ -56,8 +56,32 @@ Deno.test({
       });
       await vpage.locator('[data-testid="share-drop-items"] li[data-state="done"]').waitFor();
       await screenshot(vpage, "share-drop");
+      await vpage.getByText("Files you may still upload: 1").waitFor();
       assert.equal(await Deno.readTextFile(`${server.t.root}/inbox/secret (1).txt`), "dropped by a visitor");
       assert.equal(await Deno.readTextFile(`${server.t.root}/inbox/secret.txt`), "hidden");
+
+      // A password link: the password card first, then the drop zone.
+      const res = await server.t.request("/api/share/inbox/", {
+        method: "POST",
+        as: "alice",
+        body: JSON.stringify({ kind: "drop", password: "drop pass" }),
+      });
+      const locked = (await res.json()).hash;
+      await vpage.goto(`${server.url}/share/${locked}`);
+      await hydrated(vpage, "SharePage");
+      await vpage.getByTestId("share-password-input").fill("wrong");
+      await vpage.getByTestId("share-password-submit").click();
+      await vpage.getByTestId("share-wrong").waitFor();
+      await vpage.getByTestId("share-password-input").fill("drop pass");
+      await vpage.getByTestId("share-password-submit").click();
+      await vpage.getByTestId("share-drop-zone").waitFor();
+      await vpage.getByTestId("share-drop-input").setInputFiles({
+        name: "report.pdf",
+        mimeType: "application/pdf",
+        buffer: Buffer.alloc(50_000, 1),
+      });
+      await vpage.locator('[data-testid="share-drop-items"] li[data-state="done"]').waitFor();
+      assert.equal((await Deno.stat(`${server.t.root}/inbox/report.pdf`)).size, 50_000);
       await visitor.context.close();
     } finally {
       await browser.close();
