@@ -39,7 +39,10 @@ export interface DropFields {
 
 /** How many " (n)" suffixes are tried before a name counts as taken. */
 const MAX_SUFFIX = 1000;
-/** How long the marker tying an upload to its drop link lives (the upload expiry bounds it anyway). */
+/**
+ * How long the marker tying an upload to its drop link (and reserving its name) lives. It outlives the upload
+ * so that a finished file's name is not handed out again while a client may still ask for its offset.
+ */
 const MARKER_TTL_MS = 7 * 24 * 3600 * 1000;
 
 function limitOf(body: Record<string, unknown>, key: string): number {
@@ -145,15 +148,24 @@ function suffixed(name: string, n: number): string {
   return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
 }
 
-/** The first of `name`, `name (1)`, ... that is neither a file nor a running upload. */
-async function freeName(drop: OpenedDrop): Promise<string> {
+/**
+ * Reserves the first of `name`, `name (1)`, ... that is neither a file, nor a running upload, nor reserved by
+ * another drop upload: the reservation (the marker that ties the upload to its link) is written only if the
+ * name has none, so two visitors sending the same name at once get different names.
+ */
+async function reserveName(drop: OpenedDrop): Promise<{ name: string; marker: Deno.KvKey }> {
+  const { kv } = drop.upload.deps;
   for (let n = 0; n <= MAX_SUFFIX; n++) {
     const candidate = suffixed(drop.name, n);
     if (newNameProblem(candidate) !== null) break;
     const p = await resolveScoped(drop.upload.gate, "/" + candidate, "create");
     if (p.lstat !== null) continue;
-    if (await findUpload(drop.upload.deps.kv, await targetKeyOf(p.real))) continue;
-    return candidate;
+    const key = await targetKeyOf(p.real);
+    if (await findUpload(kv, key)) continue;
+    const marker = keys.dropUpload(key);
+    const res = await kv.atomic().check({ key: marker, versionstamp: null })
+      .set(marker, drop.opened.link.hash, { expireIn: MARKER_TTL_MS }).commit();
+    if (res.ok) return { name: candidate, marker };
   }
   throw new ForbiddenError("drop_name_taken");
 }
@@ -191,17 +203,16 @@ export async function createDropUpload(
   const length = parseUploadLength(req.length);
   const { link } = drop.opened;
   if (link.maxFileSize && length > link.maxFileSize) throw new PayloadTooLargeError("drop_file_too_large");
-  const name = await freeName(drop);
   await countUpload(deps.kv, link.hash, 1);
-  const p = await resolveScoped(drop.upload.gate, "/" + name, "create");
-  const marker = keys.dropUpload(await targetKeyOf(p.real));
-  await deps.kv.set(marker, link.hash, { expireIn: MARKER_TTL_MS });
+  let reserved: { name: string; marker: Deno.KvKey } | null = null;
   try {
+    reserved = await reserveName(drop);
+    const { name } = reserved;
     const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
     // Audit log call site: a visitor started a drop upload (link.hash, owner link.userID, name, length).
     return { ...status, name, token: link.passwordHash ? link.token : "" };
   } catch (err) {
-    await deps.kv.delete(marker);
+    if (reserved) await deps.kv.delete(reserved.marker);
     await countUpload(deps.kv, link.hash, -1);
     throw err;
   }

@@ -259,3 +259,39 @@ Deno.test("drop link: a creation refused by the owner's quota does not use up th
     await f.close();
   }
 });
+
+Deno.test("drop link: parallel uploads of one name get different names and keep their own bytes", async () => {
+  const f = await dropApp();
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, f.app.fetch);
+  try {
+    const hash = await makeDrop(f);
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const bodies = Array.from({ length: 6 }, (_, i) => `visitor number ${i}`);
+    const locations = await Promise.all(bodies.map(async (body) => {
+      const r = await fetch(`${base}/api/public/tus/${hash}/same.txt`, {
+        method: "POST",
+        headers: { ...TUS, "Upload-Length": String(body.length) },
+      });
+      await r.body?.cancel();
+      assert.equal(r.status, 201);
+      return r.headers.get("Location")!;
+    }));
+    assert.equal(new Set(locations).size, 6, String(locations));
+    await Promise.all(locations.map(async (location, i) => {
+      const r = await fetch(`${base}${location}`, {
+        method: "PATCH",
+        headers: { ...TUS, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+        body: bodies[i],
+      });
+      await r.body?.cancel();
+      assert.equal(r.status, 204);
+    }));
+    for (const [i, location] of locations.entries()) {
+      const name = decodeURIComponent(location.split("/").pop()!);
+      assert.equal(await Deno.readTextFile(`${f.root}/inbox/${name}`), bodies[i]);
+    }
+  } finally {
+    await server.shutdown();
+    await f.close();
+  }
+});
