@@ -25,6 +25,12 @@ export interface NewShare {
   password: string;
   custom: boolean;
   customLink: string;
+  /** Folders only: an upload-only link ("file drop"). */
+  drop?: boolean;
+  /** Drop links: largest file in MB as typed ("" = no limit). */
+  maxFileSizeMb?: string;
+  /** Drop links: number of files as typed ("" = no limit). */
+  maxFiles?: string;
 }
 
 /** The links of one path (own links; admins see every owner's). */
@@ -49,6 +55,13 @@ export function shareBody(form: NewShare): Record<string, unknown> {
   if (form.custom) {
     body.custom = true;
     body.customLink = form.customLink.trim();
+  }
+  if (form.drop) {
+    body.kind = "drop";
+    const mb = Number(form.maxFileSizeMb ?? "");
+    if (mb > 0) body.maxFileSize = Math.round(mb * 1024 * 1024);
+    const files = Math.trunc(Number(form.maxFiles ?? ""));
+    if (files > 0) body.maxFiles = files;
   }
   return body;
 }

@@ -5,13 +5,9 @@ import { ShareStyles } from "../components/share/styles.tsx";
 import { ApiError, encodePath } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { baseUrl } from "../client/page.ts";
-import {
-  copyText,
-  fetchPublicShare,
-  publicArchiveUrl,
-  publicDownloadUrl,
-  type PublicResource,
-} from "../client/share.ts";
+import { copyText, publicArchiveUrl, publicDownloadUrl } from "../client/share.ts";
+import { fetchShareOrDrop, type ShareOrDrop } from "../client/drop.ts";
+import { DropZone } from "../components/share/DropZone.tsx";
 import { showError, showSuccess } from "../client/toasts.ts";
 import type { Resource } from "../lib/types.ts";
 import { PasswordCard } from "./share/PasswordCard.tsx";
@@ -46,7 +42,7 @@ function SharePageImpl(props: SharePageProps) {
   const { hash } = props;
   const [sub, setSub] = useState(props.sub);
   const [password, setPassword] = useState("");
-  const [res, setRes] = useState<PublicResource | null>(null);
+  const [res, setRes] = useState<ShareOrDrop | null>(null);
   const [status, setStatus] = useState<number | null>(null);
   const [needPassword, setNeedPassword] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -55,7 +51,7 @@ function SharePageImpl(props: SharePageProps) {
   const load = async (path: string, pw: string, options: { attempt?: boolean } = {}) => {
     setBusy(true);
     try {
-      const r = await fetchPublicShare(hash, path, pw);
+      const r = await fetchShareOrDrop(hash, path, pw);
       setRes(r);
       setStatus(null);
       setNeedPassword(false);
@@ -108,6 +104,7 @@ function SharePageImpl(props: SharePageProps) {
   }
   if (status !== null) return <ErrorView status={status} t={t} />;
   if (!res) return <ShareStyles />;
+  if (res.drop) return <DropZone hash={hash} password={password} info={res.drop} locale={locale} t={t} />;
   const token = res.token;
   const target = res.isDir ? res.path.replace(/\/*$/, "/") : res.path;
   const downloadUrl = publicDownloadUrl(hash, target, { token });

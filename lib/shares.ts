@@ -15,6 +15,7 @@ import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
 import { cleanAbsolute } from "./fs/confine.ts";
 import { cleanVpath, vpathBase } from "./fs/path.ts";
 import { newNameProblem } from "./names.ts";
+import { dropFieldsOf } from "./drop.ts";
 import { getResource } from "./fs/resources.ts";
 import { openRaw, type RawRequest } from "./fs/raw.ts";
 import type { FileDownload } from "./fs/download.ts";
@@ -48,6 +49,14 @@ export function toWireShare(s: StoredShare): Share {
     hasPassword: !!s.passwordHash,
   };
   if (s.created) wire.created = s.created;
+  if (s.kind === "drop") {
+    Object.assign(wire, {
+      kind: s.kind,
+      maxFileSize: s.maxFileSize,
+      maxFiles: s.maxFiles,
+      uploads: s.uploads,
+    });
+  }
   return wire;
 }
 
@@ -158,6 +167,7 @@ export async function createShareLink(
   const body = parseBody(options.body);
   const p = await resolveScoped(actor.ctx, options.vpath, "read");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
+  const drop = dropFieldsOf(actor.user, options.body, p.stat);
   const expire = expiryOf(body.expires, body.unit, deps.now());
   let passwordHash = "";
   let token = "";
@@ -173,6 +183,7 @@ export async function createShareLink(
     passwordHash,
     token,
     created: Math.floor(deps.now() / 1000),
+    ...drop,
   };
   if (body.custom) {
     const custom = (body.customLink ?? "").trim();

@@ -298,6 +298,14 @@ export interface Share {
   hasPassword: boolean;
   /** Unix seconds the link was made (our extension; absent on older or imported links). */
   created?: number;
+  /** "drop": an upload-only link to a folder (our extension; absent on ordinary links). */
+  kind?: "drop";
+  /** Drop links: largest accepted file in bytes (0: no limit). */
+  maxFileSize?: number;
+  /** Drop links: how many files may be uploaded (0: no limit). */
+  maxFiles?: number;
+  /** Drop links: uploads started so far. */
+  uploads?: number;
   /** Added client-side for admins. */
   username?: string;
 }

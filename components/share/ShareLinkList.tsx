@@ -28,6 +28,9 @@ export function ShareLinkList(props: ShareLinkListProps) {
               passwordLabel={t("share.passwordProtected")}
             />
             <ShareDates created={l.created} expire={l.expire} locale={props.locale} t={t} />
+            {l.kind === "drop" && (
+              <span class="share-hint" data-testid="share-drop-badge">{t("share.dropBadge")}</span>
+            )}
           </span>
           <ShareLinkActions
             copyLabel={t("share.copyLink")}

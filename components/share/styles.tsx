@@ -12,6 +12,13 @@ const CSS = `
 .share-check { display: flex; align-items: center; gap: 8px; }
 .share-error { color: var(--danger); margin: 0; }
 .share-hint { color: var(--text-muted); font-size: 0.875em; margin: 0.25rem 0 0; }
+.share-drop { flex: 0 1 560px; padding: 16px; display: flex; flex-direction: column; gap: 8px; }
+.share-drop-title { margin: 0; font-size: 1.1rem; overflow-wrap: anywhere; }
+.share-drop-area { display: flex; flex-direction: column; align-items: center; gap: 12px; padding: 32px 16px;
+  border: 2px dashed var(--border); border-radius: 8px; text-align: center; cursor: pointer; }
+.share-drop-area.over { border-color: var(--accent); }
+.share-drop-items { list-style: none; margin: 0; padding: 0; overflow-wrap: anywhere; }
+.share-drop-items li { padding: 4px 0; border-block-end: 1px solid var(--border); }
 .share-crumbs { flex: 1 0 100%; overflow-wrap: anywhere; }
 .share-page { display: flex; flex-wrap: wrap; gap: 16px; padding: 16px 0; align-items: flex-start; justify-content: center;
   max-width: 1200px; margin-inline: auto; }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
+import { DropFields } from "../../components/share/DropFields.tsx";
 import { ShareLinkList } from "../../components/share/ShareLinkList.tsx";
 import { ShareStyles } from "../../components/share/styles.tsx";
 import { usePage } from "../../client/hooks.ts";
@@ -153,6 +154,7 @@ export function SharePrompt(props: PromptProps<{ path: string; name: string }>) 
               </p>
             </div>
           )}
+          {path.endsWith("/") && <DropFields form={form} set={set} t={t} />}
         </form>
         <div class="card-actions">
           <button type="button" class="button flat" onClick={cancel}>{t("buttons.cancel")}</button>

@@ -18,6 +18,7 @@
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
  * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
+ * | ["uploads", "drop", sha256(real path)]      | string: hash of the drop link that created the upload (expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
@@ -68,6 +69,7 @@ export const keys = {
   sessionByUser: (userId: number, id: string) => ["sessions_by_user", userId, id] as const,
   sessionsByUserPrefix: (userId: number) => ["sessions_by_user", userId] as const,
   uploadsPrefix: () => ["uploads"] as const,
+  dropUpload: (targetKey: string) => ["uploads", "drop", targetKey] as const,
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
