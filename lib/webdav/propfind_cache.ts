@@ -27,3 +27,8 @@ export function keptChildren(snap: DirSnapshot, key: string): Uint8Array[] | nul
 export function keepChildren(snap: DirSnapshot, key: string, changes: number, chunks: Uint8Array[]): void {
   if (snap.changes === changes) kept.set(snap, { key, changes, chunks });
 }
+
+/** Whether an answer is kept for `snap` (for tests). */
+export function isKept(snap: DirSnapshot): boolean {
+  return kept.has(snap);
+}
