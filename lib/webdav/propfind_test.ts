@@ -7,7 +7,8 @@ import type { DavContext } from "./context.ts";
 import { patchDeadProps } from "./dead_props.ts";
 import { createLock, realSegments } from "./locks.ts";
 import { propfind } from "./propfind.ts";
-import { isKept } from "./propfind_cache.ts";
+import { isKept, keepChildren, keptChildren, MAX_KEPT_BYTES, setKeptBudget } from "./propfind_cache.ts";
+import type { DirSnapshot } from "../fs/listing_snapshot.ts";
 
 const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlastmodified/>' +
   "<D:getcontentlength/><D:resourcetype/><D:displayname/></D:prop></D:propfind>";
@@ -98,4 +99,27 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
       kv.close();
     }
   });
+});
+
+Deno.test("PROPFIND kept answers: bounded in bytes, least recently used out", () => {
+  const snaps = [0, 1, 2].map(() => ({ changes: 0 }) as unknown as DirSnapshot);
+  try {
+    assert.equal(setKeptBudget(0), 0);
+    setKeptBudget(250);
+    keepChildren(snaps[0], "k", 0, [new Uint8Array(100)]);
+    keepChildren(snaps[1], "k", 0, [new Uint8Array(100)]);
+    assert.ok(keptChildren(snaps[0], "k") !== null, "used: now the most recent");
+    assert.equal(keptChildren(snaps[0], "other"), null);
+    keepChildren(snaps[2], "k", 0, [new Uint8Array(100)]);
+    assert.deepEqual(snaps.map(isKept), [true, false, true]);
+    keepChildren(snaps[1], "k", 0, [new Uint8Array(1000)]);
+    assert.equal(isKept(snaps[1]), false, "larger than the whole budget");
+    snaps[0].changes++;
+    assert.equal(keptChildren(snaps[0], "k"), null, "stale after an in-place change");
+    keepChildren(snaps[2], "k", 1, [new Uint8Array(10)]);
+    assert.equal(keptChildren(snaps[2], "k")?.[0].length, 100, "rendered before a change: not kept");
+    assert.equal(setKeptBudget(MAX_KEPT_BYTES), 200);
+  } finally {
+    setKeptBudget(MAX_KEPT_BYTES);
+  }
 });
