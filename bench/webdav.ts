@@ -3,7 +3,8 @@
  *   deno run -A bench/webdav.ts [--sizes=10000,100000] [--runs=10] [--mib=1024]
  *
  * Against one server started with `--webdav`, compares
- * - `PROPFIND Depth: 1` of folders of N small files with `GET /api/resources/<folder>/`, and
+ * - `PROPFIND Depth: 1` of folders of N small files (allprop, and a `prop` list as rclone asks it) with
+ *   `GET /api/resources/<folder>/`, and
  * - a PUT of a file of `--mib` MiB through `/dav/` with `POST /api/resources/<file>?override=true`, and its
  *   GET through `/dav/` with `GET /api/raw/<file>`.
  * Goal: every WebDAV figure within 1.3x of its `/api/` counterpart. Folders and the source file are kept
@@ -52,13 +53,21 @@ async function ensureBlob(n: number): Promise<string> {
   return path;
 }
 
+/** Bytes of the last body read by {@link timed}. */
+let lastBytes = 0;
+
 async function timed(request: () => Promise<Response>): Promise<number> {
   const t0 = performance.now();
   const res = await request();
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  if (res.body) { for await (const _ of res.body); }
+  lastBytes = 0;
+  if (res.body) { for await (const chunk of res.body) lastBytes += chunk.length; }
   return performance.now() - t0;
 }
+
+const PROPS = '<?xml version="1.0"?><d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns"><d:prop>' +
+  "<d:displayname/><d:getlastmodified/><d:getcontentlength/><d:resourcetype/><d:getcontenttype/>" +
+  "<oc:checksums/></d:prop></d:propfind>";
 
 async function p50(n: number, request: () => Promise<Response>): Promise<number> {
   const times: number[] = [];
@@ -73,6 +82,10 @@ function row(what: string, dav: number, api: number): void {
   print(`| ${what} | ${dav.toFixed(0)} ms | ${api.toFixed(0)} ms | ${(dav / api).toFixed(2)}x |`);
 }
 
+function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
 const root = `${WORK}webdav-root`;
 await Deno.mkdir(root, { recursive: true });
 const folders = [];
@@ -84,15 +97,18 @@ try {
   print("| operation | WebDAV | /api/ | ratio |");
   print("|---|---|---|---|");
   for (const [n, name] of folders) {
-    const d = await p50(
-      runs,
-      () => fetch(`${server.url}/dav/${name}/`, { method: "PROPFIND", headers: { ...dav, Depth: "1" } }),
-    );
+    const propfind = (body?: string) => () =>
+      fetch(`${server.url}/dav/${name}/`, { method: "PROPFIND", headers: { ...dav, Depth: "1" }, body });
+    const d = await p50(runs, propfind());
+    const davBytes = lastBytes;
+    const dp = await p50(runs, propfind(PROPS));
+    const propBytes = lastBytes;
     const a = await p50(
       runs,
       () => fetch(`${server.url}/api/resources/${name}/`, { headers: server.headers }),
     );
-    row(`list ${n} entries (p50 of ${runs})`, d, a);
+    row(`list ${n} entries, allprop ${mb(davBytes)} vs ${mb(lastBytes)} (p50 of ${runs})`, d, a);
+    row(`list ${n} entries, 6 props ${mb(propBytes)} vs ${mb(lastBytes)} (p50 of ${runs})`, dp, a);
   }
   const upload = async (url: string, init: RequestInit) => {
     const f = await Deno.open(blob, { read: true });

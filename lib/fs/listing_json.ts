@@ -155,8 +155,17 @@ class ChunkWriter {
 
 /** Identifies what a listing of `dir` shows: its sorting, its vpath (item paths) and who may see which entry. */
 function viewKey(dir: ScopedPath, realBase: string | null, sorting: Sorting): string {
+  return JSON.stringify([sorting.by, sorting.asc, visibilityKey(dir, realBase)]);
+}
+
+/**
+ * Identifies which entries of `dir` a user sees and under which path: its vpath, where it really is (a folder
+ * reached through a link) and the user's rules and dot-file hiding. Renderings of a snapshot may be shared
+ * between requests with the same key.
+ */
+export function visibilityKey(dir: ScopedPath, realBase: string | null): string {
   const c = dir.confinement;
-  return JSON.stringify([sorting.by, sorting.asc, dir.vpath, realBase, c.ruleBase, c.hideDotfiles, c.rules]);
+  return JSON.stringify([dir.vpath, realBase, c.ruleBase, c.hideDotfiles, c.rules]);
 }
 
 /** The visible entries and the links, in listing order, as the UTF-8 of the items array's content. */

@@ -78,6 +78,8 @@ export interface DirSnapshot {
   readonly orders: Map<string, Uint32Array>;
   /** Encoded items per (sorting, view), kept by the listing renderer; cleared when an entry changes. */
   readonly rendered: Map<string, RenderedItems>;
+  /** Bumped when entries change in place (refreshed sub-directories): renderings kept elsewhere are stale. */
+  changes: number;
 }
 
 /** The `items` array of a listing as UTF-8 without its brackets, in chunks, with its counts. */
@@ -258,6 +260,7 @@ export async function scanDirectory(
     linkCount,
     orders: new Map(),
     rendered: new Map(),
+    changes: 0,
   };
 }
 
@@ -288,6 +291,7 @@ export function refreshDirs(snap: DirSnapshot): boolean {
   if (changed) {
     for (const key of [...snap.orders.keys()]) if (!key.startsWith("name")) snap.orders.delete(key);
     snap.rendered.clear();
+    snap.changes++;
   }
   return true;
 }

@@ -38,11 +38,17 @@ export function vpathOfUrlPath(pathname: string, prefix: string): string | null 
   }
 }
 
+/** Percent-encodes one path segment for an href. */
+export function encodeSegment(segment: string): string {
+  const s = encodeURIComponent(segment);
+  return /[!'()*]/.test(s)
+    ? s.replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+    : s;
+}
+
 /** Percent-encodes a vpath for an href (each segment; `/` kept). */
 export function encodeVpath(vpath: string): string {
-  return vpath.split("/").map((s) =>
-    encodeURIComponent(s).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
-  ).join("/");
+  return vpath.split("/").map(encodeSegment).join("/");
 }
 
 /** The href of a vpath (collections end with `/`). */

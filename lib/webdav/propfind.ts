@@ -7,8 +7,9 @@
 import { HttpError, NotFoundError } from "../errors.ts";
 import { childVisibility, realVpathOf, resolveScoped, scopedChild, type ScopedPath } from "../fs/gate.ts";
 import { KIND_DIR, KIND_LINK, scanDirectory } from "../fs/listing_snapshot.ts";
-import { joinVpath } from "../fs/path.ts";
-import { type DavContext, hrefOf, segsOf } from "./context.ts";
+import { visibilityKey } from "../fs/listing_json.ts";
+import { vpathBase } from "../fs/path.ts";
+import { type DavContext, encodeSegment, hrefOf, segsOf } from "./context.ts";
 import { clarkName, getChildDeadProps, getDeadProps } from "./dead_props.ts";
 import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
 import {
@@ -21,6 +22,7 @@ import {
   propstatXml,
   splitClark,
 } from "./props_xml.ts";
+import { keepChildren, keptChildren } from "./propfind_cache.ts";
 import { childElements, DAV_NS, readXmlBody, type XmlElement } from "./xml.ts";
 
 /** What the client asked for. */
@@ -51,7 +53,7 @@ function factsOfStat(p: ScopedPath, ctx: DavContext): EntryFacts {
   const stat = p.stat ?? p.lstat!;
   const mtimeMs = stat.mtime?.getTime() ?? 0;
   return {
-    vpath: p.vpath,
+    name: vpathBase(p.vpath),
     href: hrefOf(ctx, p.vpath, stat.isDirectory),
     isDir: stat.isDirectory,
     size: stat.isDirectory ? 0 : stat.size,
@@ -91,7 +93,8 @@ export function entryXml(
       else missing.push(emptyPropXml(ns, name));
     }
   }
-  let out = `<D:response><D:href>${e.href.replace(/&/g, "&amp;")}</D:href>`;
+  const href = e.href.includes("&") ? e.href.replace(/&/g, "&amp;") : e.href;
+  let out = `<D:response><D:href>${href}</D:href>`;
   if (found.length || !missing.length) out += propstatXml(found.join(""), "200 OK");
   if (missing.length) out += propstatXml(missing.join(""), "404 Not Found");
   return out + "</D:response>";
@@ -152,20 +155,31 @@ async function childrenStream(
   const below = options.wantsLocks ? await locksBelow(ctx.kv, segs, now) : [];
   const locksOf = (name: string) =>
     inherited.concat(below.filter((l) => l.segs.length === segs.length + 1 && l.segs[segs.length] === name));
+  // Hrefs of children: the folder's part is encoded once.
+  const base = hrefOf(ctx, dir.vpath, true);
+  const lockFree = !options.wantsLocks ||
+    (inherited.length === 0 && !below.some((l) => l.segs.length === segs.length + 1));
+  const key = ctx.listings && snap.linkCount === 0 && dead.size === 0 && lockFree
+    ? JSON.stringify([req, base, visibilityKey(dir, realBase)])
+    : null;
+  const hit = key === null ? null : keptChildren(snap, key);
+  const head = encoder.encode(options.head);
+  if (hit !== null) return chunkStream([head, ...hit, encoder.encode(MULTISTATUS_END)]);
+  const changes = snap.changes;
+  const rendered: Uint8Array[] = [];
   let i = 0;
   let started = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(options.head));
+        controller.enqueue(head);
         return;
       }
-      let out = "";
+      const parts: string[] = [];
       const end = Math.min(i + CHUNK, snap.names.length);
       for (; i < end; i++) {
         const name = snap.names[i];
-        const vpath = joinVpath(dir.vpath, name);
         let facts: EntryFacts;
         if (snap.kinds[i] === KIND_LINK) {
           const child = await scopedChild(dir, name);
@@ -176,21 +190,37 @@ async function childrenStream(
           const isDir = snap.kinds[i] === KIND_DIR;
           const mtimeMs = snap.mtimes[i];
           facts = {
-            vpath,
-            href: hrefOf(ctx, vpath, isDir),
+            name,
+            href: base + encodeSegment(name) + (isDir ? "/" : ""),
             isDir,
             size: snap.sizes[i],
             mtimeMs,
             createdMs: mtimeMs,
           };
         }
-        out += entryXml(facts, req, dead.get(name), locksOf(name), now);
+        parts.push(entryXml(facts, req, dead.get(name), locksOf(name), now));
       }
-      if (out) controller.enqueue(encoder.encode(out));
+      if (parts.length) {
+        const chunk = encoder.encode(parts.join(""));
+        if (key !== null) rendered.push(chunk);
+        controller.enqueue(chunk);
+      }
       if (i >= snap.names.length) {
+        if (key !== null) keepChildren(snap, key, changes, rendered);
         controller.enqueue(encoder.encode(MULTISTATUS_END));
         controller.close();
       }
     },
   });
+}
+
+/** A stream handing out shared chunks as they are read. */
+function chunkStream(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(chunks[next++]);
+      if (next === chunks.length) controller.close();
+    },
+  }, { highWaterMark: 0 });
 }

@@ -1,13 +1,13 @@
 /** Live WebDAV properties and the XML of multistatus responses (prefix `D:` for the DAV namespace). */
 import { mimeByExtension } from "../fs/mime.ts";
-import { vpathBase } from "../fs/path.ts";
 import type { DavLock } from "./locks.ts";
 import { clarkName } from "./dead_props.ts";
 import { DAV_NS, escapeXml } from "./xml.ts";
 
 /** What the live properties of one entry are made of. */
 export interface EntryFacts {
-  vpath: string;
+  /** The entry's own name (its display name). */
+  name: string;
   href: string;
   isDir: boolean;
   size: number;
@@ -42,6 +42,26 @@ const SUPPORTED_LOCK =
   "</D:lockentry><D:lockentry><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype>" +
   "</D:lockentry>";
 
+/** A formatter of whole seconds that remembers its last answer (a folder's entries often share one). */
+function perSecond(format: (ms: number) => string): (ms: number) => string {
+  let second = NaN, text = "";
+  return (ms) => {
+    const s = Math.floor(ms / 1000);
+    if (s !== second) {
+      text = format(s * 1000);
+      second = s;
+    }
+    return text;
+  };
+}
+
+/** An HTTP date (`getlastmodified`). */
+const httpDate = perSecond((ms) => new Date(ms).toUTCString());
+/** An RFC 3339 date without fractions (`creationdate`). */
+const isoDate = perSecond((ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
+
+const SUPPORTED_LOCK_XML = `<D:supportedlock>${SUPPORTED_LOCK}</D:supportedlock>`;
+
 /** The XML of one active lock (inside lockdiscovery and the LOCK answer). */
 export function activeLockXml(lock: DavLock, now: number): string {
   const left = Math.max(0, Math.ceil((lock.expires - now) / 1000));
@@ -62,29 +82,27 @@ export function livePropXml(
 ): string | null {
   switch (name) {
     case "creationdate":
-      return `<D:creationdate>${
-        new Date(e.createdMs).toISOString().replace(/\.\d{3}Z$/, "Z")
-      }</D:creationdate>`;
+      return `<D:creationdate>${isoDate(e.createdMs)}</D:creationdate>`;
     case "displayname":
-      return `<D:displayname>${escapeXml(vpathBase(e.vpath))}</D:displayname>`;
+      return `<D:displayname>${escapeXml(e.name)}</D:displayname>`;
     case "getcontentlength":
       return e.isDir ? null : `<D:getcontentlength>${e.size}</D:getcontentlength>`;
     case "getcontenttype":
       return e.isDir
         ? null
         : `<D:getcontenttype>${
-          escapeXml(mimeByExtension(vpathBase(e.vpath)) || "application/octet-stream")
+          escapeXml(mimeByExtension(e.name) || "application/octet-stream")
         }</D:getcontenttype>`;
     case "getetag":
       return e.isDir ? null : `<D:getetag>${escapeXml(etagFrom(e.mtimeMs, e.size))}</D:getetag>`;
     case "getlastmodified":
-      return `<D:getlastmodified>${new Date(e.mtimeMs).toUTCString()}</D:getlastmodified>`;
+      return `<D:getlastmodified>${httpDate(e.mtimeMs)}</D:getlastmodified>`;
     case "lockdiscovery":
       return `<D:lockdiscovery>${locks.map((l) => activeLockXml(l, now)).join("")}</D:lockdiscovery>`;
     case "resourcetype":
       return e.isDir ? "<D:resourcetype><D:collection/></D:resourcetype>" : "<D:resourcetype/>";
     case "supportedlock":
-      return `<D:supportedlock>${SUPPORTED_LOCK}</D:supportedlock>`;
+      return SUPPORTED_LOCK_XML;
     default:
       return null;
   }

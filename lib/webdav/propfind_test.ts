@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { resolveScoped } from "../fs/gate.ts";
+import { ListingCache } from "../fs/listing_cache.ts";
+import type { FsRequest } from "../fs/request.ts";
+import { ctxFor, pathRule, withTempRoot } from "../fs/_testing.ts";
+import type { DavContext } from "./context.ts";
+import { patchDeadProps } from "./dead_props.ts";
+import { createLock, realSegments } from "./locks.ts";
+import { propfind } from "./propfind.ts";
+import { isKept, keepChildren, keptChildren, MAX_KEPT_BYTES, setKeptBudget } from "./propfind_cache.ts";
+import type { DirSnapshot } from "../fs/listing_snapshot.ts";
+
+const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlastmodified/>' +
+  "<D:getcontentlength/><D:resourcetype/><D:displayname/></D:prop></D:propfind>";
+
+type Gate = ReturnType<typeof ctxFor>;
+
+async function body(kv: Deno.Kv, gate: Gate, listings: ListingCache | undefined, xml?: string) {
+  const ctx: DavContext = {
+    fs: { gate, user: gate.user } as unknown as FsRequest,
+    kv,
+    request: new Request("http://h/dav/d/", { method: "PROPFIND", headers: { Depth: "1" }, body: xml }),
+    prefix: "/dav",
+    vpath: "/d/",
+    listings,
+    now: () => Date.now(),
+  };
+  const res = await propfind(ctx);
+  assert.equal(res.status, 207);
+  return await res.text();
+}
+
+async function folder(root: string): Promise<void> {
+  await Deno.mkdir(`${root}/d/sub & co`, { recursive: true });
+  for (let i = 0; i < 1200; i++) Deno.writeTextFileSync(`${root}/d/f ${i}#&.txt`, "x".repeat(i % 5));
+  // Past the window in which the folder's mtime cannot tell a later change apart.
+  await new Promise((r) => setTimeout(r, 120));
+}
+
+Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and follow changes", async () => {
+  await withTempRoot(async ({ root }) => {
+    await folder(root);
+    const kv = await Deno.openKv(":memory:");
+    const cache = new ListingCache({ minEntries: 0 });
+    const admin = ctxFor(root);
+    const snapOf = async (gate: Gate) =>
+      await cache.snapshot(await resolveScoped(gate, "/d", "read"), { readHeaders: false });
+    try {
+      for (const xml of [undefined, PROP]) {
+        const fresh = await body(kv, admin, undefined, xml);
+        assert.equal(fresh.match(/<D:response>/g)?.length, 1 + 1201);
+        assert.equal(await body(kv, admin, cache, xml), fresh);
+        assert.ok(isKept(await snapOf(admin)));
+        assert.equal(await body(kv, admin, cache, xml), fresh, "served from the kept answer");
+      }
+      // A rule change: another view of the same snapshot.
+      const ruled = ctxFor(root, { rules: [pathRule("/d/f 7#&.txt")] });
+      const ruledBody = await body(kv, ruled, cache);
+      assert.equal(ruledBody, await body(kv, ruled, undefined));
+      assert.ok(!ruledBody.includes("f%207%23%26.txt"));
+      assert.ok((await body(kv, admin, cache)).includes("f%207%23%26.txt"));
+      // A new file: a new snapshot.
+      await Deno.writeTextFile(`${root}/d/new.txt`, "n");
+      await new Promise((r) => setTimeout(r, 120));
+      const added = await body(kv, admin, cache);
+      assert.ok(added.includes("/dav/d/new.txt</D:href>"));
+      assert.equal(added, await body(kv, admin, undefined));
+      // A sub-folder whose content changed (unseen by the folder's watcher): its getlastmodified moves.
+      await new Promise((r) => setTimeout(r, 1100));
+      await Deno.writeTextFile(`${root}/d/sub & co/inner.txt`, "i");
+      const touched = await body(kv, admin, cache);
+      assert.notEqual(touched, added);
+      assert.equal(touched, await body(kv, admin, undefined));
+      // Dead properties on a child are never served from a kept answer.
+      const segs = realSegments(`${root}/d/f 3#&.txt`);
+      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: '<color xmlns="urn:t">red</color>' }]);
+      const dead = await body(kv, admin, cache);
+      assert.ok(dead.includes('<color xmlns="urn:t">red</color>'));
+      assert.equal(dead, await body(kv, admin, undefined));
+      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: null }]);
+      assert.equal(await body(kv, admin, cache), await body(kv, admin, undefined));
+      // Nor are locks on a child.
+      const now = Date.now();
+      await createLock(kv, {
+        token: "opaquelocktoken:t-1",
+        segs: realSegments(`${root}/d/f 5#&.txt`),
+        root: "/dav/d/f%205%23%26.txt",
+        depth: "0",
+        scope: "exclusive",
+        owner: "",
+        userId: 1,
+        timeout: 600,
+        expires: now + 600_000,
+      }, now);
+      const locked = await body(kv, admin, cache);
+      assert.ok(locked.includes("opaquelocktoken:t-1"));
+    } finally {
+      await cache.close();
+      kv.close();
+    }
+  });
+});
+
+Deno.test("PROPFIND kept answers: bounded in bytes, least recently used out", () => {
+  const snaps = [0, 1, 2].map(() => ({ changes: 0 }) as unknown as DirSnapshot);
+  try {
+    assert.equal(setKeptBudget(0), 0);
+    setKeptBudget(250);
+    keepChildren(snaps[0], "k", 0, [new Uint8Array(100)]);
+    keepChildren(snaps[1], "k", 0, [new Uint8Array(100)]);
+    assert.ok(keptChildren(snaps[0], "k") !== null, "used: now the most recent");
+    assert.equal(keptChildren(snaps[0], "other"), null);
+    keepChildren(snaps[2], "k", 0, [new Uint8Array(100)]);
+    assert.deepEqual(snaps.map(isKept), [true, false, true]);
+    keepChildren(snaps[1], "k", 0, [new Uint8Array(1000)]);
+    assert.equal(isKept(snaps[1]), false, "larger than the whole budget");
+    snaps[0].changes++;
+    assert.equal(keptChildren(snaps[0], "k"), null, "stale after an in-place change");
+    keepChildren(snaps[2], "k", 1, [new Uint8Array(10)]);
+    assert.equal(keptChildren(snaps[2], "k")?.[0].length, 100, "rendered before a change: not kept");
+    assert.equal(setKeptBudget(MAX_KEPT_BYTES), 200);
+  } finally {
+    setKeptBudget(MAX_KEPT_BYTES);
+  }
+});
