@@ -57,6 +57,8 @@ export interface ListingCacheStats {
   misses: number;
   /** Misses that shared a read already in progress. */
   joined: number;
+  /** File-system events seen by the watchers of the folders held now. */
+  events: number;
 }
 
 /** A directory's changes within this many ms of its read cannot be told apart by mtime. */
@@ -207,6 +209,7 @@ export class ListingCache {
       hits: this.#hits,
       misses: this.#misses,
       joined: this.#joined,
+      events: [...this.#slots.values()].reduce((n, s) => n + s.events, 0),
     };
   }
 

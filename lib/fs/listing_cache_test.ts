@@ -326,6 +326,15 @@ Deno.test("ListingCache follows a folder replaced by another one at the same pat
   });
 });
 
+/** Waits (bounded) until the watchers saw a new file-system event: no fixed sleep on a loaded machine. */
+async function invalidated(cache: ListingCache, before: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (cache.stats().events <= before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(cache.stats().events > before, "the change event arrived");
+  // Events of one write come in a burst (modify, close): let it end before the next step.
+  await new Promise((r) => setTimeout(r, 50));
+}
+
 Deno.test("ListingCache shares one read between requests that arrive while it runs", async () => {
   await withTempRoot(async ({ root }) => {
     await fill(`${root}/d`, 20);
@@ -335,8 +344,9 @@ Deno.test("ListingCache shares one read between requests that arrive while it ru
       await warm(ctx, "/d", cache);
       const dir = await resolveScoped(ctx, "/d", "read");
       // Invalidate through an event only (the folder's own stamp stays the same), then ask three times at once.
+      const seen = cache.stats().events;
       await Deno.writeTextFile(`${root}/d/f1.txt`, "changed too");
-      await new Promise((r) => setTimeout(r, 300));
+      await invalidated(cache, seen);
       const { joined, misses } = cache.stats();
       const all = await Promise.all([1, 2, 3].map(() => cache.snapshot(dir, OPTS)));
       assert.equal(cache.stats().misses, misses + 3, JSON.stringify(cache.stats()));
@@ -344,12 +354,15 @@ Deno.test("ListingCache shares one read between requests that arrive while it ru
       assert.ok(all[0] === all[1] && all[1] === all[2]);
       assert.equal(all[0].sizes[all[0].names.indexOf("f1.txt")], 11);
       // A request arriving after a change does not join a read that began before it.
+      const seen2 = cache.stats().events;
       await Deno.writeTextFile(`${root}/d/f2.txt`, "changed as well");
-      await new Promise((r) => setTimeout(r, 300));
+      await invalidated(cache, seen2);
       const first = cache.snapshot(dir, OPTS);
       Deno.writeTextFileSync(`${root}/d/new.txt`, "n");
       const second = await cache.snapshot(dir, OPTS);
-      assert.ok(!(await first).names.includes("new.txt"), "the first read was under way already");
+      // Whether the first read saw new.txt depends on when its (async) readdir ran; the second must see it, and
+      // must not have joined the first.
+      await first;
       assert.ok(second.names.includes("new.txt"));
       assert.equal(cache.stats().joined, joined + 2);
     } finally {
