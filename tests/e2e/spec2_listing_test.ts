@@ -1,0 +1,118 @@
+/**
+ * Browser tests of listing details: Ctrl+S asks for an archive format (one button each), the info prompt's
+ * relative time with the full date as tooltip, the absolute-date preference, the search prompt leaving the page
+ * undimmed, and what a user without rename or create cannot do (drag rows, make a folder in the picker).
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import {
+  hasChromium,
+  launchBrowser,
+  newSession,
+  openFiles,
+  setPrefs,
+  startServer,
+  writeFile,
+} from "./_server.ts";
+
+const run = await hasChromium();
+
+function row(page: Page, name: string) {
+  return page.locator(`[data-testid="listing"] [data-name="${name}"]`);
+}
+
+Deno.test({
+  name: "listing details: archive formats, info dates, date format, search overlay, no rename or create",
+  ignore: !run,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const server = await startServer({
+      users: [
+        { username: "alice", perm: { create: true, rename: true, delete: true, download: true } },
+        { username: "carol", perm: { rename: true, download: true } },
+        { username: "dave", perm: { download: true } },
+      ],
+    });
+    const browser = await launchBrowser();
+    try {
+      await writeFile(server, "/old.txt", "old");
+      await writeFile(server, "/docs/inner.txt", "inner");
+      const threeDaysAgo = new Date(Date.now() - 3 * 86400_000);
+      await Deno.utime(`${server.t.root}/old.txt`, threeDaysAgo, threeDaysAgo);
+      for (const name of ["alice", "carol", "dave"]) await setPrefs(server, name, { viewMode: "list" });
+      const { page } = await newSession(browser, server, { as: "alice" });
+      await openFiles(page, server, "/");
+
+      await t.step("Ctrl+S in a listing offers one button per archive format and downloads", async () => {
+        await page.keyboard.press("Control+s");
+        const prompt = page.getByTestId("download");
+        await prompt.waitFor();
+        const formats = await prompt.locator("[data-format]").evaluateAll((els) =>
+          els.map((e) => e.getAttribute("data-format"))
+        );
+        assert.deepEqual(formats, ["zip", "tar", "targz", "tarbz2", "tarxz", "tarlz4", "tarsz"]);
+        const download = page.waitForEvent("download");
+        await prompt.locator('[data-format="targz"]').click();
+        assert.match((await download).suggestedFilename(), /\.tar\.gz$/);
+        await prompt.waitFor({ state: "detached" });
+      });
+
+      await t.step("info shows the modification time relative, the full date as tooltip", async () => {
+        await row(page, "old.txt").click();
+        await page.locator('[data-action="info"]').click();
+        const time = page.getByTestId("info").locator("time");
+        assert.match(await time.innerText(), /3 days ago/);
+        const title = await time.getAttribute("title") ?? "";
+        assert.match(title, new RegExp(String(threeDaysAgo.getFullYear())));
+        await page.keyboard.press("Escape");
+        await page.getByTestId("info").waitFor({ state: "detached" });
+      });
+
+      await t.step("the date format preference shows full dates in the listing", async () => {
+        const time = row(page, "old.txt").locator("time");
+        assert.match(await time.innerText(), /3 days ago/);
+        await setPrefs(server, "alice", { dateFormat: true });
+        await openFiles(page, server, "/");
+        const full = await time.getAttribute("title");
+        assert.ok(full);
+        assert.equal((await time.innerText()).trim(), full);
+        await setPrefs(server, "alice", { dateFormat: false });
+      });
+
+      await t.step("the search prompt opens without dimming the page", async () => {
+        await page.keyboard.press("Control+f");
+        await page.getByTestId("search-input").waitFor();
+        const dialog = page.locator("dialog.prompt[open]");
+        assert.ok(await dialog.evaluate((d) => d.classList.contains("no-overlay")));
+        assert.equal(await dialog.evaluate((d) => d.matches(":modal")), false);
+        await page.keyboard.press("Escape");
+        await page.getByTestId("search-input").waitFor({ state: "detached" });
+      });
+
+      await t.step(
+        "without create the move picker has no New folder; without rename rows do not drag",
+        async () => {
+          const carol = await newSession(browser, server, { as: "carol" });
+          await openFiles(carol.page, server, "/");
+          assert.equal(await row(carol.page, "old.txt").getAttribute("draggable"), "true");
+          await row(carol.page, "old.txt").click();
+          await carol.page.locator('[data-action="move"]').click();
+          await carol.page.getByTestId("folder-picker").locator('[data-name="docs"]').waitFor();
+          assert.equal(
+            await carol.page.getByTestId("move").getByRole("button", { name: "New folder" }).count(),
+            0,
+          );
+          await carol.context.close();
+          const dave = await newSession(browser, server, { as: "dave" });
+          await openFiles(dave.page, server, "/");
+          assert.equal(await row(dave.page, "old.txt").getAttribute("draggable"), "false");
+          await dave.context.close();
+        },
+      );
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  },
+});
