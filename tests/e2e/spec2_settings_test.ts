@@ -16,8 +16,14 @@ async function settings(server: E2eServer): Promise<Record<string, unknown>> {
   return await res.json();
 }
 
-function saved(page: Page) {
-  return page.getByTestId("toast-success").filter({ hasText: "Settings updated!" }).last().waitFor();
+/** Clicks the card's Update and waits until the server has answered the save and the toast shows. */
+async function update(page: Page, card: string): Promise<void> {
+  const answered = page.waitForResponse((r) =>
+    r.url().endsWith("/api/settings") && r.request().method() === "PUT"
+  );
+  await page.getByTestId(card).getByRole("button", { name: "Update" }).click();
+  assert.equal((await answered).status(), 200);
+  await page.getByTestId("toast-success").filter({ hasText: "Settings updated!" }).last().waitFor();
 }
 
 Deno.test({
@@ -77,8 +83,7 @@ Deno.test({
         await card.locator('input[name="branding.name"]').fill("Team Drive");
         await card.locator('input[name="branding.files"]').fill("/branding");
         await card.locator('select[name="branding.theme"]').selectOption("dark");
-        await card.getByRole("button", { name: "Update" }).click();
-        await saved(page);
+        await update(page, "card-branding");
         const branding = (await settings(server)).branding as Record<string, unknown>;
         assert.equal(branding.name, "Team Drive");
         assert.equal(branding.files, "/branding");
@@ -89,11 +94,34 @@ Deno.test({
         const card = page.getByTestId("card-defaults");
         await card.locator('select[name="defaults.viewMode"]').selectOption("mosaic gallery");
         await card.getByLabel("Hide dotfiles").setChecked(true);
-        await card.getByRole("button", { name: "Update" }).click();
-        await saved(page);
+        await update(page, "card-defaults");
         const defaults = (await settings(server)).defaults as Record<string, unknown>;
         assert.equal(defaults.viewMode, "mosaic gallery");
         assert.equal(defaults.hideDotfiles, true);
+      });
+
+      await t.step("the retry count is a whole number, at least 0", async () => {
+        const card = page.getByTestId("card-tus");
+        const retry = card.locator('input[name="retryCount"]');
+        assert.equal(await retry.getAttribute("type"), "number");
+        assert.equal(await retry.getAttribute("min"), "0");
+        await retry.fill("-3");
+        await update(page, "card-tus");
+        assert.equal(((await settings(server)).tus as Record<string, unknown>).retryCount, 0);
+        await retry.fill("2.7");
+        await update(page, "card-tus");
+        assert.equal(((await settings(server)).tus as Record<string, unknown>).retryCount, 2);
+      });
+
+      await t.step("any card's Update saves the whole settings, other cards' edits included", async () => {
+        await page.getByTestId("card-defaults").locator('select[name="defaults.viewMode"]').selectOption(
+          "mosaic",
+        );
+        await page.getByTestId("card-branding").locator('input[name="branding.name"]').fill("Other Drive");
+        await update(page, "card-global");
+        const all = await settings(server);
+        assert.equal((all.defaults as Record<string, unknown>).viewMode, "mosaic");
+        assert.equal((all.branding as Record<string, unknown>).name, "Other Drive");
       });
 
       await t.step("a user with a locked password gets no password card", async () => {
