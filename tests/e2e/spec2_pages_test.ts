@@ -148,6 +148,14 @@ Deno.test({
           await bob.context.close();
         },
       );
+      await t.step("deleting a link ends with the share-deleted message", async () => {
+        const line = page.locator('tr[data-hash="alice-link"]');
+        await line.getByTestId("share-delete-link").click();
+        const deleted = page.getByTestId("toast-success").filter({ hasText: "Share link deleted" }).waitFor();
+        await page.getByTestId("share-delete").getByRole("button", { name: "Delete" }).click();
+        await deleted;
+        await line.waitFor({ state: "detached" });
+      });
     } finally {
       await browser.close();
       await server.close();
