@@ -114,6 +114,19 @@ Deno.test({
           await visitor.context.close();
         },
       );
+      await t.step("a file's info box shows its name, relative modification time and size", async () => {
+        const visitor = await newSession(browser, server);
+        const v = visitor.page;
+        await v.goto(`${server.url}/share/linked-1`);
+        await hydrated(v, "SharePage");
+        await v.getByTestId("share-info").waitFor();
+        assert.equal(await v.getByTestId("share-name").innerText(), "linked.txt");
+        assert.match(await v.getByTestId("share-size").innerText(), /^6\sB$/);
+        const when = v.locator(".share-info .share-meta[title]");
+        assert.match(await when.innerText(), /ago|now/);
+        assert.ok((await when.getAttribute("title"))?.length);
+        await visitor.context.close();
+      });
     } finally {
       await browser.close();
       await server.close();
