@@ -1,7 +1,8 @@
 /**
  * Browser tests of listing details: Ctrl+S asks for an archive format (one button each), the info prompt's
  * relative time with the full date as tooltip, the absolute-date preference, the search prompt leaving the page
- * undimmed, and what a user without rename or create cannot do (drag rows, make a folder in the picker).
+ * undimmed, what a user without rename or create cannot do (drag rows, make a folder in the picker) and the picker's
+ * single-click behaviour.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -32,6 +33,7 @@ Deno.test({
         { username: "alice", perm: { create: true, rename: true, delete: true, download: true } },
         { username: "carol", perm: { rename: true, download: true } },
         { username: "dave", perm: { download: true } },
+        { username: "erin", perm: { rename: true, download: true } },
       ],
     });
     const browser = await launchBrowser();
@@ -40,7 +42,9 @@ Deno.test({
       await writeFile(server, "/docs/inner.txt", "inner");
       const threeDaysAgo = new Date(Date.now() - 3 * 86400_000);
       await Deno.utime(`${server.t.root}/old.txt`, threeDaysAgo, threeDaysAgo);
-      for (const name of ["alice", "carol", "dave"]) await setPrefs(server, name, { viewMode: "list" });
+      for (const name of ["alice", "carol", "dave", "erin"]) {
+        await setPrefs(server, name, { viewMode: "list" });
+      }
       const { page } = await newSession(browser, server, { as: "alice" });
       await openFiles(page, server, "/");
 
@@ -110,6 +114,27 @@ Deno.test({
           await dave.context.close();
         },
       );
+      await t.step("the picker follows the single-click preference", async () => {
+        const picker = (p: Page) => p.getByTestId("folder-picker");
+        // Double-click user: one click chooses the folder and stays.
+        const carol = await newSession(browser, server, { as: "carol" });
+        await openFiles(carol.page, server, "/");
+        await row(carol.page, "old.txt").click();
+        await carol.page.locator('[data-action="move"]').click();
+        await picker(carol.page).locator('[data-name="docs"]').click();
+        await picker(carol.page).locator('[data-name="docs"][aria-selected="true"]').waitFor();
+        assert.equal(await picker(carol.page).locator('[data-name=".."]').count(), 0);
+        await carol.context.close();
+        // Single-click user: one click enters the folder.
+        await setPrefs(server, "erin", { singleClick: true });
+        const erin = await newSession(browser, server, { as: "erin" });
+        await openFiles(erin.page, server, "/");
+        await row(erin.page, "old.txt").click({ modifiers: ["Control"] });
+        await erin.page.locator('[data-action="move"]').click();
+        await picker(erin.page).locator('[data-name="docs"]').click();
+        await picker(erin.page).locator('[data-name=".."]').waitFor();
+        await erin.context.close();
+      });
     } finally {
       await browser.close();
       await server.close();
