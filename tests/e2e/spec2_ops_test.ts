@@ -1,6 +1,7 @@
 /**
  * Browser tests of two recoveries: a multi-item delete where one request fails still removes the others, shows the
- * error and reloads the listing; a response asking for a new token makes the page renew and store it.
+ * error and reloads the listing; a response asking for a new token makes the page renew and store it; a malformed stored token is replaced by
+ * the session cookie's.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -21,7 +22,7 @@ function row(page: Page, name: string) {
 }
 
 Deno.test({
-  name: "recoveries: a partly failed delete, a token renewal asked by the server",
+  name: "recoveries: a partly failed delete, a token renewal asked by the server, a malformed stored token",
   ignore: !run,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -81,6 +82,36 @@ Deno.test({
         await row(page, "inner.txt").waitFor();
         await page.unroute("**/api/resources/docs/");
       });
+      await t.step(
+        "a malformed stored token does not break the page: the session's token replaces it",
+        async () => {
+          const token = server.t.tokens.alice;
+          const context = await browser.newContext();
+          await context.addCookies([{
+            name: "auth",
+            value: token,
+            url: `${server.url}/`,
+            sameSite: "Strict",
+          }]);
+          await context.addInitScript(() => {
+            if (!sessionStorage.getItem("spoiled")) {
+              sessionStorage.setItem("spoiled", "1");
+              localStorage.setItem("jwt", "not-a-token");
+            }
+          });
+          const errors: Error[] = [];
+          const bad = await context.newPage();
+          bad.on("pageerror", (err) => errors.push(err));
+          await openFiles(bad, server, "/");
+          await row(bad, "stays.txt").waitFor();
+          // Replaced by the cookie's token, then renewed at start: a well-formed token either way.
+          await bad.waitForFunction(() => (localStorage.getItem("jwt") ?? "").split(".").length === 3);
+          await row(bad, "docs").dblclick();
+          await row(bad, "inner.txt").waitFor();
+          assert.deepEqual(errors.map((e) => e.message), []);
+          await context.close();
+        },
+      );
     } finally {
       await browser.close();
       await server.close();
