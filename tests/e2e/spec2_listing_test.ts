@@ -69,7 +69,7 @@ Deno.test({
         assert.match(await time.innerText(), /3 days ago/);
         const title = await time.getAttribute("title") ?? "";
         assert.match(title, new RegExp(String(threeDaysAgo.getFullYear())));
-        await page.keyboard.press("Escape");
+        await page.getByTestId("info").getByRole("button", { name: "OK" }).click();
         await page.getByTestId("info").waitFor({ state: "detached" });
       });
 
@@ -114,6 +114,26 @@ Deno.test({
           await dave.context.close();
         },
       );
+      await t.step(
+        "New folder from the picker creates it where the picker is and does not open it",
+        async () => {
+          await openFiles(page, server, "/");
+          await row(page, "old.txt").click();
+          await page.locator('[data-action="move"]').click();
+          const picker = page.getByTestId("folder-picker");
+          await picker.locator('[data-name="docs"]').dblclick();
+          await picker.locator('[data-name=".."]').waitFor();
+          await picker.getByRole("button", { name: "New folder" }).click();
+          await page.getByTestId("new-dir").locator("input").fill("deep");
+          await page.getByTestId("new-dir").locator("input").press("Enter");
+          await picker.locator('[data-name="deep"][aria-selected="true"]').waitFor();
+          assert.ok((await Deno.stat(`${server.t.root}/docs/deep`)).isDirectory);
+          assert.match(page.url(), /\/files\/$/);
+          await page.getByTestId("move").getByRole("button", { name: "Cancel" }).click();
+          await page.getByTestId("move").waitFor({ state: "detached" });
+        },
+      );
+
       await t.step("the picker follows the single-click preference", async () => {
         const picker = (p: Page) => p.getByTestId("folder-picker");
         // Double-click user: one click chooses the folder and stays.

@@ -60,7 +60,7 @@ Deno.test({
           await page.getByTestId("share-form").waitFor();
           await page.getByTestId("share").getByRole("button", { name: "Cancel" }).click();
           await page.locator('[data-testid="share-links"] li[data-hash="linked-1"]').waitFor();
-          await page.keyboard.press("Escape");
+          await page.getByTestId("share").getByRole("button", { name: "Close" }).click();
           await page.getByTestId("share").waitFor({ state: "detached" });
         },
       );
@@ -84,7 +84,7 @@ Deno.test({
         assert.equal(await expires.evaluate((e) => (e as HTMLInputElement).checkValidity()), false);
         await expires.fill("2147483647");
         assert.equal(await expires.evaluate((e) => (e as HTMLInputElement).checkValidity()), true);
-        await page.keyboard.press("Escape");
+        await page.getByTestId("share").getByRole("button", { name: "Cancel" }).click();
         await page.getByTestId("share").waitFor({ state: "detached" });
       });
 
