@@ -114,6 +114,18 @@ Deno.test({
           await dave.context.close();
         },
       );
+      await t.step("Enter confirms the copy prompt (a copy into the same folder is renamed)", async () => {
+        await openFiles(page, server, "/");
+        await row(page, "old.txt").click();
+        await page.locator('.actions [data-action="copy"]').click();
+        await page.getByTestId("folder-picker").locator('[data-name="docs"]').waitFor();
+        await page.waitForFunction(() => !!document.activeElement?.closest('[data-testid="copy"]'));
+        await page.keyboard.press("Enter");
+        await row(page, "old(1).txt").waitFor();
+        assert.equal(await Deno.readTextFile(`${server.t.root}/old(1).txt`), "old");
+        assert.equal(await page.getByTestId("new-dir").count(), 0);
+      });
+
       await t.step(
         "New folder from the picker creates it where the picker is and does not open it",
         async () => {
