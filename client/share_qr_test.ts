@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { qrPath } from "./share_qr.ts";
+import { QR_LEVEL, QR_SIZE, qrPath } from "./share_qr.ts";
 
 Deno.test("qrPath: a version-sized grid with finder patterns and the quiet zone", () => {
   const short = qrPath("http://localhost/api/public/dl/Ab3_x-9Q");
@@ -10,4 +10,12 @@ Deno.test("qrPath: a version-sized grid with finder patterns and the quiet zone"
   const long = qrPath("http://localhost/api/public/dl/Ab3_x-9Q?token=" + "x".repeat(128));
   assert.ok(long.size > short.size);
   assert.notEqual(qrPath("a").d, qrPath("b").d);
+});
+
+Deno.test("qrPath: error correction level M (42 bytes fit version 3, 43 need version 4), drawn at 200 px", () => {
+  // Byte-mode capacities of version 3: L 53, M 42, Q 32. Only level M puts the boundary between 42 and 43.
+  assert.equal(qrPath("x".repeat(42)).size, 29 + 8);
+  assert.equal(qrPath("x".repeat(43)).size, 33 + 8);
+  assert.equal(QR_LEVEL, "M");
+  assert.equal(QR_SIZE, 200);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { sortShares } from "./share.ts";
+import { shareBody, sortShares } from "./share.ts";
+import type { NewShare } from "./share.ts";
 import type { Share } from "../lib/types.ts";
 
 function link(hash: string, path: string, extra: Partial<Share> = {}): Share {
@@ -16,4 +17,23 @@ Deno.test("sortShares() orders by path, then newest first, links without a date 
   ];
   assert.deepEqual(sortShares(list).map((s) => s.hash), ["d", "a", "e", "b", "c"]);
   assert.equal(list[0].hash, "c", "the input is not reordered");
+});
+
+Deno.test("shareBody(): the password is optional and trimmed; no time means permanent", () => {
+  const form = (patch: Partial<NewShare>): NewShare => ({
+    expires: "",
+    unit: "hours",
+    password: "",
+    custom: false,
+    customLink: "a.txt",
+    ...patch,
+  });
+  const cases: [Partial<NewShare>, Record<string, unknown>][] = [
+    [{}, {}],
+    [{ password: "   " }, {}],
+    [{ password: "  s3cret pass \n" }, { password: "s3cret pass" }],
+    [{ expires: " 2 ", unit: "days" }, { expires: "2", unit: "days" }],
+    [{ custom: true, customLink: " my-link " }, { custom: true, customLink: "my-link" }],
+  ];
+  for (const [patch, body] of cases) assert.deepEqual(shareBody(form(patch)), body, JSON.stringify(patch));
 });

@@ -43,6 +43,32 @@ export function showSuccess(message: string): void {
   setTimeout(() => dismissToast(id), SUCCESS_TIMEOUT_MS);
 }
 
+const CARRIED_KEY = "toast.next-page";
+
+/**
+ * Shows a success message on the next page, for a success followed by a full page load (`location.assign`), which
+ * would otherwise wipe the toast at once. The message waits in sessionStorage until `showCarriedSuccess()`.
+ */
+export function showSuccessOnNextPage(message: string): void {
+  try {
+    sessionStorage.setItem(CARRIED_KEY, message);
+  } catch {
+    showSuccess(message); // Storage disabled: at least a glimpse.
+  }
+}
+
+/** Shows (once) the success message the previous page left with `showSuccessOnNextPage()`. */
+export function showCarriedSuccess(): void {
+  let message: string | null = null;
+  try {
+    message = sessionStorage.getItem(CARRIED_KEY);
+    sessionStorage.removeItem(CARRIED_KEY);
+  } catch {
+    // Storage disabled: nothing was carried.
+  }
+  if (message) showSuccess(message);
+}
+
 /** The translated message for a failed call (by status; never the raw server text except for 400). */
 export function errorMessage(err: unknown): string {
   if (!(err instanceof ApiError)) return t("errors.internal");

@@ -4,9 +4,11 @@ import {
   dismissToast,
   issueUrl,
   MAX_TOASTS,
+  showCarriedSuccess,
   showError,
   showErrors,
   showSuccess,
+  showSuccessOnNextPage,
   SUCCESS_TIMEOUT_MS,
   toasts,
 } from "./toasts.ts";
@@ -60,4 +62,16 @@ Deno.test("issueUrl() prefills title and body with the error text and version, k
   const long = new URL(issueUrl("https://tracker.example/new", "x".repeat(500), ""));
   assert.equal(long.searchParams.get("title")!.length, 200);
   assert.match(long.searchParams.get("body")!, /Version: unknown$/);
+});
+
+Deno.test("toasts: a success carried to the next page shows once there", async () => {
+  toasts.value = [];
+  showSuccessOnNextPage("User created!");
+  assert.equal(toasts.value.length, 0, "nothing on the page that is about to leave");
+  showCarriedSuccess();
+  assert.deepEqual(toasts.value.map((x) => [x.kind, x.message]), [["success", "User created!"]]);
+  showCarriedSuccess();
+  assert.equal(toasts.value.length, 1, "shown once only");
+  await new Promise((r) => setTimeout(r, SUCCESS_TIMEOUT_MS + 50));
+  assert.equal(toasts.value.length, 0, "and leaves like any success");
 });

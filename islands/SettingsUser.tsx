@@ -14,7 +14,7 @@ import {
   saveUser,
   userFromDefaults,
 } from "../client/settings.ts";
-import { showError, showSuccess } from "../client/toasts.ts";
+import { showError, showSuccess, showSuccessOnNextPage } from "../client/toasts.ts";
 import type { User } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
 import { resetTwoFactor } from "../client/twofa.ts";
@@ -77,7 +77,7 @@ function SettingsUserImpl(props: SettingsUserProps) {
     try {
       if (isNew) {
         const id = await createUser(data.user, { currentPassword: current });
-        showSuccess(t("settings.userCreated"));
+        showSuccessOnNextPage(t("settings.userCreated"));
         location.assign(`${baseUrl()}/settings/users/${id}`);
         return;
       }
@@ -99,7 +99,7 @@ function SettingsUserImpl(props: SettingsUserProps) {
       onConfirm: async (currentPassword: string) => {
         try {
           await deleteUser(data.user.id, { currentPassword });
-          showSuccess(t("settings.userDeleted"));
+          showSuccessOnNextPage(t("settings.userDeleted"));
           location.assign(`${baseUrl()}/settings/users`);
         } catch (err) {
           showError(err);

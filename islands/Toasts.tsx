@@ -2,12 +2,14 @@ import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { Check, TriangleAlert, X } from "../components/icons.ts";
 import { usePage } from "../client/hooks.ts";
-import { dismissToast, issueUrl, toasts } from "../client/toasts.ts";
+import { useEffect } from "preact/hooks";
+import { dismissToast, issueUrl, showCarriedSuccess, toasts } from "../client/toasts.ts";
 
 function ToastsImpl() {
   const { t, config } = usePage();
   // The startup config carries IssuesURL only when configured and external links are allowed.
   const tracker = config.IssuesURL;
+  useEffect(() => showCarriedSuccess(), []);
   return (
     <div class="toasts" data-testid="toasts">
       {/* Two live regions: errors interrupt (alert), successes are polite (status). */}

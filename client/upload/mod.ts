@@ -8,6 +8,7 @@ import { isSupported as tusSupported } from "tus-js-client";
 import { createFolder } from "../api.ts";
 import { baseUrl, browserPage, IS_BROWSER } from "../page.ts";
 import { t } from "../hooks.ts";
+import { showPrompt } from "../prompts.ts";
 import { getToken } from "../session.ts";
 import { requestReload } from "../state.ts";
 import { showError, showSuccess } from "../toasts.ts";
@@ -62,7 +63,14 @@ function createPageQueue(): UploadQueue {
     uploader,
     createDir: (path) => createFolder(path),
     onFinished: (summary) => {
-      if (summary.uploaded > 0 && !summary.failed && !summary.aborted) {
+      if (!summary.failed && !summary.aborted && summary.folders > 0) {
+        // A whole folder arrived: a card the user closes, not a toast that is gone in a second.
+        const message = t("prompts.success.folderUploaded", {
+          files: summary.uploaded,
+          folders: summary.folders,
+        });
+        showPrompt("success", { message });
+      } else if (summary.uploaded > 0 && !summary.failed && !summary.aborted) {
         showSuccess(t("files.toast.uploaded", { n: summary.uploaded }));
       }
       requestReload();

@@ -37,6 +37,8 @@ export const PROGRESS_THROTTLE_MS = 100;
 export interface UploadSummary {
   /** Files (not folders) that finished. */
   uploaded: number;
+  /** Folders created (a folder was uploaded with its tree). */
+  folders: number;
   /** Jobs that failed. */
   failed: number;
   /** The run ended by an abort. */
@@ -128,10 +130,10 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
   let nextId = 1;
   let ticker: unknown = null;
   let idleWaiters: (() => void)[] = [];
-  let summary: UploadSummary = { uploaded: 0, failed: 0, aborted: false };
+  let summary: UploadSummary = { uploaded: 0, folders: 0, failed: 0, aborted: false };
   const takeSummary = (aborted: boolean): UploadSummary => {
     const out = { ...summary, aborted };
-    summary = { uploaded: 0, failed: 0, aborted: false };
+    summary = { uploaded: 0, folders: 0, failed: 0, aborted: false };
     return out;
   };
 
@@ -189,6 +191,7 @@ export function createUploadQueue(deps: UploadQueueDeps): UploadQueue {
     const item = uploads.value[id];
     if (item) patchItem(id, { sent: item.size, done: true });
     if (item && !item.isDir) summary.uploaded++;
+    if (item?.isDir) summary.folders++;
     settle();
   }
 

@@ -43,6 +43,7 @@ function TransferPrompt(props: PromptProps<TransferProps> & { action: "copy" | "
             class="button"
             disabled={disabled}
             onClick={confirm}
+            autoFocus
             data-testid="transfer-confirm"
           >
             {label}

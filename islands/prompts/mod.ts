@@ -10,10 +10,12 @@ import { InfoPrompt } from "./Info.tsx";
 import { NewDirPrompt, NewFilePrompt } from "./NewItem.tsx";
 import { RenamePrompt } from "./Rename.tsx";
 import { ReplacePrompt, ReplaceRenamePrompt } from "./Replace.tsx";
+import { SuccessPrompt } from "./SuccessPrompt.tsx";
 import { CopyPrompt, MovePrompt } from "./Transfer.tsx";
 
 registerPrompt("help", HelpPrompt);
 registerPrompt("error", ErrorPrompt);
+registerPrompt("success", SuccessPrompt, { labelKey: "prompts.success.title" });
 registerPrompt("info", InfoPrompt);
 registerPrompt("newDir", NewDirPrompt);
 registerPrompt("newFile", NewFilePrompt);

@@ -85,13 +85,16 @@ Deno.test({
       });
 
       let id = 0;
-      await t.step("saving creates the user and opens its page", async () => {
+      await t.step("saving creates the user and opens its page with a success toast", async () => {
         const form = page.getByTestId("user-form");
         await form.locator('input[name="username"]').fill("bob");
         await form.locator('input[name="password"]').fill(TEST_PASSWORD);
         await page.getByTestId("user-edit").getByLabel("Your current password").fill(TEST_PASSWORD);
+        // The success survives the page load that opens the new user's page.
+        const created = successToast(page, "User created!");
         await page.getByTestId("user-edit").getByRole("button", { name: "Save" }).click();
         await page.waitForURL(/\/settings\/users\/\d+$/);
+        await created;
         id = Number(new URL(page.url()).pathname.split("/").pop());
         await hydrated(page, "SettingsUser");
         await page.getByTestId("user-form").waitFor();
@@ -135,7 +138,7 @@ Deno.test({
         assert.equal(res.status, 200, "the password is unchanged");
       });
 
-      await t.step("delete asks for confirmation, then removes the user", async () => {
+      await t.step("delete asks for confirmation, then removes the user with a success toast", async () => {
         await page.getByTestId("delete-user-button").click();
         const prompt = page.getByTestId("delete-user");
         await prompt.waitFor();
@@ -144,8 +147,10 @@ Deno.test({
         assert.ok(await userByName(server, "bob"));
         await page.getByTestId("delete-user-button").click();
         await page.getByTestId("delete-user").getByLabel("Your current password").fill(TEST_PASSWORD);
+        const deleted = successToast(page, "User deleted!");
         await page.getByTestId("delete-user").getByRole("button", { name: "Delete" }).click();
         await page.waitForURL(`${server.url}/settings/users`);
+        await deleted;
         await hydrated(page, "SettingsUsers");
         await page.locator('tr[data-username="admin"]').waitFor();
         assert.equal(await page.locator('tr[data-username="bob"]').count(), 0);

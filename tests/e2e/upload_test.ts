@@ -181,6 +181,9 @@ async function throughPanel(page: Page, gate: Gate, start: () => Promise<unknown
   await page.getByTestId("upload-panel").waitFor();
   gate.open();
   await panelGone(page);
+  // A whole folder ends in the success prompt (rendered with the panel's removal); close it to go on.
+  const done = page.getByTestId("success-prompt");
+  if (await done.count()) await done.getByRole("button", { name: "OK" }).click();
   await settled(page);
 }
 
