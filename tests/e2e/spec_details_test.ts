@@ -108,8 +108,11 @@ Deno.test({
               : route.fallback(),
         );
         await page.getByRole("button", { name: "New folder" }).first().click();
-        await page.keyboard.type("broken");
-        await page.keyboard.press("Enter");
+        // Type into the prompt's field itself: keys sent before it has the focus would be lost on a loaded machine.
+        const input = page.locator('[data-testid="prompt"][data-prompt] input').first();
+        await input.waitFor();
+        await input.fill("broken");
+        await input.press("Enter");
         const toast = page.getByTestId("toast-error").last();
         await toast.waitFor();
         const href = await toast.getByTestId("toast-report").getAttribute("href");
