@@ -15,6 +15,8 @@ type Island = ComponentType<object> & { inner?: ComponentType<object> };
 const registry: Map<string, ComponentType<object>> =
   ((globalThis as { __fbIslands?: Map<string, ComponentType<object>> }).__fbIslands ??= new Map());
 const mounted = new WeakSet<Element>();
+/** Marks the islands of a swapped-in area (rendered, not hydrated). */
+const FRESH = "data-fresh";
 
 function Hydrated(props: { root: Element; component: ComponentType<object>; props: object }) {
   useEffect(() => {
@@ -29,7 +31,16 @@ function hydrateMarker(marker: Element, component: ComponentType<object>): void 
   if (!root || mounted.has(root)) return;
   mounted.add(root);
   const props = (propsEl?.textContent ? parse(propsEl.textContent) : {}) as object;
-  hydrate(h(Hydrated, { root, component, props: props ?? {} }), root);
+  const vnode = h(Hydrated, { root, component, props: props ?? {} });
+  if (!marker.hasAttribute(FRESH)) {
+    hydrate(vnode, root);
+    return;
+  }
+  // Swapped in by client-side navigation: the page's state may already differ from the server's render (a
+  // listing kept in memory), so the island renders anew instead of adopting the markup.
+  marker.removeAttribute(FRESH);
+  root.textContent = "";
+  render(vnode, root);
 }
 
 /** Hydrates every instance of the named island on the page (props in the framework/serialize.ts format). */
@@ -55,7 +66,9 @@ export function unmountIslands(container: Element): void {
  */
 export async function hydrateIslandsIn(container: Element, scripts: string[]): Promise<void> {
   const missing = new Set<string>();
-  for (const marker of container.querySelectorAll("fb-island[data-island]")) {
+  const markers = [...container.querySelectorAll("fb-island[data-island]")];
+  for (const marker of markers) marker.setAttribute(FRESH, "");
+  for (const marker of markers) {
     const name = marker.getAttribute("data-island")!;
     const component = registry.get(name);
     if (component) hydrateMarker(marker, component);
