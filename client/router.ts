@@ -16,7 +16,9 @@ let spa = false;
 /** The URL shown in the address bar, updated on every in-app navigation. */
 export const routeUrl = signal(IS_BROWSER ? location.href : "");
 /** True while the address bar shows a files-page URL (the header's file actions, the sidebar's disk usage). */
-export const onFilesRoute = computed(() => routeUrl.value !== "" && vpathOf(new URL(routeUrl.value).pathname) !== null);
+export const onFilesRoute = computed(() =>
+  routeUrl.value !== "" && vpathOf(new URL(routeUrl.value).pathname) !== null
+);
 
 /** The vpath of a files-page URL path ("/base/files/a%20b/" → "/a b/"), or null for other pages. */
 export function vpathOf(pathname: string): string | null {

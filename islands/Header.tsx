@@ -96,9 +96,7 @@ function HeaderImpl(props: HeaderProps) {
     : null;
   // A button whose work just ran stays for its spinner and check mark even when the selection it acted on is gone.
   const states = buttonStates.value;
-  const visible = actions && ctx
-    ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id))
-    : [];
+  const visible = actions && ctx ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id)) : [];
   const menuActions = visible.filter((a) => !a.pinned);
   // Wider than a phone, the trailing actions that do not fit move into the "more" menu (on phones all of them do).
   const headerRef = useRef<HTMLElement>(null);

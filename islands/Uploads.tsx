@@ -9,12 +9,15 @@ import { loadedQueue } from "../client/upload/ui_queue.ts";
 import { countInterrupted } from "../client/upload/resume.ts";
 import { UploadPanel } from "./upload/UploadPanel.tsx";
 
-function storage(): Storage | null {
+/** The upload records in localStorage (none where storage is denied). */
+function interruptedCount(): number {
+  let n = 0;
   try {
-    return localStorage;
+    n = countInterrupted(globalThis.localStorage);
   } catch {
-    return null;
+    // Storage access denied (a sandboxed frame, privacy settings): nothing to offer.
   }
+  return n;
 }
 
 /**
@@ -30,8 +33,7 @@ function UploadsImpl() {
   const [interrupted, setInterrupted] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    const s = storage();
-    if (s) setInterrupted(countInterrupted(s));
+    setInterrupted(interruptedCount());
   }, []);
   const onPick = (e: Event) => {
     const picked = [...((e.currentTarget as HTMLInputElement).files ?? [])];
@@ -53,7 +55,14 @@ function UploadsImpl() {
           <button type="button" class="button flat" onClick={() => setInterrupted(0)}>
             {t("buttons.close")}
           </button>
-          <input ref={input} type="file" multiple hidden data-testid="upload-resume-input" onChange={onPick} />
+          <input
+            ref={input}
+            type="file"
+            multiple
+            hidden
+            data-testid="upload-resume-input"
+            onChange={onPick}
+          />
         </div>
       )}
     </>

@@ -5,7 +5,15 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { allHydrated, hasChromium, launchBrowser, newSession, openFiles, startServer, writeFile } from "./_server.ts";
+import {
+  allHydrated,
+  hasChromium,
+  launchBrowser,
+  newSession,
+  openFiles,
+  startServer,
+  writeFile,
+} from "./_server.ts";
 
 const run = await hasChromium();
 const CHUNK = 32 * 1024;
@@ -27,7 +35,10 @@ Deno.test({
   async fn(t) {
     const server = await startServer({
       settings: { tus: { chunkSize: CHUNK, retryCount: 1 } },
-      users: [{ username: "alice", perm: { create: true, rename: true, delete: true, download: true, modify: true } }],
+      users: [{
+        username: "alice",
+        perm: { create: true, rename: true, delete: true, download: true, modify: true },
+      }],
     });
     const local = await Deno.makeTempDir({ prefix: "fb-nav-e2e-" });
     const browser = await launchBrowser();
@@ -65,7 +76,8 @@ Deno.test({
         assert.ok(await page.getByTestId("upload-panel").isVisible(), "the upload panel stays");
         assert.match(await page.title(), /^Profile settings - /);
         // The settings screen works (its island hydrated after the swap).
-        await page.locator('[data-testid="settings"] select, [data-testid="settings"] input').first().waitFor();
+        await page.locator('[data-testid="settings"] select, [data-testid="settings"] input').first()
+          .waitFor();
 
         release();
         await page.getByTestId("upload-panel").waitFor({ state: "detached" });
@@ -104,7 +116,10 @@ Deno.test({
         assert.ok(!(await marked(page)), "a real reload");
         const banner = page.getByTestId("upload-resume");
         await banner.waitFor();
-        assert.match(await banner.innerText(), /Interrupted uploads: 1\. Pick the same files to resume them\./);
+        assert.match(
+          await banner.innerText(),
+          /Interrupted uploads: 1\. Pick the same files to resume them\./,
+        );
         const chooser = page.waitForEvent("filechooser");
         await banner.getByRole("button", { name: "Pick files" }).click();
         await chooser;

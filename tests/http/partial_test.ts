@@ -17,10 +17,12 @@ Deno.test("partial: files and settings answer their main area only, with one lay
   const t = await testApp({ users: [{ username: "bob", perm: { create: true, share: true } }] });
   try {
     const layouts: string[] = [];
-    for (const [path, island, title] of [
-      ["/files/", "FileBrowser", "My files"],
-      ["/settings/profile", "SettingsProfile", "Profile settings"],
-    ]) {
+    for (
+      const [path, island, title] of [
+        ["/files/", "FileBrowser", "My files"],
+        ["/settings/profile", "SettingsProfile", "Profile settings"],
+      ]
+    ) {
       const r = await t.request(path, { headers: cookie(t.tokens.bob, PARTIAL) });
       assert.equal(r.status, 200, path);
       assert.match(r.headers.get("Content-Type")!, /^application\/json/, path);
@@ -28,7 +30,10 @@ Deno.test("partial: files and settings answer their main area only, with one lay
       const body = await r.json() as PartialPage;
       assert.ok(!body.html.includes("<html"), `${path}: no document shell`);
       assert.ok(!body.html.includes('data-island="Sidebar"'), `${path}: the sidebar stays in the browser`);
-      assert.ok(!body.html.includes('data-island="Uploads"'), `${path}: the upload panel stays in the browser`);
+      assert.ok(
+        !body.html.includes('data-island="Uploads"'),
+        `${path}: the upload panel stays in the browser`,
+      );
       assert.ok(body.html.includes(`data-island="${island}"`), path);
       assert.match(body.html, new RegExp(`<title>${title} - File Browser</title>`), path);
       assert.deepEqual(body.scripts.map((s) => s.split("/").pop()), [`${island}.js`], path);
