@@ -88,6 +88,7 @@ import * as $i11 from "./islands/SharePage.tsx";
 import * as $i12 from "./islands/ShellPanel.tsx";
 import * as $i13 from "./islands/Sidebar.tsx";
 import * as $i14 from "./islands/Toasts.tsx";
+import * as $i15 from "./islands/Uploads.tsx";
 
 /** Every route and island module of the app. */
 export const manifest: Manifest = {
@@ -182,5 +183,6 @@ export const manifest: Manifest = {
     "islands/ShellPanel.tsx": $i12,
     "islands/Sidebar.tsx": $i13,
     "islands/Toasts.tsx": $i14,
+    "islands/Uploads.tsx": $i15,
   },
 };

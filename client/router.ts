@@ -1,14 +1,24 @@
 // This module is browser-compatible.
 /**
  * History-mode navigation inside the files page: folders and files open with pushState, the back button works,
- * and every route change clears the selection and closes prompts. Other URLs are plain page loads.
+ * and every route change clears the selection and closes prompts. Between the files and settings pages the main
+ * area is swapped from a partial answer (client/partial.ts), so uploads, the clipboard and the overlays live on.
+ * Other URLs are plain page loads.
  */
-import { batch } from "@preact/signals";
+import { batch, computed, signal } from "@preact/signals";
+import { currentMain, loadPartial, swapIn } from "./partial.ts";
 import { baseUrl, IS_BROWSER } from "./page.ts";
 import { contextMenuAt, currentPath, focusIndex, multiple, selection } from "./state.ts";
 import { closeAllPrompts, currentPrompt } from "./prompts.ts";
 
 let spa = false;
+
+/** The URL shown in the address bar, updated on every in-app navigation. */
+export const routeUrl = signal(IS_BROWSER ? location.href : "");
+/** True while the address bar shows a files-page URL (the header's file actions, the sidebar's disk usage). */
+export const onFilesRoute = computed(() =>
+  routeUrl.value !== "" && vpathOf(new URL(routeUrl.value).pathname) !== null
+);
 
 /** The vpath of a files-page URL path ("/base/files/a%20b/" → "/a b/"), or null for other pages. */
 export function vpathOf(pathname: string): string | null {
@@ -54,8 +64,15 @@ function mayLeave(): boolean {
 
 let here = IS_BROWSER ? location.href : "";
 
+/** True for the pages that share the main layout and swap with partial loads: files and settings. */
+function isLayoutPage(pathname: string): boolean {
+  const rel = pathname.slice(baseUrl().length);
+  return vpathOf(pathname) !== null || rel === "/settings" || rel.startsWith("/settings/");
+}
+
 function apply(pathname: string): void {
   here = location.href;
+  routeUrl.value = here;
   const vpath = vpathOf(pathname);
   if (vpath === null) return;
   batch(() => {
@@ -64,24 +81,72 @@ function apply(pathname: string): void {
   });
 }
 
-/** Turns on client-side routing (called by the files page once hydrated). */
-export function startRouter(): void {
-  if (spa || !IS_BROWSER) return;
-  spa = true;
-  currentPath.value = vpathOf(location.pathname) ?? "/";
-  addEventListener("popstate", () => {
-    // The browser already moved; put the previous URL back when a guard keeps the page.
-    if (!mayLeave()) history.pushState(null, "", here);
-    else apply(location.pathname);
+let generation = 0;
+
+/** Swaps the main area for the page at `url` (null history: the browser already moved, back/forward). */
+async function goPartial(url: string, history_: "push" | "replace" | null): Promise<void> {
+  const mine = ++generation;
+  const partial = await loadPartial(url);
+  if (mine !== generation) return;
+  if (!partial) {
+    if (history_ === null) location.reload();
+    else location.assign(url);
+    return;
+  }
+  if (history_ === "push") history.pushState(null, "", partial.url);
+  else history.replaceState(null, "", partial.url);
+  const vpath = vpathOf(new URL(partial.url).pathname);
+  here = location.href;
+  batch(() => {
+    routeUrl.value = here;
+    resetRouteState();
+    if (vpath !== null) currentPath.value = vpath;
   });
+  await swapIn(partial);
+  scrollTo(0, 0);
 }
 
-/** Goes to a URL: inside the files page without reloading, anywhere else with a normal page load. */
+function onPopState(): void {
+  // The browser already moved; put the previous URL back when a guard keeps the page.
+  if (!mayLeave()) {
+    history.pushState(null, "", here);
+    return;
+  }
+  const from = new URL(here);
+  if (spa && vpathOf(location.pathname) !== null) {
+    apply(location.pathname);
+  } else if (from.pathname === location.pathname && from.search === location.search) {
+    here = location.href;
+  } else if (isLayoutPage(from.pathname) && currentMain()) {
+    void goPartial(location.href, null);
+  }
+}
+
+if (IS_BROWSER && isLayoutPage(location.pathname)) addEventListener("popstate", onPopState);
+
+/** Turns on client-side routing inside the files page (called by the files page once hydrated); returns the off. */
+export function startRouter(): () => void {
+  if (!IS_BROWSER) return () => {};
+  spa = true;
+  currentPath.value = vpathOf(location.pathname) ?? "/";
+  return () => {
+    spa = false;
+  };
+}
+
+/**
+ * Goes to a URL: inside the files page without reloading, between the files and settings pages by swapping the
+ * main area, anywhere else with a normal page load.
+ */
 export function navigate(url: string, options: { replace?: boolean } = {}): void {
   const target = new URL(url, location.href);
-  const inFiles = spa && target.origin === location.origin && vpathOf(target.pathname) !== null;
+  const sameOrigin = target.origin === location.origin;
+  const inFiles = spa && sameOrigin && vpathOf(target.pathname) !== null;
   if (!inFiles) {
-    location.assign(target.href);
+    if (sameOrigin && isLayoutPage(target.pathname) && isLayoutPage(location.pathname) && currentMain()) {
+      if (!options.replace && target.href !== location.href && !mayLeave()) return;
+      void goPartial(target.href, options.replace ? "replace" : "push");
+    } else location.assign(target.href);
     return;
   }
   if (!options.replace && target.href !== location.href && !mayLeave()) return;

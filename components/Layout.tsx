@@ -1,4 +1,5 @@
-import type { ComponentChildren } from "preact";
+import type { ComponentChildren, VNode } from "preact";
+import { isPartialRender } from "../framework/render_context.ts";
 
 /** Props of Layout. */
 export interface LayoutProps {
@@ -15,16 +16,43 @@ export interface LayoutProps {
   heading?: string;
 }
 
+/** The names of the islands in a tree of elements (not inside components that are not islands). */
+function islandNames(node: ComponentChildren, out: string[] = []): string[] {
+  if (Array.isArray(node)) {
+    for (const n of node) islandNames(n, out);
+  } else if (node && typeof node === "object" && "type" in node) {
+    const v = node as VNode<{ children?: ComponentChildren }>;
+    const name = (v.type as { islandName?: string }).islandName;
+    if (name) out.push(name);
+    else islandNames(v.props.children, out);
+  }
+  return out;
+}
+
+/**
+ * What stays mounted around the main area: the layout kind and the islands of the header, sidebar and overlays.
+ * Client-side navigation swaps only the main area, between pages whose signatures are equal.
+ */
+export function layoutSignature(props: LayoutProps): string {
+  const names = islandNames([props.header, props.sidebar, props.overlays]).sort();
+  return `${props.drawer ? "drawer" : "layout"}:${names.join(",")}`;
+}
+
 /** The main layout: top bar, sidebar (a drawer on mobile), the routed main area and the overlay layers. */
 export function Layout(props: LayoutProps) {
+  const main = (
+    <main id="main" class="main" data-layout={layoutSignature(props)}>
+      {props.heading && <h1 class="sr-only">{props.heading}</h1>}
+      {props.children}
+    </main>
+  );
+  // A partial render (client-side navigation) sends the main area only; the rest stays mounted in the browser.
+  if (isPartialRender()) return main;
   return (
     <div class={props.drawer ? "layout drawer-layout" : "layout"}>
       {props.header}
       {props.sidebar}
-      <main id="main" class="main">
-        {props.heading && <h1 class="sr-only">{props.heading}</h1>}
-        {props.children}
-      </main>
+      {main}
       {props.overlays}
     </div>
   );

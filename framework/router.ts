@@ -8,6 +8,7 @@ import { isPageResult } from "./define.ts";
 import { beginHeadCollection, endHeadCollection } from "./head.ts";
 import type { Handlers, Method, PageProps } from "./define.ts";
 import { DEPS_FILE } from "./build.ts";
+import { PARTIAL_HEADER, PARTIAL_MAIN, setPartialRender } from "./render_context.ts";
 
 /** A route module as imported from routes/. */
 // deno-lint-ignore no-explicit-any -- route modules are typed against the app's own env, unknown to the framework
@@ -42,6 +43,18 @@ export interface AppShellProps {
   state: unknown;
   status: number;
   request: Request;
+  /** A partial render (see PARTIAL_HEADER): render the title and the children only, no document. */
+  partial?: boolean;
+}
+
+/** The JSON answer of a partial render (docs/architecture.md, "Client-side navigation"). */
+export interface PartialPage {
+  /** The page's HTML without the document shell: a `<title>`, the page's own nodes and its layout's `<main>`. */
+  html: string;
+  /** Extra head nodes of the page (stylesheets), as HTML. */
+  head: string;
+  /** Script URLs of the islands the partial uses. */
+  scripts: string[];
 }
 
 /** Options of mountManifest. */
@@ -127,6 +140,10 @@ export function renderPage(
   const params = c.req.param() as Record<string, string>;
   const props: PageProps<unknown> = { data: options.data, url: c.req.url, params, state: c.var };
   const status = options.status ?? 200;
+  const partial = c.req.method === "GET" && c.req.header(PARTIAL_HEADER) === PARTIAL_MAIN;
+  // Both answers live at one URL: caches must key on the header.
+  c.header("Vary", PARTIAL_HEADER, { append: true });
+  setPartialRender(partial);
   beginIslandCollection();
   beginHeadCollection();
   let html: string;
@@ -142,11 +159,13 @@ export function renderPage(
         state: c.var,
         status,
         request: c.req.raw,
+        partial,
       })
       : body;
     html = renderToString(tree as ReturnType<typeof h>);
   } finally {
     // Always reset the collectors, even when rendering throws.
+    setPartialRender(false);
     islands = endIslandCollection();
     headNodes = endHeadCollection();
   }
@@ -157,6 +176,15 @@ export function renderPage(
   const chunks = [...new Set(islands.flatMap((n) => deps[n] ?? []))];
   const preload = chunks.map((f) => `<link rel="modulepreload" href="${options.islandsUrl}/${f}">`);
   const extra = [options.head, ...headNodes].map((n) => renderToString(h(Fragment, null, n))).filter(Boolean);
+  if (partial) {
+    const answer: PartialPage = {
+      html,
+      head: [...new Set(extra)].join(""),
+      scripts: islands.map((n) => `${options.islandsUrl}/${n}.js`),
+    };
+    c.header("Cache-Control", "no-store");
+    return c.json(answer, status as 200);
+  }
   const head = [...new Set([...extra, ...preload, ...scripts])].join("");
   const end = html.indexOf("</head>");
   html = end >= 0 ? html.slice(0, end) + head + html.slice(end) : head + html;

@@ -98,8 +98,12 @@ function FileBrowserImpl(props: FileBrowserProps) {
   const tick = reloadTick.value;
 
   useEffect(() => {
-    startRouter();
-    return installShortcuts();
+    const stopRouter = startRouter();
+    const removeShortcuts = installShortcuts();
+    return () => {
+      stopRouter();
+      removeShortcuts();
+    };
   }, []);
   useEffect(() => void load(currentPath.value), [path, tick]);
   useEffect(() => {

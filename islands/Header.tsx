@@ -15,6 +15,14 @@ import { useOverflowCount } from "../client/use_overflow.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
 import { clearSelection } from "../client/selection.ts";
 import { startSession } from "../client/session.ts";
+import { IS_BROWSER } from "../client/page.ts";
+import { isPlainClick, navigate, onFilesRoute } from "../client/router.ts";
+
+function onBrand(e: MouseEvent): void {
+  if (!isPlainClick(e)) return;
+  e.preventDefault();
+  navigate((e.currentTarget as HTMLAnchorElement).href);
+}
 import { currentPath, listing, selectedItems, selection } from "../client/state.ts";
 
 /** Props of Header. */
@@ -78,6 +86,8 @@ function ActionButton(
 function HeaderImpl(props: HeaderProps) {
   const { config, user, t } = usePage();
   useEffect(() => startSession(user), []);
+  // The header stays mounted across client-side navigation: in the browser the route decides (files page or not).
+  const actions = IS_BROWSER ? onFilesRoute.value : props.actions;
   const menuRef = useRef<HTMLDivElement>(null);
   const top = currentPrompt.value?.name;
   const count = selection.value.size;
@@ -86,9 +96,7 @@ function HeaderImpl(props: HeaderProps) {
     : null;
   // A button whose work just ran stays for its spinner and check mark even when the selection it acted on is gone.
   const states = buttonStates.value;
-  const visible = props.actions && ctx
-    ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id))
-    : [];
+  const visible = actions && ctx ? headerActions.value.filter((a) => a.visible(ctx) || states.has(a.id)) : [];
   const menuActions = visible.filter((a) => !a.pinned);
   // Wider than a phone, the trailing actions that do not fit move into the "more" menu (on phones all of them do).
   const headerRef = useRef<HTMLElement>(null);
@@ -128,12 +136,12 @@ function HeaderImpl(props: HeaderProps) {
       >
         <Icon node={Menu} />
       </button>
-      <a class="brand" href={`${config.BaseURL}/files/`} aria-label={name}>
+      <a class="brand" href={`${config.BaseURL}/files/`} aria-label={name} onClick={onBrand}>
         <Logo staticUrl={config.StaticURL} size={32} />
         <span class="brand-name">{name}</span>
       </a>
       <div class="spacer" />
-      {count > 0 && props.actions && (
+      {count > 0 && actions && (
         <div class="selection-info" role="status">
           <span>{t("files.selected", { count })}</span>
           <button

@@ -5,7 +5,8 @@ import { FilePlus, Folder, FolderPlus, LogIn, LogOut, Settings, UserPlus } from 
 import { getUsage, parentPath } from "../client/api.ts";
 import { usePage } from "../client/hooks.ts";
 import { closePrompt, currentPrompt, showPrompt } from "../client/prompts.ts";
-import { isPlainClick, navigate } from "../client/router.ts";
+import { isPlainClick, navigate, onFilesRoute } from "../client/router.ts";
+import { IS_BROWSER } from "../client/page.ts";
 import { logout } from "../client/session.ts";
 import { currentPath, reloadTick, resource } from "../client/state.ts";
 import { errorMessage } from "../client/toasts.ts";
@@ -60,6 +61,8 @@ function SidebarImpl(props: SidebarProps) {
     if (open) closePrompt();
     navigate(a.href);
   };
+  // The sidebar stays mounted across client-side navigation: in the browser the route decides the usage bar.
+  const usage = IS_BROWSER ? onFilesRoute.value : props.usage;
   const act = (name: string) => () => showPrompt(name, { base: currentPath.value });
   return (
     <>
@@ -91,7 +94,7 @@ function SidebarImpl(props: SidebarProps) {
                 </>
               )}
               <li class="sep-before">
-                <a href={`${base}/settings`} class="nav-item">
+                <a href={`${base}/settings`} class="nav-item" onClick={onNav} data-testid="sidebar-settings">
                   <Icon node={Settings} />
                   <span>{t("sidebar.settings")}</span>
                 </a>
@@ -124,7 +127,7 @@ function SidebarImpl(props: SidebarProps) {
               )}
             </ul>
           )}
-        {props.usage && user && !config.DisableUsedPercentage && <UsageBar locale={locale} t={t} />}
+        {usage && user && !config.DisableUsedPercentage && <UsageBar locale={locale} t={t} />}
         <footer class="sidebar-footer">
           <span data-testid="sidebar-product">
             {/* ProjectURL is only in the startup config when set and external links are allowed. */}

@@ -41,6 +41,15 @@ export default function App(props: AppShellProps) {
   const theme = user?.theme || config.Theme || undefined;
   const base = config.BaseURL;
   const render: RenderData = { info, t: translator.t };
+  if (props.partial) {
+    // Client-side navigation: the browser keeps its document (same user, locale and theme) and swaps the main area.
+    return (
+      <RenderContext.Provider value={render}>
+        <title>{title}</title>
+        {props.children as ComponentChildren}
+      </RenderContext.Provider>
+    );
+  }
   return (
     <html lang={intlTag(locale)} dir={isRtl(locale) ? "rtl" : "ltr"} data-theme={theme}>
       <head>

@@ -9,6 +9,7 @@ import type { DetailedError, PreviousUpload, UploadOptions, UrlStorage } from "t
 import type { Settings } from "../../lib/types.ts";
 import { ApiError } from "../api.ts";
 import type { Uploader, UploadHandle } from "./uploader.ts";
+import { RECORD_PREFIX } from "./resume.ts";
 
 /** Chunk size and retry count (settings.tus, `TusSettings` of the startup config). */
 export type TusSettings = Settings["tus"];
@@ -17,8 +18,8 @@ export type TusSettings = Settings["tus"];
 export const RETRY_BASE_DELAY_MS = 1000;
 /** Largest retry delay. */
 export const RETRY_MAX_DELAY_MS = 20000;
-/** Prefix of the resumable records in storage. */
-export const RECORD_PREFIX = "tus::";
+/** Prefix of the records in localStorage. */
+export { RECORD_PREFIX };
 
 /** Retry delays for `retryCount` retries: 0, then 1000 ms doubling up to 20000 ms; none below 1. */
 export function retryDelays(retryCount: number): number[] {

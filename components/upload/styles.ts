@@ -59,4 +59,8 @@ html:has(.upload-panel) .main{padding-block-end:calc(var(--upload-panel-h,0px) +
   html:has(.upload-panel) .toasts{inset-block-end:calc(var(--upload-panel-h,0px) + 12px)}
 }
 @media (prefers-reduced-motion:reduce){.upload-panel progress::-webkit-progress-value{transition:none}}
+.upload-resume{position:fixed;inset-block-start:72px;inset-inline:50% auto;transform:translateX(-50%);z-index:30;
+  display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;max-width:calc(100vw - 32px);padding:8px 12px;
+  background:var(--surface);color:var(--text);border:1px solid var(--border);border-radius:8px;box-shadow:var(--shadow-2,0 2px 8px rgba(0,0,0,.2))}
+[dir=rtl] .upload-resume{transform:translateX(50%)}
 `;

@@ -4,6 +4,7 @@ import { Layout } from "../../components/Layout.tsx";
 import { Header } from "../Header.tsx";
 import { Prompts } from "../Prompts.tsx";
 import { Sidebar } from "../Sidebar.tsx";
+import { Uploads } from "../Uploads.tsx";
 import { Toasts } from "../Toasts.tsx";
 import { usePage } from "../../client/hooks.ts";
 import { SettingsNav } from "../../components/settings/SettingsNav.tsx";
@@ -23,6 +24,7 @@ export function SettingsPage(props: { section: SettingsSection; children: Compon
           <>
             <Prompts />
             <Toasts />
+            <Uploads />
           </>
         }
       >

@@ -2,21 +2,17 @@ import { DropZone } from "../../components/upload/DropZone.tsx";
 import { UPLOAD_CSS } from "../../components/upload/styles.ts";
 import { usePage } from "../../client/hooks.ts";
 import { canUpload } from "../../client/upload/ui.ts";
-import { loadedQueue } from "../../client/upload/ui_queue.ts";
-import { UploadPanel } from "./UploadPanel.tsx";
 import { useFileDrop } from "./use_file_drop.ts";
 import "./mod.ts";
 
 /**
- * Everything about uploads on the files page: the drop zone while files are dragged over it, the upload panel
- * while the queue is busy (the queue and its leave warning load with the first upload, see ui_queue.ts).
+ * Uploads on the files page: the drop zone while files are dragged over it. The upload panel is the Uploads
+ * overlay island, which stays mounted when the page changes client-side.
  */
 export function UploadLayer() {
   const page = usePage();
   const { t } = page;
   const drop = useFileDrop({ enabled: canUpload(page.user) });
-  const queue = loadedQueue.value;
-  const count = queue ? queue.count.value : 0;
   const where = drop?.name || t("sidebar.myFiles");
   return (
     <>
@@ -30,7 +26,6 @@ export function UploadLayer() {
           refused={drop.refused}
         />
       )}
-      {queue && count > 0 && <UploadPanel page={page} queue={queue} />}
     </>
   );
 }

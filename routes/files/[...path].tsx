@@ -6,6 +6,7 @@ import { Header } from "../../islands/Header.tsx";
 import { Prompts } from "../../islands/Prompts.tsx";
 import { ShellPanel } from "../../islands/ShellPanel.tsx";
 import { Sidebar } from "../../islands/Sidebar.tsx";
+import { Uploads } from "../../islands/Uploads.tsx";
 import { Toasts } from "../../islands/Toasts.tsx";
 import { requirePageUser } from "../../middleware/require_page_user.ts";
 
@@ -50,6 +51,7 @@ function FilesPage(data: { path: string; preload: string; shell: boolean }) {
           <>
             <Prompts />
             <Toasts />
+            <Uploads />
             {data.shell && <ShellPanel />}
           </>
         }
