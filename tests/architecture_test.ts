@@ -23,7 +23,13 @@ const SERVER_ONLY_NPM = [
 ];
 const UI_NPM = ["preact", "react", "react-dom", "@preact/signals", "lucide", "preact-render-to-string"];
 /** The framework modules browser code may import. */
-const BROWSER_FRAMEWORK = ["framework/island.tsx", "framework/render_context.ts", "framework/head.ts"];
+const BROWSER_FRAMEWORK = [
+  "framework/island.tsx",
+  "framework/render_context.ts",
+  "framework/head.ts",
+  // The browser runtime: client-side navigation swaps the main area and hydrates its islands (client/partial.ts).
+  "framework/client.ts",
+];
 
 interface Edge {
   from: string;

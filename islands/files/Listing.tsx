@@ -19,7 +19,9 @@ function SortButton(props: { by: string; label: string; sorting: Resource["sorti
       type="button"
       class={`sort ${props.class}${active ? " active" : ""}`}
       onClick={() => void saveSorting(props.by)}
-      aria-sort={active ? (ascending ? "ascending" : "descending") : undefined}
+      // aria-sort belongs to column headers only; the button says its state as pressed plus a direction.
+      aria-pressed={active}
+      data-direction={active ? (ascending ? "ascending" : "descending") : undefined}
       data-sort={props.by}
     >
       <span>{props.label}</span>
