@@ -142,6 +142,19 @@ export async function fetchPublicShare(hash: string, sub: string, password: stri
   return await res.json() as PublicResource;
 }
 
+/** The text of a shared file from its public inline URL (for the read-only text and Markdown preview). */
+export async function fetchPublicText(inlineUrl: string, signal?: AbortSignal): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(inlineUrl, { signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new ApiError(0, "000 No connection");
+  }
+  if (!res.ok) throw new ApiError(res.status, (await res.text().catch(() => "")).trim() || `${res.status}`);
+  return await res.text();
+}
+
 /** Copies text to the clipboard (falls back to a hidden textarea outside secure contexts). */
 export async function copyText(text: string): Promise<void> {
   try {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { fetchPublicText } from "../../client/share.ts";
 import { PREVIEW_CSS } from "../../components/preview/styles.ts";
 import type { Resource } from "../../lib/types.ts";
 import { ImageViewer } from "../preview/ImageViewer.tsx";
@@ -31,8 +32,7 @@ function TextPreview(props: SharePreviewProps) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const ctrl = new AbortController();
-    fetch(props.inlineUrl, { signal: ctrl.signal })
-      .then((r) => r.ok ? r.text() : Promise.reject(new Error(String(r.status))))
+    fetchPublicText(props.inlineUrl, ctrl.signal)
       .then(setText, () => !ctrl.signal.aborted && setFailed(true));
     return () => ctrl.abort();
   }, [props.inlineUrl]);
