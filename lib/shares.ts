@@ -14,7 +14,7 @@ import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
 import { cleanAbsolute } from "./fs/confine.ts";
 import { cleanVpath, vpathBase } from "./fs/path.ts";
-import { newNameProblem } from "./names.ts";
+import { isValidCustomLink } from "./share_link.ts";
 import { dropFieldsOf } from "./drop.ts";
 import { getResource } from "./fs/resources.ts";
 import { openRaw, type RawRequest } from "./fs/raw.ts";
@@ -37,7 +37,6 @@ export interface ShareActor {
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 const MAX_DURATION = 2147483647;
-const CUSTOM_LINK = /^\w[\w.~-]{0,127}$/;
 
 /** The wire form of a stored share: no secrets. */
 export function toWireShare(s: StoredShare): Share {
@@ -152,10 +151,8 @@ export function expiryOf(expires: string | undefined, unit: string | undefined, 
   return Math.floor(nowMs / 1000) + n * (UNIT_SECONDS[unit ?? ""] ?? 3600);
 }
 
-/** Whether a custom link name is acceptable: URL-safe, starts with a word character. */
-export function isValidCustomLink(link: string): boolean {
-  return newNameProblem(link) === null && CUSTOM_LINK.test(link);
-}
+/** Whether a custom link name is acceptable (the rule the share dialog checks too). */
+export { isValidCustomLink };
 
 /** POST /api/share<vpath>: creates a link (random hash, or the custom link; 409 when that is taken). */
 export async function createShareLink(

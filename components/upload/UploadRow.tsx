@@ -1,5 +1,6 @@
 import type { IconNode } from "lucide";
-import { File, FileHeadphone, FileImage, FilePlay, FileText, Folder, X } from "../icons.ts";
+import { X } from "../icons.ts";
+import { fileIconOf } from "../file_icon.ts";
 import { Icon } from "../Icon.tsx";
 
 /** What one row of the upload panel shows. */
@@ -25,22 +26,9 @@ export interface UploadRowProps {
   onCancel: (id: number) => void;
 }
 
-/** The icon of an upload item's type. */
-export function uploadTypeIcon(item: Pick<UploadRowItem, "isDir" | "type">): IconNode {
-  if (item.isDir) return Folder;
-  switch (item.type) {
-    case "image":
-      return FileImage;
-    case "video":
-      return FilePlay;
-    case "audio":
-      return FileHeadphone;
-    case "pdf":
-    case "text":
-      return FileText;
-    default:
-      return File;
-  }
+/** The icon of an upload item (the shared rule of components/file_icon.ts). */
+export function uploadTypeIcon(item: Pick<UploadRowItem, "isDir" | "type" | "name">): IconNode {
+  return fileIconOf(item);
 }
 
 /** One file or folder in the upload panel: type icon, name, percentage, bar, cancel button. */

@@ -1,18 +1,7 @@
 import { memo } from "react";
-import type { IconNode } from "lucide";
 import { Icon } from "../../components/Icon.tsx";
-import {
-  Check,
-  File,
-  FileArchive,
-  FileCode,
-  FileHeadphone,
-  FileImage,
-  FilePlay,
-  FileText,
-  FileX,
-  Folder,
-} from "../../components/icons.ts";
+import { Check } from "../../components/icons.ts";
+import { fileIconOf } from "../../components/file_icon.ts";
 import { thumbUrl } from "../../client/api.ts";
 import { Thumb } from "./Thumb.tsx";
 import { focusIndex, selection } from "../../client/state.ts";
@@ -21,28 +10,8 @@ import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
 import type { Resource } from "../../lib/types.ts";
 import { useSelector } from "./use_selector.ts";
 
-const ARCHIVES = /\.(zip|tar|gz|tgz|bz2|xz|7z|rar|zst|lz4|br)$/i;
-const CODE = /\.(js|ts|tsx|jsx|go|rs|py|rb|java|c|cc|cpp|h|sh|json|ya?ml|toml|html|css|xml)$/i;
-
-/** The icon of an item by its type and extension. */
-export function iconOf(item: Pick<Resource, "isDir" | "type" | "name">): IconNode {
-  if (item.isDir) return Folder;
-  switch (item.type) {
-    case "image":
-      return FileImage;
-    case "video":
-      return FilePlay;
-    case "audio":
-      return FileHeadphone;
-    case "invalid_link":
-      return FileX;
-    case "pdf":
-      return FileText;
-  }
-  if (ARCHIVES.test(item.name)) return FileArchive;
-  if (CODE.test(item.name)) return FileCode;
-  return item.type === "text" || item.type === "textImmutable" ? FileText : File;
-}
+/** The icon of an item (the shared rule of components/file_icon.ts). */
+export const iconOf = fileIconOf;
 
 /** Props of Row. */
 export interface RowProps {
