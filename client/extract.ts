@@ -1,42 +1,15 @@
 // This module is browser-compatible.
-/** "Extract here" and "Calculate sizes": the header actions and the extraction call (POST /api/extract). */
+/** "Extract here" and "Calculate sizes": the header actions and the extraction call (client/api/extract.ts). */
 import PackageOpen from "lucide/dist/esm/icons/package-open.mjs";
 import Sigma from "lucide/dist/esm/icons/sigma.mjs";
 import { extractFormatOf } from "../lib/extract/formats.ts";
-import type { ExtractConflict } from "../lib/extract/formats.ts";
-import type { ExtractEvent } from "../lib/types.ts";
 import { formatSize } from "../lib/format.ts";
 import { type ActionContext, registerHeaderAction } from "./actions.ts";
-import { apiFetch, encodePath } from "./api.ts";
 import { t } from "./hooks.ts";
 import { measureFolderSize } from "./folder_sizes.ts";
 import { showPrompt } from "./prompts.ts";
-import { ndjson } from "./search.ts";
 import { items, resource } from "./state.ts";
 import { showError, showSuccess } from "./toasts.ts";
-
-/** Runs an extraction and calls `onEvent` for every NDJSON line; resolves with the last one. */
-export async function extractArchive(
-  path: string,
-  options: {
-    destination: string;
-    conflict: ExtractConflict;
-    onEvent?: (event: ExtractEvent) => void;
-    signal?: AbortSignal;
-  },
-): Promise<ExtractEvent | null> {
-  const query = new URLSearchParams({ destination: options.destination, conflict: options.conflict });
-  const res = await apiFetch(`/extract${encodePath(path)}?${query}`, {
-    method: "POST",
-    signal: options.signal,
-  });
-  let last: ExtractEvent | null = null;
-  for await (const event of ndjson<ExtractEvent>(res.body!)) {
-    last = event;
-    options.onEvent?.(event);
-  }
-  return last;
-}
 
 const isListing = (ctx: ActionContext) => !!ctx.listing && resource.value?.isDir === true;
 

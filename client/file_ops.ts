@@ -4,8 +4,9 @@
  * clipboard cut/copy/paste, downloads, and saving the view mode and sorting on the user.
  */
 import { trackButton } from "./button_state.ts";
-import * as api from "./api.ts";
-import { joinPath, parentPath } from "./api.ts";
+import * as api from "./api/mod.ts";
+import { joinPath, parentPath } from "../lib/url_path.ts";
+import { filesUrl } from "./page.ts";
 import type { Resource, Sorting } from "../lib/types.ts";
 import { t } from "./hooks.ts";
 import { showPrompt } from "./prompts.ts";
@@ -94,7 +95,7 @@ export async function transferItems(
       showSuccess(t(key, { n: list.length }));
     }
     if (ok && !sameDir && !flow.stay && user.value?.redirectAfterCopyMove && dir !== currentPath.value) {
-      navigate(api.filesUrl(dir));
+      navigate(filesUrl(dir));
     } else {
       requestReload();
     }
@@ -166,7 +167,7 @@ export async function createFolder(
     showError(err, t("files.errors.newFolder", { name: name.trim() }));
     return false;
   }
-  if (options.redirect ?? true) navigate(api.filesUrl(path, { isDir: true }));
+  if (options.redirect ?? true) navigate(filesUrl(path, { isDir: true }));
   else requestReload();
   return true;
 }
@@ -180,7 +181,7 @@ export async function createFile(dir: string, name: string): Promise<boolean> {
     showError(err, t("files.errors.newFile", { name: name.trim() }));
     return false;
   }
-  navigate(api.filesUrl(path));
+  navigate(filesUrl(path));
   return true;
 }
 

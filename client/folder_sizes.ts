@@ -1,9 +1,8 @@
 // This module is browser-compatible.
-/** Folder sizes computed on demand (GET /api/foldersize), remembered for the listing's Size column. */
+/** Folder sizes computed on demand (client/api/foldersize.ts), remembered for the listing's Size column. */
 import { signal } from "@preact/signals";
-import type { FolderSize, FolderSizeEvent } from "../lib/types.ts";
-import { apiFetch, encodePath } from "./api.ts";
-import { ndjson } from "./search.ts";
+import type { FolderSize } from "../lib/types.ts";
+import { fetchFolderSize } from "./api/foldersize.ts";
 
 /** Known folder sizes by vpath (without trailing slash). */
 export const folderSizes = signal<ReadonlyMap<string, FolderSize>>(new Map());
@@ -18,14 +17,7 @@ export async function measureFolderSize(
   path: string,
   options: { onProgress?: (size: FolderSize) => void; signal?: AbortSignal } = {},
 ): Promise<FolderSize> {
-  const res = await apiFetch(`/foldersize${encodePath(path)}`, { signal: options.signal });
-  let total: FolderSize | null = null;
-  for await (const event of ndjson<FolderSizeEvent>(res.body!)) {
-    const size = { bytes: event.bytes, files: event.files, folders: event.folders };
-    if (event.type === "progress") options.onProgress?.(size);
-    else total = size;
-  }
-  if (total === null) throw new Error("folder size: the answer ended early");
+  const total = await fetchFolderSize(path, options);
   const next = new Map(folderSizes.value);
   next.set(folderKey(path), total);
   folderSizes.value = next;

@@ -5,6 +5,7 @@ import type { Locale, Strings } from "../lib/i18n.ts";
 import { PAGE_DATA_IDS } from "../lib/startup_config.ts";
 import type { PageInfo, RenderData } from "../lib/startup_config.ts";
 import type { StartupConfig } from "../lib/types.ts";
+import { encodePath } from "../lib/url_path.ts";
 
 /** True in the browser, false during a server render. */
 export const IS_BROWSER = typeof document !== "undefined";
@@ -59,4 +60,10 @@ export const browserPage: RenderData | null = IS_BROWSER ? load() : null;
 /** The base URL ("" by default), in the browser. */
 export function baseUrl(): string {
   return browserPage?.info.config.BaseURL ?? "";
+}
+
+/** The files-page URL of a vpath (folders end with "/"). */
+export function filesUrl(path: string, options: { isDir?: boolean } = {}): string {
+  const p = options.isDir && !path.endsWith("/") ? `${path}/` : path;
+  return `${baseUrl()}/files${encodePath(p)}`;
 }

@@ -1,11 +1,12 @@
 // This module is browser-compatible.
 /**
- * Publishing in the browser: the typed calls of /api/publish, the site info of the current user (loaded once per
- * page), and the conversions between the date-time picker (local wall time) and ISO dates with the user's offset.
+ * Publishing in the browser: the site info of the current user (loaded once per page; the calls of /api/publish
+ * are in client/api/publish.ts), and the conversions between the date-time picker (local wall time) and ISO dates with the user's offset.
  */
 import { signal } from "@preact/signals";
-import type { Archetype, BuildLog, PostInfo, PublishSchedule, SiteInfo } from "../lib/types.ts";
-import { ApiError, apiFetch } from "./api.ts";
+import type { PublishSchedule, SiteInfo } from "../lib/types.ts";
+import { ApiError } from "./api/http.ts";
+import { getSiteInfo } from "./api/publish.ts";
 import { t } from "./hooks.ts";
 import { errorMessage } from "./toasts.ts";
 
@@ -16,57 +17,12 @@ let loading: Promise<void> | null = null;
 
 /** Loads the site info once per page (later calls reuse the first). */
 export function loadSiteInfo(): Promise<void> {
-  loading ??= apiFetch("/publish/site").then((r) => r.json()).then((info: SiteInfo) => {
+  loading ??= getSiteInfo().then((info) => {
     siteInfo.value = info;
   }, () => {
     loading = null; // Try again on the next call.
   });
   return loading;
-}
-
-async function json<T>(path: string, init?: RequestInit): Promise<T> {
-  const headers = init?.body ? { "Content-Type": "application/json" } : undefined;
-  return await (await apiFetch(path, { ...init, headers })).json() as T;
-}
-
-/** The archetypes a new post can start from. */
-export function listArchetypes(): Promise<Archetype[]> {
-  return json("/publish/archetypes");
-}
-
-/** Creates a post from an archetype; answers its vpath. */
-export function createPost(input: { archetype: string; title: string; section: string; date: string }) {
-  return json<{ path: string }>("/publish/posts", { method: "POST", body: JSON.stringify(input) });
-}
-
-/** The publish state of a post. */
-export function getPostInfo(path: string): Promise<PostInfo> {
-  return json(`/publish/post?path=${encodeURIComponent(path)}`);
-}
-
-/** The user's schedules. */
-export function listSchedules(): Promise<PublishSchedule[]> {
-  return json("/publish/schedules");
-}
-
-/** Schedules (or reschedules) a post. */
-export function schedulePublish(path: string, date: string): Promise<PublishSchedule> {
-  return json("/publish/schedules", { method: "POST", body: JSON.stringify({ path, date }) });
-}
-
-/** Publishes a post now; answers the finished run (state `published` or `failed`). */
-export function publishNow(path: string, date: string): Promise<PublishSchedule> {
-  return json("/publish/now", { method: "POST", body: JSON.stringify({ path, date }) });
-}
-
-/** Cancels a pending schedule. */
-export async function cancelSchedule(id: string): Promise<void> {
-  await apiFetch(`/publish/schedules/${encodeURIComponent(id)}`, { method: "DELETE" });
-}
-
-/** The build log of a schedule. */
-export function getBuildLog(id: string): Promise<BuildLog> {
-  return json(`/publish/schedules/${encodeURIComponent(id)}/log`);
 }
 
 /** True when `path` is `dir` or lies beneath it (vpaths, by whole segments). */

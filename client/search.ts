@@ -1,10 +1,10 @@
 // This module is browser-compatible.
 /**
  * Search in the browser: builds the query (type filters as `type:<w>`), streams the NDJSON answer of
- * `GET /api/search<dir>/?query=` and hands each hit over as soon as its line arrives (empty lines are keep-alives).
+ * `GET /api/search<dir>/?query=` (client/api/search.ts) and hands each hit over as soon as its line arrives (empty lines are keep-alives).
  */
 import type { SearchHit } from "../lib/types.ts";
-import { apiFetch, encodePath } from "./api.ts";
+import { streamSearch } from "./api/search.ts";
 
 /** The type filters of the overlay: the query word and the translation key of its label. */
 export const SEARCH_TYPES = [
@@ -26,30 +26,6 @@ export function buildQuery(text: string, type: string | null): string | null {
   return type ? `type:${type}${trimmed ? " " + trimmed : ""}` : trimmed;
 }
 
-/** Splits a byte stream of NDJSON into parsed objects; blank lines are skipped, a last unterminated line counts. */
-export async function* ndjson<T>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, nl).trim();
-        buffer = buffer.slice(nl + 1);
-        if (line) yield JSON.parse(line) as T;
-      }
-    }
-    const last = (buffer + decoder.decode()).trim();
-    if (last) yield JSON.parse(last) as T;
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 /** A search hit with the full vpath of the match. */
 export interface SearchResult extends SearchHit {
   /** vpath from the user's root: the base folder joined with the relative path (folders end with "/"). */
@@ -69,10 +45,8 @@ export async function search(
   query: string,
   options: { onResult: (r: SearchResult) => void; signal?: AbortSignal },
 ): Promise<void> {
-  const dir = encodePath(base.endsWith("/") ? base : base + "/");
-  const res = await apiFetch(`/search${dir}?query=${encodeURIComponent(query)}`, { signal: options.signal });
-  if (!res.body) return;
-  for await (const hit of ndjson<SearchHit>(res.body)) {
-    options.onResult({ ...hit, fullPath: resultPath(base, hit) });
-  }
+  await streamSearch(base, query, {
+    signal: options.signal,
+    onHit: (hit) => options.onResult({ ...hit, fullPath: resultPath(base, hit) }),
+  });
 }

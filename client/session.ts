@@ -6,6 +6,7 @@
 import type { TokenUser, User } from "../lib/types.ts";
 import { baseUrl, IS_BROWSER } from "./page.ts";
 import { user } from "./state.ts";
+import { postLogout, postRenew } from "./api/session.ts";
 
 const STORAGE_KEY = "jwt";
 
@@ -76,11 +77,7 @@ export async function logout(options: { keepLocation?: boolean } = {}): Promise<
   if (loggingOut) return;
   loggingOut = true;
   const token = getToken();
-  if (token) {
-    await fetch(`${baseUrl()}/api/logout`, { method: "POST", headers: { "X-Auth": token } }).catch(() =>
-      null
-    );
-  }
+  if (token) await postLogout(token);
   clearSession();
   const here = location.pathname.slice(baseUrl().length) + location.search;
   location.assign(loginUrl(options.keepLocation ? here : undefined));
@@ -101,10 +98,11 @@ export function renewToken(): Promise<void> {
   }
   const token = getToken();
   if (!token) return Promise.resolve();
-  renewing = fetch(`${baseUrl()}/api/renew`, { method: "POST", headers: { "X-Auth": token } })
-    .then(async (res) => {
-      if (res.ok) setToken((await res.text()).trim());
+  renewing = postRenew(token)
+    .then((fresh) => {
+      if (fresh) setToken(fresh);
     })
+    // A malformed token from the server leaves the old one in place, like a failed renewal.
     .catch(() => {})
     .finally(() => {
       renewing = null;

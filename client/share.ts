@@ -1,11 +1,14 @@
 // This module is browser-compatible.
 /**
- * Share links in the browser: the authenticated share API (dialog, management page) and the public share API
- * (the /share page, no login; the password travels URL-encoded in `X-SHARE-PASSWORD`).
+ * Share links in the browser: the share dialog's form rules, the clipboard and the display order. The calls
+ * themselves are in client/api/shares.ts and client/api/public_share.ts.
  */
-import type { Resource, Share } from "../lib/types.ts";
-import { ApiError, apiFetch, encodePath } from "./api.ts";
-import { baseUrl } from "./page.ts";
+import type { Share } from "../lib/types.ts";
+import {
+  defaultCustomLink as proposeCustomLink,
+  isValidCustomLink as isValidLink,
+} from "../lib/share_link.ts";
+import { postShare, shareUrl } from "./api/mod.ts";
 import { showError, showSuccess } from "./toasts.ts";
 
 /** Share duration units; the server treats anything else as hours. */
@@ -33,16 +36,6 @@ export interface NewShare {
   maxFiles?: string;
 }
 
-/** The links of one path (own links; admins see every owner's). */
-export async function listSharesOf(path: string): Promise<Share[]> {
-  return await (await apiFetch(`/share${encodePath(path)}`)).json() as Share[];
-}
-
-/** Every link the user may manage (all users' for admins). */
-export async function listAllShares(): Promise<Share[]> {
-  return await (await apiFetch("/shares")).json() as Share[];
-}
-
 /** The body of POST /api/share: `{}` when nothing is set. */
 export function shareBody(form: NewShare): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -67,92 +60,18 @@ export function shareBody(form: NewShare): Record<string, unknown> {
 }
 
 /** Creates a link. */
-export async function createShare(path: string, form: NewShare): Promise<Share> {
-  const body = shareBody(form);
-  const query = body.expires ? `?expires=${body.expires}&unit=${form.unit}` : "";
-  const res = await apiFetch(`/share${encodePath(path)}${query}`, {
-    method: "POST",
-    body: JSON.stringify(body),
-  });
-  return await res.json() as Share;
+export function createShare(path: string, form: NewShare): Promise<Share> {
+  return postShare(path, shareBody(form));
 }
 
-/** Deletes a link. */
-export async function deleteShare(hash: string): Promise<void> {
-  await apiFetch(`/share/${encodeURIComponent(hash)}`, { method: "DELETE" });
-}
-
-/** A custom link must contain a word character and only URL-safe characters. */
+/** A custom link as typed is acceptable (the server's rule, lib/share_link.ts, on the trimmed text). */
 export function isValidCustomLink(link: string): boolean {
-  return /^\w[\w.~-]{0,127}$/.test(link.trim());
+  return isValidLink(link.trim());
 }
 
 /** The default custom link for an item name: unsafe characters become "-". */
 export function defaultCustomLink(name: string): string {
-  return name.replace(/[^\w.~-]+/g, "-").replace(/^[^\w]+/, "").slice(0, 128);
-}
-
-function origin(): string {
-  return typeof location === "undefined" ? "" : location.origin;
-}
-
-/** The public page of a link (absolute URL). */
-export function shareUrl(hash: string): string {
-  return `${origin()}${baseUrl()}/share/${encodeURIComponent(hash)}`;
-}
-
-/** The public download URL of an item of a share; `token` unlocks password-protected links. */
-export function publicDownloadUrl(
-  hash: string,
-  path: string,
-  options: { token?: string; inline?: boolean; absolute?: boolean } = {},
-): string {
-  const q: string[] = [];
-  if (options.token) q.push(`token=${encodeURIComponent(options.token)}`);
-  if (options.inline) q.push("inline=true");
-  const rel = `${baseUrl()}/api/public/dl/${encodeURIComponent(hash)}${encodePath(path)}`;
-  return `${options.absolute ? origin() : ""}${rel}${q.length ? "?" + q.join("&") : ""}`;
-}
-
-/** The public archive URL of some items of a shared folder (`paths` relative to the share root). */
-export function publicArchiveUrl(
-  hash: string,
-  paths: string[],
-  options: { token?: string; algo?: string } = {},
-): string {
-  const q = [`files=${encodeURIComponent(paths.map(encodePath).join(","))}`, `algo=${options.algo ?? "zip"}`];
-  if (options.token) q.push(`token=${encodeURIComponent(options.token)}`);
-  return `${baseUrl()}/api/public/dl/${encodeURIComponent(hash)}/?${q.join("&")}`;
-}
-
-/** A public share answer: the resource plus the bypass token of password-protected links. */
-export type PublicResource = Resource & { token?: string };
-
-/** GET /api/public/share: throws ApiError (401 = password needed or wrong). */
-export async function fetchPublicShare(hash: string, sub: string, password: string): Promise<PublicResource> {
-  let res: Response;
-  try {
-    res = await fetch(`${baseUrl()}/api/public/share/${encodeURIComponent(hash)}${encodePath(sub)}`, {
-      headers: { "X-SHARE-PASSWORD": encodeURIComponent(password) },
-    });
-  } catch {
-    throw new ApiError(0, "000 No connection");
-  }
-  if (!res.ok) throw new ApiError(res.status, (await res.text().catch(() => "")).trim() || `${res.status}`);
-  return await res.json() as PublicResource;
-}
-
-/** The text of a shared file from its public inline URL (for the read-only text and Markdown preview). */
-export async function fetchPublicText(inlineUrl: string, signal?: AbortSignal): Promise<string> {
-  let res: Response;
-  try {
-    res = await fetch(inlineUrl, { signal });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    throw new ApiError(0, "000 No connection");
-  }
-  if (!res.ok) throw new ApiError(res.status, (await res.text().catch(() => "")).trim() || `${res.status}`);
-  return await res.text();
+  return proposeCustomLink(name);
 }
 
 /** Copies text to the clipboard (falls back to a hidden textarea outside secure contexts). */

@@ -3,8 +3,7 @@ import { batch } from "@preact/signals";
 import { island } from "../framework/island.tsx";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { ApiError, filesUrl } from "../client/api.ts";
-import { loadResource } from "../client/listing.ts";
+import { ApiError, loadResource } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import { installShortcuts } from "../client/keyboard.ts";
 import { isPlainClick, navigate, startRouter } from "../client/router.ts";
@@ -19,7 +18,7 @@ import {
   selection,
 } from "../client/state.ts";
 import { fileViews } from "../client/views.ts";
-import { IS_BROWSER } from "../client/page.ts";
+import { filesUrl, IS_BROWSER } from "../client/page.ts";
 import { FileCard } from "./files/FileCard.tsx";
 import { Listing } from "./files/Listing.tsx";
 import { PasteChip } from "./files/PasteChip.tsx";

@@ -1,14 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { Logo } from "../components/Logo.tsx";
-import { ApiError, login, signup } from "../client/api.ts";
+import { ApiError, isTwoFactorChallenge, login, signup } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import { setToken } from "../client/session.ts";
 import { errorMessage } from "../client/toasts.ts";
 import { loginFailureMessage, shouldTryGuest } from "../client/login_error.ts";
 import { type CaptchaWidget, renderCaptcha } from "../client/captcha.ts";
 import { safeRedirect } from "../lib/redirect.ts";
-import { isTwoFactorChallenge } from "../client/twofa.ts";
 import { OtpField } from "../components/OtpField.tsx";
 import { PasswordFields } from "../components/PasswordFields.tsx";
 import { checkPassword } from "../client/password_policy.ts";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { ApiError, auditSearch, listAudit } from "../client/api.ts";
+import { ApiError, auditSearch, listAudit } from "../client/api/mod.ts";
 import { baseUrl } from "../client/page.ts";
 import { usePage } from "../client/hooks.ts";
 import { showError } from "../client/toasts.ts";

@@ -3,7 +3,7 @@ import { island } from "../framework/island.tsx";
 import { Check } from "../components/settings/Check.tsx";
 import { LocaleSelect } from "../components/settings/LocaleSelect.tsx";
 import { WebdavCard } from "../components/settings/WebdavCard.tsx";
-import { updateUser } from "../client/api.ts";
+import { updateUser } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import { renewToken } from "../client/session.ts";
 import { user as sessionUser } from "../client/state.ts";

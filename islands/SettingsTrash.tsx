@@ -7,11 +7,11 @@ import { RotateCcw, Trash2 } from "../components/icons.ts";
 import {
   ApiError,
   listTrash,
-  parentPath,
   purgeTrashItems,
   restoreTrashItem,
   type TransferOptions,
-} from "../client/api.ts";
+} from "../client/api/mod.ts";
+import { parentPath } from "../lib/url_path.ts";
 import { folderName } from "../client/file_ops.ts";
 import { usePage } from "../client/hooks.ts";
 import { type PromptProps, registerPrompt, showPrompt } from "../client/prompts.ts";

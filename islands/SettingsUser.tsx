@@ -2,22 +2,22 @@ import { CurrentPasswordField } from "../components/settings/CurrentPasswordFiel
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { ApiError } from "../client/api.ts";
-import { usePage } from "../client/hooks.ts";
-import { baseUrl } from "../client/page.ts";
-import { registerPrompt, showPrompt } from "../client/prompts.ts";
 import {
+  ApiError,
   createUser,
   deleteUser,
   getSettings,
   getUser,
+  resetTwoFactor,
   saveUser,
-  userFromDefaults,
-} from "../client/settings.ts";
+} from "../client/api/mod.ts";
+import { usePage } from "../client/hooks.ts";
+import { baseUrl } from "../client/page.ts";
+import { registerPrompt, showPrompt } from "../client/prompts.ts";
+import { userFromDefaults } from "../client/settings.ts";
 import { showError, showSuccess, showSuccessOnNextPage } from "../client/toasts.ts";
 import type { User } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
-import { resetTwoFactor } from "../client/twofa.ts";
 import { UserForm } from "./settings/UserForm.tsx";
 import { checkPassword } from "../client/password_policy.ts";
 

@@ -3,9 +3,8 @@ import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { Check as CheckIcon, X } from "../components/icons.ts";
 import { ErrorView } from "../components/ErrorView.tsx";
-import { ApiError } from "../client/api.ts";
+import { ApiError, listUsers } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
-import { listUsers } from "../client/settings.ts";
 import type { User } from "../lib/types.ts";
 
 function SettingsUsersImpl() {

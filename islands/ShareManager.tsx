@@ -4,12 +4,12 @@ import { ErrorView } from "../components/ErrorView.tsx";
 import { ShareLinkActions } from "../components/share/ShareLinkActions.tsx";
 import { ShareLinkName } from "../components/share/ShareLinkName.tsx";
 import { ShareStyles } from "../components/share/styles.tsx";
-import { ApiError, apiFetch } from "../client/api.ts";
+import { ApiError, listAllShares, listUsers, shareUrl } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import { showPrompt } from "../client/prompts.ts";
-import { copyShareLink, listAllShares, shareUrl, sortShares } from "../client/share.ts";
+import { copyShareLink, sortShares } from "../client/share.ts";
 import { formatDate, formatRelative } from "../lib/format.ts";
-import type { Share, User } from "../lib/types.ts";
+import type { Share } from "../lib/types.ts";
 import { ShareDeletePrompt } from "./share/ShareDelete.tsx";
 import { registerPrompt } from "../client/prompts.ts";
 
@@ -38,7 +38,7 @@ function ShareManagerImpl() {
     try {
       const list = await listAllShares();
       if (admin) {
-        const users = await (await apiFetch("/users")).json() as User[];
+        const users = await listUsers();
         const names = new Map(users.map((u) => [u.id, u.username]));
         for (const l of list) l.username = names.get(l.userID) ?? String(l.userID);
       }

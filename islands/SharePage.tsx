@@ -2,11 +2,17 @@ import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
 import { ShareStyles } from "../components/share/styles.tsx";
-import { ApiError, encodePath } from "../client/api.ts";
+import {
+  ApiError,
+  fetchShareOrDrop,
+  publicArchiveUrl,
+  publicDownloadUrl,
+  type ShareOrDrop,
+} from "../client/api/mod.ts";
+import { encodePath } from "../lib/url_path.ts";
 import { usePage } from "../client/hooks.ts";
 import { baseUrl } from "../client/page.ts";
-import { copyText, publicArchiveUrl, publicDownloadUrl } from "../client/share.ts";
-import { fetchShareOrDrop, type ShareOrDrop } from "../client/drop.ts";
+import { copyText } from "../client/share.ts";
 import { DropZone } from "../components/share/DropZone.tsx";
 import { showError, showSuccess } from "../client/toasts.ts";
 import type { Resource } from "../lib/types.ts";

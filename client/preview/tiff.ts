@@ -3,6 +3,7 @@
  * TIFF-family images (tif, tiff, dng, cr2, nef) decoded in the browser, since browsers cannot show them: the file is
  * fetched as an ArrayBuffer, its largest colour image is decoded with utif2 (loaded on demand) and drawn to a PNG.
  */
+import { fetchImageBytes } from "../api/raw.ts";
 
 /** Extensions decoded in the browser (lower case, with the dot). */
 export const TIFF_EXTENSIONS = [".tif", ".tiff", ".dng", ".cr2", ".nef"];
@@ -97,9 +98,7 @@ export async function loadImageObjectUrl(
   url: string,
   options: { signal?: AbortSignal } = {},
 ): Promise<string> {
-  const res = await fetch(url, { signal: options.signal, credentials: "same-origin" });
-  if (!res.ok) throw new Error(`Cannot load image: ${res.status}`);
-  const buffer = await res.arrayBuffer();
+  const buffer = await fetchImageBytes(url, options);
   if (!hasTiffHeader(buffer)) return URL.createObjectURL(new Blob([buffer]));
   return await tiffObjectUrl(buffer);
 }

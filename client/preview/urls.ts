@@ -1,6 +1,6 @@
 // This module is browser-compatible.
-/** URLs the preview loads: resized images, subtitles (content URLs come from client/api.ts). */
-import { encodePath } from "../api.ts";
+/** URLs the preview loads: resized images, subtitles (content URLs come from client/api/raw.ts). */
+import { encodePath } from "../../lib/url_path.ts";
 import { baseUrl } from "../page.ts";
 import type { Resource } from "../../lib/types.ts";
 

@@ -4,6 +4,7 @@
  * open, hands every text message to the terminal as one line, and reports how the run ended. The session travels
  * in the `auth` cookie, as for any same-origin request; stopping closes the socket.
  */
+import { encodePath } from "../../lib/url_path.ts";
 
 /** How a run ended. */
 export interface RunEnd {
@@ -44,7 +45,7 @@ export function commandUrl(
   folder: string,
 ): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const path = commandFolder(folder).split("/").map(encodeURIComponent).join("/");
+  const path = encodePath(commandFolder(folder));
   return `${scheme}//${location.host}${base}/api/command${path}`;
 }
 

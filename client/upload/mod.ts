@@ -5,7 +5,7 @@
  * an error toast per failed job. Islands import `uploadQueue` and render its signals.
  */
 import { isSupported as tusSupported } from "tus-js-client";
-import { createFolder } from "../api.ts";
+import { createFolder } from "../api/resources.ts";
 import { baseUrl, browserPage, IS_BROWSER } from "../page.ts";
 import { t } from "../hooks.ts";
 import { showPrompt } from "../prompts.ts";

@@ -7,7 +7,8 @@
 import * as tusClient from "tus-js-client";
 import type { DetailedError, PreviousUpload, UploadOptions, UrlStorage } from "tus-js-client";
 import type { Settings } from "../../lib/types.ts";
-import { ApiError } from "../api.ts";
+import { ApiError } from "../api/http.ts";
+import { encodePath } from "../../lib/url_path.ts";
 import type { Uploader, UploadHandle } from "./uploader.ts";
 import { RECORD_PREFIX } from "./resume.ts";
 
@@ -152,10 +153,6 @@ export interface TusUploaderOptions {
   /** navigator.onLine by default. */
   isOnline?: () => boolean;
   tus?: TusModule;
-}
-
-function encodePath(path: string): string {
-  return path.split("/").map(encodeURIComponent).join("/");
 }
 
 /** An Uploader that sends files with tus-js-client. */

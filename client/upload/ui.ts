@@ -4,7 +4,8 @@
  * page is checked for name conflicts (the replace prompt asks: replace overwrites, continue skips what exists),
  * then handed to the page's upload queue.
  */
-import { apiFetch, encodePath, getResource } from "../api.ts";
+import { getResource, listRecursive } from "../api/resources.ts";
+import { folderPath } from "../../lib/url_path.ts";
 import { folderName } from "../file_ops.ts";
 import { t } from "../hooks.ts";
 import { showPrompt } from "../prompts.ts";
@@ -14,7 +15,7 @@ import type { User } from "../../lib/types.ts";
 import { planUploads, sourcesFromEntries, sourcesFromFiles } from "./sources.ts";
 import type { EntryLike, UploadSource } from "./sources.ts";
 import { findConflicts, withoutConflicts } from "./ui_conflicts.ts";
-import type { ConflictReaders, ExistingEntry } from "./ui_conflicts.ts";
+import type { ConflictReaders } from "./ui_conflicts.ts";
 import { loadQueue } from "./ui_queue.ts";
 
 /** Uploading (prompt, drop) needs the create permission. */
@@ -27,9 +28,7 @@ export function isFileDrag(data: DataTransfer | null | undefined): boolean {
   return !!data && [...data.types].includes("Files");
 }
 
-function folderOf(path: string): string {
-  return path.replace(/\/*$/, "/");
-}
+const folderOf = folderPath;
 
 const readers: ConflictReaders = {
   async list(dir) {
@@ -40,10 +39,7 @@ const readers: ConflictReaders = {
       : (await getResource(dir)).items ?? [];
     return items;
   },
-  async listRecursive(dir) {
-    const res = await apiFetch(`/resources/recursive${encodePath(dir)}`);
-    return await res.json() as ExistingEntry[];
-  },
+  listRecursive,
 };
 
 /** Uploads sources into the folder `dest`, asking with the replace prompt when some of them already exist. */

@@ -6,6 +6,7 @@
  */
 import type { Uploader, UploadHandle } from "./uploader.ts";
 import { UploadAbortedError, UploadError } from "./tus.ts";
+import { encodePath } from "../../lib/url_path.ts";
 
 /** The XMLHttpRequest surface used (injectable for tests). */
 export interface XhrLike {
@@ -26,10 +27,6 @@ export interface XhrUploaderOptions {
   baseUrl: string;
   getToken(): string;
   createXhr?: () => XhrLike;
-}
-
-function encodePath(path: string): string {
-  return path.split("/").map(encodeURIComponent).join("/");
 }
 
 /** An Uploader that POSTs whole files. */

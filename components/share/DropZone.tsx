@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { type DropInfo, uploadToDrop } from "../../client/drop.ts";
+import { type DropInfo } from "../../client/api/mod.ts";
+import { uploadToDrop } from "../../client/drop.ts";
 import { formatSize } from "../../lib/format.ts";
 import { ShareStyles } from "./styles.tsx";
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { apiFetch, encodePath } from "../../client/api.ts";
+import { saveText } from "../../client/api/mod.ts";
 import type { EditorHandle } from "../../client/editor/codemirror.ts";
 import { guardUnsaved } from "../../client/editor/guard.ts";
 import { isDarkTheme, watchTheme } from "../../client/editor/theme.ts";
@@ -27,15 +27,6 @@ function renderedKind(resource: Resource): "markdown" | "csv" | null {
   if (ext === ".md" || ext === ".markdown") return "markdown";
   if (ext === ".csv") return "csv";
   return null;
-}
-
-/** Saves text to an existing file (PUT /api/resources<path>). */
-export async function saveText(path: string, text: string): Promise<void> {
-  await apiFetch(`/resources${encodePath(path)}`, {
-    method: "PUT",
-    headers: { "Content-Type": "text/plain; charset=utf-8" },
-    body: text,
-  });
 }
 
 /** The view of a text file; a new file gets a fresh editor (the files page may reuse the view between files). */

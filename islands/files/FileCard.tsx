@@ -1,6 +1,6 @@
 import { Icon } from "../../components/Icon.tsx";
 import { Download } from "../../components/icons.ts";
-import { rawUrl } from "../../client/api.ts";
+import { rawUrl } from "../../client/api/mod.ts";
 import type { PageView } from "../../client/hooks.ts";
 import { formatDate, formatSize } from "../../lib/format.ts";
 import type { Resource } from "../../lib/types.ts";

@@ -2,7 +2,7 @@ import { memo } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import { Check } from "../../components/icons.ts";
 import { fileIconOf } from "../../components/file_icon.ts";
-import { thumbUrl } from "../../client/api.ts";
+import { thumbUrl } from "../../client/api/mod.ts";
 import { Thumb } from "./Thumb.tsx";
 import { focusIndex, selection } from "../../client/state.ts";
 import { folderKey, folderSizes } from "../../client/folder_sizes.ts";

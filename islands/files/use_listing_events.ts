@@ -7,7 +7,7 @@ import { useEffect, useRef } from "react";
 import { effect } from "@preact/signals";
 import { prompts } from "../../client/prompts.ts";
 import type { RefObject } from "preact";
-import { filesUrl } from "../../client/api.ts";
+import { filesUrl } from "../../client/page.ts";
 import { transferItems } from "../../client/file_ops.ts";
 import { navigate } from "../../client/router.ts";
 import { selectOnly, selectRange, setAnchor, toggleSelected } from "../../client/selection.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { apiFetch, encodePath } from "../../client/api.ts";
+import { getTextBytes } from "../../client/api/mod.ts";
 import { CSV_MAX_ROWS, decodeText, parseCsv } from "../../client/preview/csv.ts";
 import type { CsvTable as Table } from "../../client/preview/csv.ts";
 import { CsvTable } from "../../components/preview/CsvTable.tsx";
@@ -15,10 +15,8 @@ export interface CsvViewProps {
 }
 
 async function loadCsvText(path: string): Promise<string | null> {
-  // X-Encoding asks for the raw bytes (only for editable text files), so the encoding can be guessed here.
-  const res = await apiFetch(`/resources${encodePath(path)}`, { headers: { "X-Encoding": "true" } });
-  if (res.status !== 200 || (res.headers.get("Content-Type") ?? "").includes("json")) return null;
-  return decodeText(new Uint8Array(await res.arrayBuffer()));
+  const bytes = await getTextBytes(path);
+  return bytes && decodeText(bytes);
 }
 
 /** A CSV file as a table, parsed with quoted fields, embedded newlines and the delimiter guessed. */

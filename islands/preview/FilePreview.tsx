@@ -13,7 +13,9 @@ import {
   ZoomIn,
   ZoomOut,
 } from "../../components/icons.ts";
-import { filesUrl, parentPath, rawUrl } from "../../client/api.ts";
+import { filesUrl } from "../../client/page.ts";
+import { parentPath } from "../../lib/url_path.ts";
+import { rawUrl } from "../../client/api/mod.ts";
 import { usePage } from "../../client/hooks.ts";
 import { afterDelete, findNeighbours } from "../../client/preview/neighbours.ts";
 import { bigPreviewUrl } from "../../client/preview/urls.ts";

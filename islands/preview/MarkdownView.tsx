@@ -1,5 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
-import { filesUrl, parentPath, rawUrl } from "../../client/api.ts";
+import { filesUrl } from "../../client/page.ts";
+import { parentPath } from "../../lib/url_path.ts";
+import { rawUrl } from "../../client/api/mod.ts";
 import { renderMarkdown } from "../../client/preview/markdown.ts";
 
 /** Props of MarkdownView. */

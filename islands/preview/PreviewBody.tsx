@@ -1,5 +1,5 @@
 import { Download, File } from "../../components/icons.ts";
-import { rawUrl } from "../../client/api.ts";
+import { rawUrl } from "../../client/api/mod.ts";
 import { NoPreview } from "../../components/preview/NoPreview.tsx";
 import type { Resource } from "../../lib/types.ts";
 import { ImageViewer } from "./ImageViewer.tsx";

@@ -1,7 +1,7 @@
 // This module is browser-compatible.
 /** Hooks of the preview: the folder's items for previous/next, auto-hiding arrows, a window key listener. */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { getResource } from "../../client/api.ts";
+import { getResource } from "../../client/api/mod.ts";
 import { listing } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 

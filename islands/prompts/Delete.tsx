@@ -3,7 +3,7 @@ import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { Check } from "../../components/settings/Check.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
-import { getResource } from "../../client/api.ts";
+import { getResource } from "../../client/api/mod.ts";
 import { deleteItems } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 import { isolate } from "../../lib/bidi.ts";

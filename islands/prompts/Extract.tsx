@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
-import { ApiError } from "../../client/api.ts";
-import { extractArchive } from "../../client/extract.ts";
+import { ApiError, extractArchive } from "../../client/api/mod.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { requestReload } from "../../client/state.ts";

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import { Folder, FolderPlus } from "../../components/icons.ts";
-import { getResource, joinPath, parentPath } from "../../client/api.ts";
+import { getResource } from "../../client/api/mod.ts";
+import { joinPath, parentPath } from "../../lib/url_path.ts";
 import { usePage } from "../../client/hooks.ts";
 import { showPrompt } from "../../client/prompts.ts";
 import { errorMessage } from "../../client/toasts.ts";

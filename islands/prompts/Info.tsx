@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
-import { getResource } from "../../client/api.ts";
+import { getResource } from "../../client/api/mod.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import { resource, selectedItems } from "../../client/state.ts";

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "react";
 import { PromptCard } from "../../components/PromptCard.tsx";
 import { PublishStyles } from "../../components/publish/styles.tsx";
-import { filesUrl } from "../../client/api.ts";
+import { filesUrl } from "../../client/page.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
-import { createPost, isoWithOffset, listArchetypes, publishCallMessage } from "../../client/publish.ts";
+import { createPost, listArchetypes } from "../../client/api/mod.ts";
+import { isoWithOffset, publishCallMessage } from "../../client/publish.ts";
 import { navigate } from "../../client/router.ts";
 import { slugify } from "../../lib/publish/archetype.ts";
 import type { Archetype } from "../../lib/types.ts";

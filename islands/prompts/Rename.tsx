@@ -1,6 +1,6 @@
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
-import { joinPath, parentPath } from "../../client/api.ts";
+import { joinPath, parentPath } from "../../lib/url_path.ts";
 import { renameItem } from "../../client/file_ops.ts";
 import type { TransferItem } from "../../client/file_ops.ts";
 import { NamePrompt } from "./NameInput.tsx";

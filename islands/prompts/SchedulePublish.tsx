@@ -6,6 +6,7 @@ import { editorState } from "../../client/editor/state.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
 import * as publish from "../../client/publish.ts";
+import * as publishApi from "../../client/api/publish.ts";
 import { requestReload } from "../../client/state.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
 import { formatDate } from "../../lib/format.ts";
@@ -32,12 +33,15 @@ export function SchedulePublishPrompt(props: PromptProps<SchedulePublishProps>) 
   const [busy, setBusy] = useState(false);
 
   const refresh = () =>
-    publish.listSchedules().then(setSchedules, (err) => setError(publish.publishCallMessage(err, "now", "")));
+    publishApi.listSchedules().then(
+      setSchedules,
+      (err) => setError(publish.publishCallMessage(err, "now", "")),
+    );
   useEffect(() => void refresh(), []);
   useEffect(() => {
     setInfo(null);
     if (!path) return;
-    publish.getPostInfo(path).then((i) => {
+    publishApi.getPostInfo(path).then((i) => {
       setInfo(i);
       if (i.schedule?.state === "scheduled") setWhen(publish.toPickerValue(Date.parse(i.schedule.date)));
     }, (err) => setError(publish.publishCallMessage(err, "now", nameOf(path))));
@@ -55,10 +59,10 @@ export function SchedulePublishPrompt(props: PromptProps<SchedulePublishProps>) 
     setFailed(null);
     try {
       if (call === "schedule") {
-        await publish.schedulePublish(path, iso!);
+        await publishApi.schedulePublish(path, iso!);
         showSuccess(t("publish.schedule.done", { name: nameOf(path) }));
       } else {
-        const done = await publish.publishNow(path, publish.isoWithOffset(new Date()));
+        const done = await publishApi.publishNow(path, publish.isoWithOffset(new Date()));
         if (done.state === "failed") {
           setFailed(done);
           setError(publish.scheduleErrorMessage(done));
@@ -67,7 +71,7 @@ export function SchedulePublishPrompt(props: PromptProps<SchedulePublishProps>) 
         if (editorState.value?.path === path) location.reload();
         else requestReload();
       }
-      setInfo(await publish.getPostInfo(path));
+      setInfo(await publishApi.getPostInfo(path));
       await refresh();
     } catch (err) {
       setError(publish.publishCallMessage(err, call, nameOf(path)));
@@ -76,9 +80,15 @@ export function SchedulePublishPrompt(props: PromptProps<SchedulePublishProps>) 
     }
   };
   const showLog = (s: PublishSchedule) =>
-    publish.getBuildLog(s.id).then((l) => setLog({ name: nameOf(s.path), log: l }), (err) => showError(err));
+    publishApi.getBuildLog(s.id).then(
+      (l) => setLog({ name: nameOf(s.path), log: l }),
+      (err) => showError(err),
+    );
   const cancel = (s: PublishSchedule) =>
-    publish.cancelSchedule(s.id).then(() => refresh(), (err) => showError(err, t("publish.schedule.cancel")));
+    publishApi.cancelSchedule(s.id).then(
+      () => refresh(),
+      (err) => showError(err, t("publish.schedule.cancel")),
+    );
 
   if (log) {
     return (

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useReducer, useRef } from "preact/hooks";
-import { filesUrl, getResource, thumbUrl } from "../../client/api.ts";
+import { filesUrl } from "../../client/page.ts";
+import { getResource, thumbUrl } from "../../client/api/mod.ts";
 import { usePage } from "../../client/hooks.ts";
 import type { SearchResult } from "../../client/search.ts";
 import { folderOf, nameOf, ResultDetailsCache } from "../../client/search_details.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { showError } from "../../client/toasts.ts";
-import { createAppPassword, deleteAppPassword, listAppPasswords } from "../../client/twofa.ts";
+import { createAppPassword, deleteAppPassword, listAppPasswords } from "../../client/api/mod.ts";
 import type { AppPasswordInfo, NewAppPassword } from "../../lib/types.ts";
 
 /** Props of AppPasswordsCard. */

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { PasswordFields } from "../../components/PasswordFields.tsx";
 import { usePage } from "../../client/hooks.ts";
 import { checkPassword } from "../../client/password_policy.ts";
-import { changePassword } from "../../client/settings.ts";
+import { changePassword } from "../../client/api/mod.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
 
 /** Props of PasswordChange. */

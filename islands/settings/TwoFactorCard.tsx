@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { QrCode } from "../../components/share/QrCode.tsx";
 import { renewToken } from "../../client/session.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
-import { confirmTwoFactor, disableTwoFactor, getTwoFactor, startTwoFactor } from "../../client/twofa.ts";
+import { confirmTwoFactor, disableTwoFactor, getTwoFactor, startTwoFactor } from "../../client/api/mod.ts";
 import type { TwoFactorEnrollment, TwoFactorStatus } from "../../lib/types.ts";
 
 /** Props of TwoFactorCard. */

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { ConfirmDelete } from "../../components/ConfirmDelete.tsx";
 import { usePage } from "../../client/hooks.ts";
 import type { PromptProps } from "../../client/prompts.ts";
-import { deleteShare } from "../../client/share.ts";
+import { deleteShare } from "../../client/api/mod.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
 
 /** Confirmation before a share link is deleted; `onDone` runs after a successful delete. */

@@ -2,7 +2,7 @@ import { Icon } from "../../components/Icon.tsx";
 import { Download, File, Folder } from "../../components/icons.ts";
 import { QrCode } from "../../components/share/QrCode.tsx";
 import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
-import type { PublicResource } from "../../client/share.ts";
+import type { PublicResource } from "../../client/api/mod.ts";
 
 /** The info box of a share: icon, name, modified, size or item count, Download / Open file and a QR code. */
 export function ShareInfo(props: {

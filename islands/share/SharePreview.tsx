@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { fetchPublicText } from "../../client/share.ts";
+import { fetchPublicText } from "../../client/api/mod.ts";
 import { PREVIEW_CSS } from "../../components/preview/styles.ts";
 import type { Resource } from "../../lib/types.ts";
 import { ImageViewer } from "../preview/ImageViewer.tsx";

@@ -11,14 +11,13 @@ import {
   createShare,
   defaultCustomLink,
   isValidCustomLink,
-  listSharesOf,
   MAX_SHARE_DURATION,
   type NewShare,
   SHARE_UNITS,
   type ShareUnit,
-  shareUrl,
   sortShares,
 } from "../../client/share.ts";
+import { listSharesOf, shareUrl } from "../../client/api/mod.ts";
 import { showError } from "../../client/toasts.ts";
 import type { Share } from "../../lib/types.ts";
 

@@ -1,14 +1,16 @@
 // This module is browser-compatible.
 /**
- * Fetching a resource for the files page. Large answers are parsed by client/listing_worker.ts and arrive in
+ * Fetching a resource for the files page. Large answers are parsed by client/listing_worker.ts (a worker entry
+ * must sit in client/ for the build) and arrive in
  * slices: `onFirst` gets the folder with its first items (enough to paint the first screen) before the rest.
  */
-import type { Resource } from "../lib/types.ts";
-import { apiFetch, encodePath } from "./api.ts";
-import { baseUrl, browserPage } from "./page.ts";
-import { formatDate, formatRelative, formatSize } from "../lib/format.ts";
-import type { ParseReply, ParseRequest } from "./listing_worker.ts";
-import { inDisplayOrder } from "./display_order.ts";
+import type { Resource } from "../../lib/types.ts";
+import { apiFetch, readJson } from "./http.ts";
+import { resourceApiPath } from "./resources.ts";
+import { baseUrl, browserPage } from "../page.ts";
+import { formatDate, formatRelative, formatSize } from "../../lib/format.ts";
+import type { ParseReply, ParseRequest } from "../listing_worker.ts";
+import { inDisplayOrder } from "../display_order.ts";
 
 /** Answers smaller than this are parsed on the main thread (cheaper than a round trip to the worker). */
 const WORKER_THRESHOLD = 512 * 1024;
@@ -79,11 +81,6 @@ function warmFormatters(): void {
   formatRelative(now, { locale });
 }
 
-/** The API path of a resource, as the files page preloads it. */
-export function resourceApiPath(path: string): string {
-  return `/resources${encodePath(path)}`;
-}
-
 /** Options of loadResource. */
 export interface LoadOptions {
   /** Gets the folder with its first items while the rest is still being parsed (big folders only). */
@@ -100,7 +97,7 @@ export async function loadResource(path: string, options: LoadOptions = {}): Pro
   const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
   const length = Number(res.headers.get("Content-Length") ?? 0);
   const w = length >= WORKER_THRESHOLD ? getWorker() : null;
-  if (!w) return inDisplayOrder(await res.json() as Resource);
+  if (!w) return inDisplayOrder(await readJson<Resource>(res));
   const onFirst = options.onFirst;
   return inDisplayOrder(await parseInWorker(w, res, onFirst && ((r) => onFirst(inDisplayOrder(r)))));
 }
