@@ -3,6 +3,8 @@
  * Partial page loads for client-side navigation between pages of one layout (files ↔ settings): the server
  * answers `X-Partial: main` with the routed main area only (framework/router.ts), and the browser swaps it in while
  * the header, sidebar and overlay islands (upload panel, toasts, prompts) stay mounted. See docs/architecture.md.
+ * Its fetch loads pages, not the API: it sends no token, maps no errors (any failure means "load the page the
+ * ordinary way") and so stays outside client/api/, the one exception the architecture test allows.
  */
 import { hydrateIslandsIn, unmountIslands } from "../framework/client.ts";
 import { PARTIAL_HEADER, PARTIAL_MAIN } from "../framework/render_context.ts";

@@ -2,12 +2,15 @@
 /**
  * The browser's API package: one module a resource over one fetch wrapper (`http.ts`). Islands and the rest of
  * client/ reach the server only through these functions; none of them calls `fetch` or reads a `Response` itself.
- * Client-side navigation's page fetch (client/partial.ts) is the one exception: it loads pages, not the API.
+ * Two transports stay outside: client-side navigation's page fetch (client/partial.ts) loads pages, not the API,
+ * and the upload queue's uploaders (client/upload/xhr.ts, tus-js-client in client/upload/tus.ts and client/drop.ts)
+ * need upload progress, which `fetch` does not report.
  */
 export { ApiError, apiUrl, NO_CONNECTION } from "./http.ts";
 export type { RequestOptions } from "./http.ts";
 export * from "./apppasswords.ts";
 export * from "./audit.ts";
+export * from "./command.ts";
 export * from "./extract.ts";
 export * from "./foldersize.ts";
 export * from "./listing.ts";

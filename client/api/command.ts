@@ -1,8 +1,9 @@
 // This module is browser-compatible.
 /**
- * The command runner's client side (WebSocket `/api/command<folder>`): sends the command line once the socket is
- * open, hands every text message to the terminal as one line, and reports how the run ended. The session travels
- * in the `auth` cookie, as for any same-origin request; stopping closes the socket.
+ * The command runner's client side, the one call of the API package that is a WebSocket (`/api/command<folder>`):
+ * sends the command line once the socket is open, hands every text message to the terminal as one line, and
+ * reports how the run ended. The session travels in the `auth` cookie, as for any same-origin request; stopping
+ * closes the socket.
  */
 import { encodePath } from "../../lib/url_path.ts";
 

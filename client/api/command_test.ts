@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { commandFolder, commandUrl, endNote, exitStatusOf, runCommand, toTerminal } from "./runner.ts";
-import type { RunEnd } from "./runner.ts";
+import { commandFolder, commandUrl, endNote, exitStatusOf, runCommand, toTerminal } from "./command.ts";
+import type { RunEnd } from "./command.ts";
 
 Deno.test("commandFolder: a folder stays, a file gives its parent", () => {
   const table: [string, string][] = [
