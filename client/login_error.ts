@@ -1,6 +1,6 @@
 // This module is browser-compatible.
 /** The message a failed login or signup shows on the login form. */
-import { ApiError } from "./api/http.ts";
+import { ApiError } from "./api/errors.ts";
 import { errorMessage } from "./toasts.ts";
 
 type Translate = (key: string, vars?: Record<string, string | number>) => string;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "./api/http.ts";
+import { ApiError } from "./api/errors.ts";
 import { loginFailureMessage, shouldTryGuest } from "./login_error.ts";
 
 const t = (key: string) => `[${key}]`;

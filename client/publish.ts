@@ -5,7 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import type { PublishSchedule, SiteInfo } from "../lib/types.ts";
-import { ApiError } from "./api/http.ts";
+import { ApiError } from "./api/errors.ts";
 import { getSiteInfo } from "./api/publish.ts";
 import { t } from "./hooks.ts";
 import { errorMessage } from "./toasts.ts";

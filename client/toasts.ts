@@ -4,7 +4,7 @@
  * other errors) replaces them, so an old failure never lingers next to a newer result; at most 5 are visible.
  */
 import { signal } from "@preact/signals";
-import { ApiError } from "./api/http.ts";
+import { ApiError } from "./api/errors.ts";
 import { t } from "./hooks.ts";
 
 /** One toast. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApiError } from "./api/http.ts";
+import { ApiError } from "./api/errors.ts";
 import {
   dismissToast,
   issueUrl,

@@ -13,7 +13,7 @@ import { encodePath } from "../lib/url_path.ts";
 import { usePage } from "../client/hooks.ts";
 import { baseUrl } from "../client/page.ts";
 import { copyText } from "../client/share.ts";
-import { DropZone } from "../components/share/DropZone.tsx";
+import { DropZone } from "./share/DropZone.tsx";
 import { showError, showSuccess } from "../client/toasts.ts";
 import type { Resource } from "../lib/types.ts";
 import { PasswordCard } from "./share/PasswordCard.tsx";

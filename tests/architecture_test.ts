@@ -2,8 +2,9 @@
  * The layering of docs/architecture.md, checked on every import (static, `export … from` and `import()`):
  * lib/ knows no HTTP or UI, routes never import routes, browser code (islands, components, client) reaches lib/
  * only through browser-safe modules and never `node:*` or server packages, framework/ knows nothing of ours,
- * and main.ts, config.ts, app.ts, cli/ and middleware/ import only what their row of the table allows. Every
- * rule is also fed a violation, so a rule that stopped seeing anything fails.
+ * components/ stay presentational, only client/api/ talks to the server, and main.ts, config.ts, app.ts, define.ts,
+ * cli/ and middleware/ import only what their row of the table allows. Every rule is also fed a violation, so a
+ * rule that stopped seeing anything fails.
  */
 import assert from "node:assert/strict";
 
@@ -20,6 +21,8 @@ const SERVER_ONLY_NPM = [
   "preact-render-to-string",
   "lz4-napi",
   "snappy",
+  // Two-factor secrets are checked on the server only (its browser build would work, which is the danger).
+  "otpauth",
 ];
 const UI_NPM = ["preact", "react", "react-dom", "@preact/signals", "lucide", "preact-render-to-string"];
 /** The framework modules browser code may import. */
@@ -29,6 +32,13 @@ const BROWSER_FRAMEWORK = [
   "framework/head.ts",
   // The browser runtime: client-side navigation swaps the main area and hydrates its islands (client/partial.ts).
   "framework/client.ts",
+];
+
+/** What components/ may not import: client state, the API and transports (a component gets data as props). */
+const NOT_FOR_COMPONENTS = [
+  /^client\/api\//,
+  /^client\/(state|session|router|prompts|toasts|drop|partial|selection)\.ts$/,
+  /^client\/upload\//,
 ];
 
 interface Edge {
@@ -132,6 +142,17 @@ const RULES: Record<string, Rule> = {
     if (e.to.startsWith("node:")) return bad(e);
     return SERVER_ONLY_NPM.includes(e.to) ? bad(e) : null;
   },
+  "components/ are presentational: no client state, API or transport": (e) => {
+    if (area(e.from) !== "components" || e.typeOnly) return null;
+    if (!e.local) return e.to === "@preact/signals" ? bad(e, " (state belongs in client/)") : null;
+    return NOT_FOR_COMPONENTS.some((re) => re.test(e.to))
+      ? bad(e, " (pass data and callbacks as props)")
+      : null;
+  },
+  "only client/api/ uses its request wrapper": (e) =>
+    e.local && e.to === "client/api/http.ts" && !e.from.startsWith("client/api/")
+      ? bad(e, " (import the resource module or client/api/mod.ts)")
+      : null,
   "main.ts imports config.ts, app.ts, framework/build.ts and lib/": (e) => {
     if (e.from !== "main.ts" || !e.local) return null;
     return ["config.ts", "app.ts", "framework/build.ts"].includes(e.to) || area(e.to) === "lib"
@@ -144,6 +165,14 @@ const RULES: Record<string, Rule> = {
     if (!e.local) return UI_NPM.includes(e.to) && e.to !== "preact-render-to-string" ? bad(e) : null;
     if (["routes.gen.ts", "config.ts"].includes(e.to)) return null;
     return ["framework", "lib", "middleware"].includes(area(e.to)) ? null : bad(e);
+  },
+  "define.ts imports framework/ and types of lib/": (e) => {
+    if (e.from !== "define.ts") return null;
+    if (!e.local) return UI_NPM.includes(e.to) ? bad(e) : null;
+    if (area(e.to) === "framework") return null;
+    return area(e.to) === "lib" && e.typeOnly
+      ? null
+      : bad(e, e.to.startsWith("lib/") ? " (only `import type`)" : "");
   },
   "cli/ imports config.ts and lib/": (e) => {
     if (area(e.from) !== "cli" || !e.local) return null;
@@ -190,6 +219,47 @@ function unsafeBrowserLib(
   return { seen, problems };
 }
 
+/** Calls that reach the server; browser code makes them only inside client/api/. */
+const SERVER_CALLS: [name: string, re: RegExp][] = [
+  ["fetch", /(?<![\w.$])fetch\s*\(/],
+  ["Response.json()", /\.json\(\s*\)/],
+  ["XMLHttpRequest", /\bnew\s+XMLHttpRequest\b/],
+  ["WebSocket", /\bnew\s+WebSocket\b/],
+  ["EventSource", /\bnew\s+EventSource\b/],
+  ["sendBeacon", /\bsendBeacon\s*\(/],
+];
+/** The exceptions, with their reason. */
+const SERVER_CALL_EXCEPTIONS: Record<string, string[]> = {
+  // Client-side navigation loads pages, not the API: no token, no error mapping (a failure loads the page).
+  "client/partial.ts": ["fetch", "Response.json()"],
+  // Uploads need progress events, which fetch does not give.
+  "client/upload/xhr.ts": ["XMLHttpRequest"],
+};
+
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|(?<![:"'`])\/\/.*$/gm, "");
+}
+
+/** Browser modules outside client/api/ that call the server themselves. */
+function serverCallsOutsideApi(sources: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [f, text] of sources) {
+    if (!browserSide(f) || f.startsWith("client/api/")) continue;
+    const code = withoutComments(text);
+    for (const [name, re] of SERVER_CALLS) {
+      if (re.test(code) && !SERVER_CALL_EXCEPTIONS[f]?.includes(name)) out.push(`${f} calls ${name}`);
+    }
+  }
+  return out;
+}
+
+/** Components with side effects: an effect hook runs code after rendering, which a view never needs. */
+function effectfulComponents(sources: Map<string, string>): string[] {
+  return [...sources].filter(([f, text]) =>
+    area(f) === "components" && !isTest(f) && /\buse(Layout)?Effect\s*\(/.test(withoutComments(text))
+  ).map(([f]) => `${f} uses an effect hook`);
+}
+
 const files = await sourceFiles();
 const texts = new Map<string, string>();
 for (const f of files) texts.set(f, await Deno.readTextFile(ROOT + f));
@@ -201,7 +271,7 @@ function violations(rule: Rule, of: Edge[] = edges): string[] {
 
 Deno.test("architecture: the scan sees the project, dynamic imports included", () => {
   assert.ok(files.length > 100, `${files.length} files`);
-  assert.ok(edges.some((e) => e.from === "islands/FileBrowser.tsx" && e.to === "client/api.ts"));
+  assert.ok(edges.some((e) => e.from === "islands/FileBrowser.tsx" && e.to === "client/api/mod.ts"));
   assert.ok(edges.some((e) => e.dynamic && e.from === "lib/thumbs/_render.ts" && e.to === "sharp"));
   for (const f of ["main.ts", "app.ts", "cli/users.ts"]) assert.ok(edges.some((e) => e.from === f), f);
   assert.ok(files.includes("config.ts"));
@@ -215,6 +285,15 @@ Deno.test("architecture: lib/ modules used by browser code are marked browser-co
   const { seen, problems } = unsafeBrowserLib(edges, texts);
   assert.ok(seen.has("lib/i18n.ts") && seen.has("lib/format.ts"));
   assert.deepEqual(problems, []);
+});
+
+Deno.test("architecture: browser code outside client/api/ calls the server through it only", () => {
+  assert.ok(texts.get("client/api/http.ts")?.includes("fetch("), "the wrapper is seen");
+  assert.deepEqual(serverCallsOutsideApi(texts), []);
+});
+
+Deno.test("architecture: components/ use no effect hooks", () => {
+  assert.deepEqual(effectfulComponents(texts), []);
 });
 
 Deno.test("architecture: islands are top-level files whose export matches the file name", () => {
@@ -290,6 +369,42 @@ const VIOLATIONS: [rule: string, file: string, text: string, ok: string][] = [
     "",
   ],
   [
+    "browser code imports no node:* and no server-only package",
+    "components/X.tsx",
+    'import { TOTP } from "npm:otpauth@9.5.2";',
+    'import { marked } from "npm:marked@17";',
+  ],
+  [
+    "components/ are presentational: no client state, API or transport",
+    "components/X.tsx",
+    'import { getResource } from "../client/api/mod.ts";',
+    'import type { DropInfo } from "../client/api/mod.ts";',
+  ],
+  [
+    "components/ are presentational: no client state, API or transport",
+    "components/share/X.tsx",
+    'import { selection } from "../../client/state.ts";',
+    'import { checkPassword } from "../../client/password_policy.ts";',
+  ],
+  [
+    "components/ are presentational: no client state, API or transport",
+    "components/X.tsx",
+    'import { signal } from "npm:@preact/signals@2";',
+    "",
+  ],
+  [
+    "only client/api/ uses its request wrapper",
+    "islands/X.tsx",
+    'import { apiFetch } from "../client/api/http.ts";',
+    'import { ApiError } from "../client/api/mod.ts";',
+  ],
+  [
+    "only client/api/ uses its request wrapper",
+    "client/x.ts",
+    'const { request } = await import("./api/http.ts");',
+    'import "./api/resources.ts";',
+  ],
+  [
     "main.ts imports config.ts, app.ts, framework/build.ts and lib/",
     "main.ts",
     'import "./routes/x.ts";',
@@ -297,6 +412,13 @@ const VIOLATIONS: [rule: string, file: string, text: string, ok: string][] = [
   ],
   ["config.ts imports nothing of ours", "config.ts", 'import type { X } from "./lib/types.ts";', ""],
   ["app.ts stays on the server side", "app.ts", 'import { Header } from "./islands/Header.tsx";', ""],
+  [
+    "define.ts imports framework/ and types of lib/",
+    "define.ts",
+    'import { getUser } from "./lib/users.ts";',
+    'import type { AppEnv } from "./lib/state.ts";',
+  ],
+  ["define.ts imports framework/ and types of lib/", "define.ts", 'import "./routes/_app.tsx";', ""],
   [
     "cli/ imports config.ts and lib/",
     "cli/x.ts",
@@ -334,4 +456,29 @@ Deno.test("architecture: the browser-safe lib/ check fails on unsafe modules rea
     "lib/b.ts uses Deno.*",
     "lib/c.ts imports node:crypto (reached from browser code)",
   ]);
+});
+
+Deno.test("architecture: the server-call and effect checks fail on violations, comments and exceptions aside", () => {
+  const fake = new Map<string, string>([
+    ["islands/A.tsx", "const r = await fetch(url);"],
+    ["islands/B.tsx", "const data = await (await apiFetch(x)).json();"],
+    ["components/C.tsx", "const ws = new WebSocket(u);\nuseEffect(() => {}, []);"],
+    ["client/d.ts", "navigator.sendBeacon(u, body);\nconst s = new EventSource(u);"],
+    ["client/upload/xhr.ts", "const x = new XMLHttpRequest();\nawait fetch(u);"],
+    // Allowed: the API package, the documented exception, comments, and names that only contain "fetch".
+    ["client/api/x.ts", "await fetch(u); await res.json();"],
+    ["client/partial.ts", "const res = await fetch(url); const d = await res.json();"],
+    ["islands/E.tsx", "// fetch(u) and res.json() in a comment\n/* new WebSocket(u) */\nawait refetch();"],
+    ["islands/F_test.ts", "await fetch(u);"],
+    ["lib/g.ts", "await fetch(u);"],
+  ]);
+  assert.deepEqual(serverCallsOutsideApi(fake).sort(), [
+    "client/d.ts calls EventSource",
+    "client/d.ts calls sendBeacon",
+    "client/upload/xhr.ts calls fetch",
+    "components/C.tsx calls WebSocket",
+    "islands/A.tsx calls fetch",
+    "islands/B.tsx calls Response.json()",
+  ]);
+  assert.deepEqual(effectfulComponents(fake), ["components/C.tsx uses an effect hook"]);
 });

@@ -8,22 +8,9 @@
  */
 import { baseUrl } from "../page.ts";
 import { getToken, logout, renewToken } from "../session.ts";
+import { ApiError, NO_CONNECTION } from "./errors.ts";
 
-/** The message of a network failure (no answer at all). */
-export const NO_CONNECTION = "000 No connection";
-
-/** A failed API call: the HTTP status (0 = no connection) and the response text. */
-export class ApiError extends Error {
-  readonly status: number;
-  /** The response headers (none for a network failure). */
-  readonly headers: Headers;
-  constructor(status: number, message: string, headers: Headers = new Headers()) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status;
-    this.headers = headers;
-  }
-}
+export { ApiError, NO_CONNECTION };
 
 /** Options of a request. */
 export interface RequestOptions extends RequestInit {

@@ -6,7 +6,8 @@
  * and the upload queue's uploaders (client/upload/xhr.ts, tus-js-client in client/upload/tus.ts and client/drop.ts)
  * need upload progress, which `fetch` does not report.
  */
-export { ApiError, apiUrl, NO_CONNECTION } from "./http.ts";
+export { ApiError, NO_CONNECTION } from "./errors.ts";
+export { apiUrl } from "./http.ts";
 export type { RequestOptions } from "./http.ts";
 export * from "./apppasswords.ts";
 export * from "./audit.ts";

@@ -7,7 +7,7 @@
 import * as tusClient from "tus-js-client";
 import type { DetailedError, PreviousUpload, UploadOptions, UrlStorage } from "tus-js-client";
 import type { Settings } from "../../lib/types.ts";
-import { ApiError } from "../api/http.ts";
+import { ApiError } from "../api/errors.ts";
 import { encodePath } from "../../lib/url_path.ts";
 import type { Uploader, UploadHandle } from "./uploader.ts";
 import { RECORD_PREFIX } from "./resume.ts";

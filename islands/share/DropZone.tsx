@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { type DropInfo } from "../../client/api/mod.ts";
+import type { DropInfo } from "../../client/api/mod.ts";
 import { uploadToDrop } from "../../client/drop.ts";
 import { formatSize } from "../../lib/format.ts";
-import { ShareStyles } from "./styles.tsx";
+import { ShareStyles } from "../../components/share/styles.tsx";
 
 /** Props of DropZone. */
 export interface DropZoneProps {
