@@ -3,6 +3,7 @@
  * The public side of share links (no login): `/api/public/share` (listing), `/api/public/dl` (downloads, archives)
  * and `/api/public/tus` (the limits of a drop link). The password travels URL-encoded in `X-SHARE-PASSWORD`.
  */
+import type { DropInfo } from "../../lib/drop.ts";
 import type { Resource } from "../../lib/types.ts";
 import { encodePath } from "../../lib/url_path.ts";
 import { baseUrl } from "../page.ts";
@@ -11,14 +12,8 @@ import { ApiError, apiUrl, readJson, request } from "./http.ts";
 /** A public share answer: the resource plus the bypass token of password-protected links. */
 export type PublicResource = Resource & { token?: string };
 
-/** GET /api/public/tus/<hash>: what the drop page shows. */
-export interface DropInfo {
-  name: string;
-  maxFileSize: number;
-  maxFiles: number;
-  /** Files that may still be uploaded (null: no limit). */
-  remaining: number | null;
-}
+/** GET /api/public/tus/<hash>: what the drop page shows (the server's type). */
+export type { DropInfo };
 
 /** A public share answer, or the limits of a drop link (whose listing answers 404). */
 export type ShareOrDrop = PublicResource & { drop?: DropInfo };
