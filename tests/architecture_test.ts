@@ -342,7 +342,7 @@ const VIOLATIONS: [rule: string, file: string, text: string, ok: string][] = [
     "browser code imports only browser code and browser-safe lib/ modules",
     "islands/X.tsx",
     'const { run } = await import("../middleware/requests.ts");',
-    'const m = await import("../client/api.ts");',
+    'const m = await import("../client/api/mod.ts");',
   ],
   [
     "browser code imports only browser code and browser-safe lib/ modules",
