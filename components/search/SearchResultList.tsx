@@ -1,4 +1,4 @@
-import { File, Folder } from "../../components/icons.ts";
+import { fileIconOf } from "../file_icon.ts";
 import { Icon } from "../Icon.tsx";
 
 /** One row of the result list. */
@@ -45,7 +45,7 @@ export function SearchResultList(props: SearchResultListProps) {
               : (
                 <span class="search-thumb">
                   <Icon
-                    node={r.dir ? Folder : File}
+                    node={fileIconOf({ isDir: r.dir, name: r.name })}
                     size={18}
                     class={r.dir ? "search-icon-dir" : undefined}
                   />

@@ -1,5 +1,5 @@
 import { Icon } from "../Icon.tsx";
-import { File, Folder } from "../icons.ts";
+import { fileIconOf } from "../file_icon.ts";
 import type { Resource } from "../../lib/types.ts";
 
 /** Props of ShareGallery. */
@@ -22,7 +22,7 @@ export function ShareGallery(props: ShareGalleryProps) {
               ? <img src={props.imageUrl(item)} alt="" loading="lazy" decoding="async" />
               : (
                 <span class="share-gallery-icon">
-                  <Icon node={item.isDir ? Folder : File} size={40} />
+                  <Icon node={fileIconOf(item)} size={40} />
                 </span>
               )}
             <span class="share-gallery-name">{item.name}</span>
