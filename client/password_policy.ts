@@ -1,11 +1,10 @@
 // This module is browser-compatible.
 /**
- * What the password forms check before sending: the server's length rule (bytes of UTF-8, at least the minimum,
- * at most 72) and that the confirmation equals the password. The server still has the last word (common passwords).
+ * What the password forms check before sending: the server's length rule (lib/password_rules.ts: bytes of UTF-8,
+ * at least the minimum, at most 72) and that the confirmation equals the password. The server still has the last word (common passwords).
  */
 
-/** bcrypt's limit, the server refuses longer passwords. */
-export const MAX_PASSWORD_BYTES = 72;
+import { passwordBytes, passwordLengthProblem } from "../lib/password_rules.ts";
 
 /** The state of a password (and its confirmation, when the form has one). */
 export interface PasswordCheck {
@@ -21,9 +20,11 @@ export interface PasswordCheck {
 
 /** Checks a password against the minimum length; `confirm` is null for forms without a confirmation field. */
 export function checkPassword(password: string, confirm: string | null, minLength: number): PasswordCheck {
-  const bytes = new TextEncoder().encode(password).length;
-  const tooShort = bytes > 0 && bytes < Math.max(minLength, 1);
-  const tooLong = bytes > MAX_PASSWORD_BYTES;
+  // The server's rule; an empty field is not "too short" yet, only not ok.
+  const bytes = passwordBytes(password);
+  const problem = passwordLengthProblem(password, minLength);
+  const tooShort = bytes > 0 && problem === "too_short";
+  const tooLong = problem === "too_long";
   const mismatch = confirm !== null && confirm !== "" && confirm !== password;
   const ok = bytes > 0 && !tooShort && !tooLong && (confirm === null || confirm === password);
   return { tooShort, tooLong, mismatch, ok };

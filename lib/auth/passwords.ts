@@ -4,6 +4,7 @@
  */
 import { BadRequestError } from "../errors.ts";
 import { Semaphore } from "../semaphore.ts";
+import { passwordLengthProblem } from "../password_rules.ts";
 
 type Bcrypt = typeof import("@node-rs/bcrypt");
 
@@ -90,13 +91,13 @@ export async function verifyPassword(password: string, hash: string | null): Pro
 
 /** Throws BadRequestError when a password breaks the policy (docs/api.md#signup). */
 export function checkPasswordPolicy(password: string, minLength: number): void {
-  const bytes = new TextEncoder().encode(password).length;
-  if (bytes < minLength) {
+  const problem = passwordLengthProblem(password, minLength);
+  if (problem === "too_short") {
     throw new BadRequestError(`password is too short, minimum length is ${minLength}`, {
       code: "password_too_short",
     });
   }
-  if (bytes > 72) {
+  if (problem === "too_long") {
     throw new BadRequestError("bcrypt: password length exceeds 72 bytes", { code: "password_too_long" });
   }
   if (COMMON_PASSWORDS.has(password) || /^(.)\1+$/.test(password)) {
