@@ -1,4 +1,5 @@
 /** createApp(deps): the Hono app with global middleware, the one error handler and the routes of the manifest. */
+import { PROJECT_ROOT } from "./lib/project_root.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { manifest } from "./routes.gen.ts";
@@ -17,7 +18,7 @@ import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
 import { usageInvalidation } from "./middleware/usage_invalidation.ts";
 import { auditTrail } from "./middleware/audit_trail.ts";
 
-const HERE = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+const HERE = PROJECT_ROOT;
 
 function isApi(c: Context, baseUrl: string): boolean {
   const rel = new URL(c.req.url).pathname.slice(baseUrl.length);

@@ -55,7 +55,9 @@ try {
     ),
   );
 }
-await ensureBuilt();
+// Started by start.ts from the server bundle, the build was checked there already (and its manifest is the one
+// bundled); started from source (tests, `deno run main.ts`), check it here.
+if (!import.meta.url.endsWith("/_build/server.js")) await ensureBuilt();
 // With --enable-exec, a sandbox that cannot be set up fails here too (ExecUnavailableError), before any write.
 const { deps, firstStart, warnings, imported } = await bootDeps(config).catch(fail);
 for (const w of warnings) log.warn(w);

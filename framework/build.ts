@@ -3,7 +3,7 @@
  * all in ONE `deno bundle --code-splitting` call (so Preact and shared code land in shared chunks), together with
  * the web workers `client/*_worker.ts` (served as `/_islands/<name>.js`).
  */
-import { walk } from "./_walk.ts";
+import { newestMtimeSync, walk } from "./_walk.ts";
 import { withDenoCacheLock, withLockFile } from "./lock.ts";
 
 /** Where bundles are written. */
@@ -118,15 +118,8 @@ export async function writeManifest(root = "."): Promise<boolean> {
   return true;
 }
 
-async function newestMtime(root: string): Promise<number> {
-  let newest = 0;
-  for (const dir of CLIENT_SOURCES) {
-    for await (const f of walk(`${root}/${dir}`)) {
-      const st = await Deno.stat(f).catch(() => null);
-      if (st?.mtime && st.mtime.getTime() > newest) newest = st.mtime.getTime();
-    }
-  }
-  return newest;
+function newestMtime(root: string): number {
+  return Math.max(0, ...CLIENT_SOURCES.map((dir) => newestMtimeSync(`${root}/${dir}`, () => true)));
 }
 
 /** Reads the relative chunk imports of each bundle, transitively, so pages can preload them. */
@@ -168,7 +161,7 @@ export async function bundleIslands(options: BuildOptions = {}): Promise<boolean
     const outDir = `${root}/${BUILD_DIR}/islands`;
     const stampPath = `${outDir}/.stamp`;
     const stamp = Number(await Deno.readTextFile(stampPath).catch(() => "0"));
-    const newest = await newestMtime(root);
+    const newest = newestMtime(root);
     if (!options.force && stamp >= newest && stamp > 0) return false;
     // Stamp with the time the build STARTED: a source edited while bundling must make the next check rebuild.
     const startedAt = Date.now();
@@ -231,7 +224,7 @@ export async function bundleIslands(options: BuildOptions = {}): Promise<boolean
 /** True when the bundles exist and are newer than every client source. */
 export async function isBuildFresh(root = "."): Promise<boolean> {
   const stamp = Number(await Deno.readTextFile(`${root}/${BUILD_DIR}/islands/.stamp`).catch(() => "0"));
-  return stamp > 0 && stamp >= await newestMtime(root);
+  return stamp > 0 && stamp >= newestMtime(root);
 }
 
 /**

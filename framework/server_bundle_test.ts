@@ -1,0 +1,110 @@
+import assert from "node:assert/strict";
+import { isServerBundleFresh, newestServerSource, SERVER_BUNDLE } from "./server_bundle.ts";
+import { newestMtimeSync } from "./_walk.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+
+Deno.test("newestMtimeSync: newest kept file, skipping dot-names and skipped folders", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/lib/deep`, { recursive: true });
+    await Deno.mkdir(`${dir}/node_modules`);
+    await Deno.mkdir(`${dir}/.git`);
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    const files: [string, number][] = [
+      ["lib/a.ts", 1],
+      ["lib/deep/b.tsx", 2],
+      ["lib/deep/c.md", 9],
+      ["node_modules/x.ts", 8],
+      [".git/y.ts", 7],
+    ];
+    for (const [f, s] of files) {
+      await Deno.writeTextFile(`${dir}/${f}`, "x");
+      await Deno.utime(`${dir}/${f}`, at(s), at(s));
+    }
+    const keep = (n: string) => /\.tsx?$/.test(n);
+    assert.equal(newestMtimeSync(dir, keep, new Set(["node_modules"])), at(2).getTime());
+    assert.equal(newestMtimeSync(dir, () => true, new Set(["node_modules"])), at(9).getTime());
+    assert.equal(newestMtimeSync(`${dir}/missing`, keep), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("isServerBundleFresh: false without a bundle or stamp", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/main.ts`, "");
+    assert.equal(await isServerBundleFresh(dir), false);
+    await Deno.mkdir(`${dir}/_build`);
+    await Deno.writeTextFile(`${dir}/_build/server.stamp`, String(Date.now() + 60_000));
+    assert.equal(await isServerBundleFresh(dir), false, "a stamp without its bundle is not fresh");
+    await Deno.writeTextFile(`${dir}/${SERVER_BUNDLE}`, "");
+    assert.equal(await isServerBundleFresh(dir), true);
+    await Deno.writeTextFile(`${dir}/_build/server.stamp`, String(newestServerSource(dir) - 1));
+    assert.equal(await isServerBundleFresh(dir), false, "a source newer than the stamp makes it stale");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name:
+    "deno task start runs the bundled server: pages, islands, static files and locales resolve from _build/",
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "start.ts", "--port", "0", "--root", `${dir}/root`, "--database", `${dir}/kv`],
+      cwd: ROOT,
+      env: { FB_ADMIN_PASSWORD: "bundle-test-password-123" },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    let log = "";
+    const drain = async (s: ReadableStream<Uint8Array<ArrayBuffer>>) => {
+      for await (const t of s.pipeThrough(new TextDecoderStream())) log += t;
+    };
+    const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+    // The first start may build the bundles (tens of seconds on a loaded machine): wait for the listen line.
+    const watchdog = setTimeout(() => child.kill("SIGKILL"), 240_000);
+    try {
+      let port = 0;
+      while (!port) {
+        await new Promise((r) => setTimeout(r, 100));
+        port = Number(log.match(/listening on http:\/\/[^:]+:(\d+)\//)?.[1] ?? 0);
+        assert.ok(!log.includes("Starting from source"), log);
+      }
+      const base = `http://127.0.0.1:${port}`;
+      let health = 0;
+      while (health !== 200) {
+        const res = await fetch(`${base}/health`);
+        await res.body?.cancel();
+        health = res.status;
+        if (health !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      const page = await fetch(`${base}/login`);
+      const html = await page.text();
+      assert.equal(page.status, 200);
+      const script = html.match(/<script type="module" src="([^"]+\/Login\.js)"/)?.[1];
+      assert.ok(script, "the login page names its island bundle");
+      const island = await fetch(new URL(script, base));
+      await island.body?.cancel();
+      assert.equal(island.status, 200, "island bundles are served from _build/islands");
+      const css = html.match(/<link rel="stylesheet" href="([^"]+)"/)?.[1];
+      assert.ok(css, "the page links a stylesheet");
+      const sheet = await fetch(new URL(css, base));
+      await sheet.body?.cancel();
+      assert.equal(sheet.status, 200, "static files are served from static/");
+      const de = await fetch(`${base}/login`, { headers: { "Accept-Language": "de" } });
+      assert.match(await de.text(), /lang="de"/, "locales are read from locales/");
+      assert.equal(await isServerBundleFresh(ROOT), true);
+    } finally {
+      clearTimeout(watchdog);
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
