@@ -11,7 +11,6 @@ import { PERMISSION_NAMES } from "./types.ts";
 import {
   ADMIN_ONLY_FIELDS,
   applyField,
-  cleanPath,
   normalizePerm,
   parseWhich,
   SECURITY_FIELDS,
@@ -20,9 +19,12 @@ import {
   type UserField,
 } from "./user_fields.ts";
 import { normalizeUsername } from "./usernames.ts";
+import { canonicalPath as cleanPath } from "./fs/path.ts";
 import { sessions, users } from "./storage/mod.ts";
 
-export { cleanPath, normalizePerm } from "./user_fields.ts";
+export { normalizePerm } from "./user_fields.ts";
+/** Lexically cleans a scope path into `/`-absolute form (lib/fs/path.ts: "" and "." become "/"). */
+export { cleanPath };
 
 /** Cleans a username into a directory name (as filebrowser does); throws on an unusable result. */
 export function homeDirName(username: string): string {
