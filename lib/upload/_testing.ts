@@ -2,7 +2,7 @@
 import type { EventHooks } from "../hooks.ts";
 import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
-import { releaseParkedLeases } from "./lease.ts";
+import { releaseParkedLeases } from "./lock.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
 
 /** A temp world for upload tests. */
