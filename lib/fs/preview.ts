@@ -42,11 +42,7 @@ export async function openPreview(
   if (type !== "image") throw new NotImplementedError("not_an_image");
   const enabled = previewSize === "thumb" ? request.enableThumbs : request.resizePreview;
   if (!enabled || !canResize(extensionOf(name))) return planDownload(p, request);
-  const preview = await request.previews.getPreview(p.real, {
-    size: previewSize,
-    mtimeMs: p.stat.mtime?.getTime() ?? 0,
-    fileSize: p.stat.size,
-  });
+  const preview = await request.previews.getPreview(p, previewSize);
   const etag = fileEtag(p.stat).replace(/"$/, `-${previewSize}"`);
   const headers: Record<string, string> = {
     "Content-Disposition": contentDisposition(name, { inline: request.inline }),

@@ -109,7 +109,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
       await copyEntry(src, dst, { signal: options.signal });
       return;
     }
-    await dropPreviewsUnder(req, src.real, { isTree: src.lstat?.isDirectory === true });
+    await dropPreviewsUnder(req, src);
     await moveEntry(src, dst, { signal: options.signal });
   });
 }
