@@ -9,7 +9,7 @@
  */
 import { HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
-import { readHeadSync } from "./listing.ts";
+import { readHeadSync } from "./file_info.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 

@@ -10,9 +10,8 @@ import {
   INLINE_CSP,
   planDownload,
 } from "./download.ts";
-import { detectType } from "./file_info.ts";
+import { detectType, readHeadSync } from "./file_info.ts";
 import { assertPermission, type GateContext, resolveScoped } from "./gate.ts";
-import { readHeadSync } from "./listing.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 import { assToVtt, isSubtitleName, srtToVtt } from "./subtitles.ts";
 
