@@ -99,3 +99,13 @@ export function chunk(offset: number, ...parts: (Uint8Array | string)[]) {
     body: bodyOf(...parts),
   };
 }
+
+/** Runs `fn` with a fresh in-memory KV store, closed afterwards. */
+export async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
+}

@@ -14,15 +14,7 @@ import {
   takeLease,
 } from "./lock.ts";
 import { targetKeyOf } from "./store.ts";
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
-}
+import { withKv } from "./_testing.ts";
 
 async function lockStamp(kv: Deno.Kv, key: string): Promise<string | null> {
   return (await kv.get(keys.uploadLock(key))).versionstamp;

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { acquireUploadLock } from "./lock.ts";
 import { deleteUpload, findUpload, listUploads, saveUpload, targetKeyOf } from "./store.ts";
 import type { UploadRecord } from "./store.ts";
+import { withKv } from "./_testing.ts";
 
 function record(overrides: Partial<UploadRecord> = {}): UploadRecord {
   return {
@@ -14,15 +15,6 @@ function record(overrides: Partial<UploadRecord> = {}): UploadRecord {
     createdAt: 1000,
     ...overrides,
   };
-}
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
 }
 
 Deno.test("targetKeyOf() hashes paths of any length into a short stable key", async () => {
