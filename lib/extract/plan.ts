@@ -30,7 +30,7 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 };
 
 /** Output up to this size is never refused for its ratio (a tiny archive of a sparse file is fine). */
-export const RATIO_FLOOR = 1 << 20;
+const RATIO_FLOOR = 1 << 20;
 
 /** Options of {@link planExtract}. */
 export interface ExtractOptions {

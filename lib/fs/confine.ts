@@ -7,7 +7,7 @@ import { ForbiddenError } from "../errors.ts";
 import { canonicalPath, isSameOrInside, joinVpath, vpathDir } from "./path.ts";
 
 /** Largest number of symlinks followed for one path (like upstream's 255). */
-export const MAX_SYMLINK_HOPS = 255;
+const MAX_SYMLINK_HOPS = 255;
 
 /** Where a vpath lives on disk. */
 export interface Resolution {

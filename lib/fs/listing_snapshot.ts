@@ -11,8 +11,7 @@ import { goFileMode } from "./file_info.ts";
 import { ByteSink, fragmentOf, isAscii, TypeMemo } from "./listing_encode.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
 
-/** An entry whose facts are in the snapshot (file, FIFO, device, socket). */
-export const KIND_FILE = 0;
+// Kind 0 (the arrays' initial value): an entry whose facts are in the snapshot (file, FIFO, device, socket).
 /** A directory: facts in the snapshot, re-checked per request (its mtime changes without parent events). */
 export const KIND_DIR = 1;
 /** A symlink: only the name is kept; its target is resolved through the gate per request. */

@@ -83,7 +83,7 @@ export async function moveToTrash(deps: TrashDeps, user: StoredUser, p: ScopedPa
 }
 
 /** The wire form of a record. */
-export function toTrashItem(deps: TrashDeps, r: TrashRecord): TrashItem {
+function toTrashItem(deps: TrashDeps, r: TrashRecord): TrashItem {
   return {
     id: r.id,
     path: r.vpath,
