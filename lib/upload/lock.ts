@@ -30,7 +30,7 @@ export interface UploadLock {
 
 /**
  * Lease duration of an upload lock; a PATCH renews it while it streams. Short, because a lease parked between
- * chunks (lib/upload/lease.ts) or left by a crashed server blocks other instances until it runs out.
+ * chunks (parking, below) or left by a crashed server blocks other instances until it runs out.
  */
 export const LOCK_TTL_MS = 10_000;
 
