@@ -1,8 +1,8 @@
 /**
  * Placing files atomically: the bytes go to a hidden temp file in the target's folder, which is synced and
  * renamed over the target only once it is complete, so a failed or interrupted write leaves the old file
- * intact. {@link placeAtomically} is the one primitive; saving, copying, extracting and upload completion
- * (lib/upload/placement.ts) use it.
+ * intact. {@link placeAtomically} is the one primitive; saving, copying, extracting, upload completion
+ * (lib/upload/placement.ts) and the preview cache use it.
  */
 import { ConflictError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
@@ -16,7 +16,7 @@ export const DIR_MODE = 0o750;
 export const TEMP_PREFIX = ".fb-tmp-";
 
 /** What a temp file is for (part of its name, for whoever finds one after a crash). */
-export type TempKind = "upload" | "copy" | "move";
+export type TempKind = "upload" | "copy" | "move" | "preview";
 
 /** A hidden, random temp path next to `target` (same folder, so rename(2) stays on one file system). */
 export function tempPathFor(target: string, kind: TempKind = "upload"): string {
@@ -95,19 +95,20 @@ export interface PlaceOptions {
 
 /**
  * The one way a file lands: `fill` writes a hidden temp file next to `dest`, which is synced and renamed
- * onto `dest`. On any failure the temp file is removed and `dest` stays as it was.
+ * onto `dest`; returns what `fill` returned. On any failure the temp file is removed and `dest` stays as it was.
  */
-export async function placeAtomically(
+export async function placeAtomically<T>(
   dest: string,
-  fill: (temp: string) => Promise<void>,
+  fill: (temp: string) => Promise<T>,
   options: PlaceOptions = {},
-): Promise<void> {
+): Promise<T> {
   if (options.createParents) await Deno.mkdir(vpathDir(dest), { recursive: true, mode: DIR_MODE });
   const temp = tempPathFor(dest, options.kind);
   try {
-    await fill(temp);
+    const result = await fill(temp);
     if (options.sync ?? true) await syncFile(temp);
     await renameOnto(temp, dest, { replace: !options.keepExisting });
+    return result;
   } catch (err) {
     // Undo the partial write only: the temp file is ours, the target was never touched.
     await Deno.remove(temp).catch(() => {});

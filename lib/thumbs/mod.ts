@@ -13,11 +13,19 @@
  * - Sources come from the path gate as `ScopedPath`s: this module never sees a user's path.
  */
 import { BadRequestError, NotFoundError } from "../errors.ts";
+import { placeAtomically } from "../fs/atomic.ts";
 import type { ScopedPath } from "../fs/gate.ts";
 import { extensionOf, vpathDir } from "../fs/path.ts";
 import { walkTree } from "../fs/tree.ts";
 import { log } from "../log.ts";
-import { CONTENT_TYPES, MAX_SIDE, type PreviewSize, renderPreview, sniffFormat } from "./_render.ts";
+import {
+  CONTENT_TYPES,
+  MAX_SIDE,
+  type PreviewFormat,
+  type PreviewSize,
+  renderPreview,
+  sniffFormat,
+} from "./_render.ts";
 import { Semaphore } from "../semaphore.ts";
 
 export type { PreviewFormat, PreviewSize } from "./_render.ts";
@@ -170,17 +178,13 @@ export class PreviewCache {
   }
 
   async #encode(realPath: string, job: { key: string; size: PreviewSize; file: string }): Promise<Preview> {
-    await Deno.mkdir(vpathDir(job.file), { recursive: true });
-    // Write beside the target and rename: readers never see a half-written preview.
-    const tmp = `${job.file}.${crypto.randomUUID()}.tmp`;
-    let format;
-    try {
-      format = await renderPreview(realPath, tmp, { size: job.size, maxPixels: this.maxPixels });
-      await Deno.rename(tmp, job.file);
-    } catch (err) {
-      await removeIfPresent(tmp);
-      throw err;
-    }
+    // Placed atomically: readers never see a half-written preview. Unsynced: a cache entry lost in a crash
+    // is made again.
+    const format = await placeAtomically(
+      job.file,
+      (temp) => renderPreview(realPath, temp, { size: job.size, maxPixels: this.maxPixels }),
+      { kind: "preview", createParents: true, sync: false },
+    );
     this.#stats.encoded++;
     await this.#remember(realPath, job.key);
     const { size } = await Deno.stat(job.file);
