@@ -12,8 +12,7 @@ import {
 import { hashPassword, verifyPassword } from "./auth/passwords.ts";
 import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
-import { cleanAbsolute } from "./fs/confine.ts";
-import { cleanVpath, vpathBase } from "./fs/path.ts";
+import { canonicalPath, cleanVpath, vpathBase } from "./fs/path.ts";
 import { newNameProblem } from "./names.ts";
 import { dropFieldsOf } from "./drop.ts";
 import { getResourceJson } from "./fs/resources.ts";
@@ -93,7 +92,7 @@ function canonical(vpath: string): string {
 }
 
 function onDisk(root: string, user: StoredUser, vpath: string): string {
-  return cleanAbsolute(`${scopeDirOf({ root, user })}/${cleanVpath(vpath).path}`);
+  return canonicalPath(`${scopeDirOf({ root, user })}/${cleanVpath(vpath).path}`);
 }
 
 /** GET /api/share<vpath>: own links on exactly this path; for admins, every owner's links on the same file. */

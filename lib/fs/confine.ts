@@ -21,9 +21,6 @@ export interface Resolution {
   stat: Deno.FileInfo | null;
 }
 
-/** Older names of the path helpers, for modules outside lib/fs that import them from here. */
-export { canonicalPath as cleanAbsolute, isSameOrInside as isInsideDir } from "./path.ts";
-
 /** lstat of `path`, or null when nothing is there (also when an ancestor is a file: ENOTDIR). */
 export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
