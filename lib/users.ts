@@ -20,6 +20,7 @@ import {
 } from "./user_fields.ts";
 import { normalizeUsername } from "./usernames.ts";
 import { canonicalPath as cleanPath } from "./fs/path.ts";
+import { scopeDirOf } from "./fs/gate.ts";
 import { sessions, users } from "./storage/mod.ts";
 
 export { normalizePerm } from "./user_fields.ts";
@@ -42,7 +43,7 @@ export function homeScope(settings: Settings, username: string): string {
 
 /** Creates the scope directory under the server root. */
 export async function ensureScopeDir(root: string, scope: string): Promise<void> {
-  await Deno.mkdir(root + (cleanPath(scope) === "/" ? "" : cleanPath(scope)), { recursive: true });
+  await Deno.mkdir(scopeDirOf({ root, user: { scope } }), { recursive: true });
 }
 
 /** The wire form of a user; password always "", scope hidden from non-admins reading themselves. */
