@@ -9,6 +9,8 @@
  * Every file is read once before timing so both contenders see a warm page cache; rounds alternate.
  */
 import sharp from "sharp";
+import { resolveScoped } from "../lib/fs/gate.ts";
+import { ctxFor } from "../lib/fs/_testing.ts";
 import { createPreviewService } from "../lib/thumbs/mod.ts";
 
 const WORK = new URL("./_work/", import.meta.url).pathname;
@@ -108,12 +110,13 @@ async function timeIt(fn: () => Promise<void>): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
-/** Our service, the way the preview route uses it: stat, then getPreview; all requests at once. */
+/** Our service, the way the preview route uses it: through the gate, then getPreview; all requests at once. */
 async function runOurs(files: string[], outDir: string): Promise<void> {
   const svc = createPreviewService({ cacheDir: outDir, concurrency: CONCURRENCY });
+  const gate = ctxFor(SRC);
   await Promise.all(files.map(async (f) => {
-    const st = await Deno.stat(f);
-    await svc.getPreview(f, { size: "thumb", mtimeMs: st.mtime?.getTime() ?? 0, fileSize: st.size });
+    const source = await resolveScoped(gate, f.slice(SRC.length), "read");
+    await svc.getPreview(source, "thumb");
   }));
   if (svc.stats.encoded !== files.length) throw new Error(`encoded ${svc.stats.encoded} of ${files.length}`);
 }

@@ -6,8 +6,8 @@
  */
 import type { Config } from "../config.ts";
 import { InsufficientStorageError } from "./errors.ts";
-import { cleanAbsolute, isInsideDir } from "./fs/confine.ts";
-import { cleanVpath } from "./fs/path.ts";
+import { scopeDirOf } from "./fs/gate.ts";
+import { isSameOrInside } from "./fs/path.ts";
 import { trashBytesOf } from "./trash/store.ts";
 import type { StoredUser, Usage } from "./types.ts";
 
@@ -35,14 +35,14 @@ export function quotaOf(user: Pick<StoredUser, "quota">): number {
 /** Forgets the cached usage of every scope that contains `dir` or lies inside it (call after a write there). */
 export function invalidateUsage(dir: string): void {
   for (const key of cache.keys()) {
-    if (isInsideDir(key, dir) || isInsideDir(dir, key)) cache.delete(key);
+    if (isSameOrInside(key, dir) || isSameOrInside(dir, key)) cache.delete(key);
   }
 }
 
 /** The scope folder of a user on disk (the key of the usage cache). */
 export function usageKeyOf(deps: QuotaDeps, user: Pick<StoredUser, "scope">): string {
   // As the gate's scopeDirOf(): the root joined with the cleaned scope, which cannot climb out.
-  return cleanAbsolute(`${deps.config.root}/${cleanVpath("/" + user.scope).path}`);
+  return scopeDirOf({ root: deps.config.root, user });
 }
 
 /** Bytes of the files under the user's scope: cached, else counted by a walk. */

@@ -12,11 +12,11 @@ import {
 import { hashPassword, verifyPassword } from "./auth/passwords.ts";
 import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
-import { cleanAbsolute } from "./fs/confine.ts";
-import { cleanVpath, vpathBase } from "./fs/path.ts";
+import { canonicalPath, cleanVpath, vpathBase } from "./fs/path.ts";
 import { isValidCustomLink } from "./share_link.ts";
 import { dropFieldsOf } from "./drop.ts";
-import { getResource } from "./fs/resources.ts";
+import { getResourceJson } from "./fs/resources.ts";
+import type { ListingCache } from "./fs/listing_cache.ts";
 import { openRaw, type RawRequest } from "./fs/raw.ts";
 import type { FileDownload } from "./fs/download.ts";
 import { shares, type StoredShare, users } from "./storage/mod.ts";
@@ -91,7 +91,7 @@ function canonical(vpath: string): string {
 }
 
 function onDisk(root: string, user: StoredUser, vpath: string): string {
-  return cleanAbsolute(`${scopeDirOf({ root, user })}/${cleanVpath(vpath).path}`);
+  return canonicalPath(`${scopeDirOf({ root, user })}/${cleanVpath(vpath).path}`);
 }
 
 /** GET /api/share<vpath>: own links on exactly this path; for admins, every owner's links on the same file. */
@@ -294,26 +294,35 @@ export async function openShare(
   return { link, owner, ctx: { ...ownerCtx, base: link.path }, target: options.sub || "/", isFile: false };
 }
 
-/** GET /api/public/share: the target as a Resource (no content; folder listings name-sorted, no sniffing). */
-export async function publicResource(opened: OpenedShare): Promise<Resource & { token?: string }> {
-  // Without `download` in the context, getResource never reads file content.
+/**
+ * GET /api/public/share: the target as the JSON of a Resource, through the listing pipeline of
+ * /api/resources (no content; folder listings name-sorted, no sniffing), in chunks (see chunkedBody).
+ */
+export async function publicResourceJson(
+  opened: OpenedShare,
+  options: { listings?: ListingCache } = {},
+): Promise<Uint8Array<ArrayBuffer>[]> {
+  // Without `download` in the context, no file content is read.
   const ctx: GateContext = {
     ...opened.ctx,
     user: { ...opened.ctx.user, perm: { ...opened.owner.perm, download: false } },
   };
-  const { resource } = await getResource(ctx, opened.target, {
+  const decorate = (out: Resource & { token?: string }) => {
+    delete out.content;
+    if (opened.isFile) {
+      out.path = "";
+      // Subtitles are found next to the file, i.e. outside a single-file share: their paths are not shared.
+      delete out.subtitles;
+    } else if (out.isDir) out.name = vpathBase(cleanVpath(opened.link.path).path);
+    if (opened.link.passwordHash) out.token = opened.link.token;
+  };
+  const { json } = await getResourceJson(ctx, opened.target, {
     sorting: { by: "name", asc: false },
     readHeaders: false,
+    listings: options.listings,
+    decorate,
   });
-  const out: Resource & { token?: string } = resource!;
-  delete out.content;
-  if (opened.isFile) {
-    out.path = "";
-    // Subtitles are found next to the file, i.e. outside a single-file share: their paths are not shared.
-    delete out.subtitles;
-  } else if (out.isDir) out.name = vpathBase(cleanVpath(opened.link.path).path);
-  if (opened.link.passwordHash) out.token = opened.link.token;
-  return out;
+  return json!;
 }
 
 /** GET /api/public/dl: the target streamed like /api/raw (folders as archives). */

@@ -1,5 +1,6 @@
 /** The fields of a user record that PUT /api/users/{id} names in `which`, parsed and applied. */
 import { BadRequestError } from "./errors.ts";
+import { canonicalPath } from "./fs/path.ts";
 import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
 import type { Permissions, Rule, StoredUser } from "./types.ts";
 import { PERMISSION_NAMES } from "./types.ts";
@@ -80,17 +81,6 @@ export function parseWhich(which: unknown): UserField[] | "all" {
   return [...out];
 }
 
-/** Lexically cleans a scope path into `/`-absolute form ("" and "." become "/"). */
-export function cleanPath(p: string): string {
-  const out: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return "/" + out.join("/");
-}
-
 function bool(x: unknown, fallback = false): boolean {
   return typeof x === "boolean" ? x : fallback;
 }
@@ -130,7 +120,7 @@ export async function applyField(
       break;
     }
     case "scope":
-      u.scope = cleanPath(str(data.scope).trim());
+      u.scope = canonicalPath(str(data.scope).trim());
       break;
     case "perm":
       u.perm = normalizePerm(data.perm, u.perm);

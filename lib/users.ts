@@ -11,7 +11,6 @@ import { PERMISSION_NAMES } from "./types.ts";
 import {
   ADMIN_ONLY_FIELDS,
   applyField,
-  cleanPath,
   normalizePerm,
   parseWhich,
   SECURITY_FIELDS,
@@ -20,9 +19,13 @@ import {
   type UserField,
 } from "./user_fields.ts";
 import { normalizeUsername } from "./usernames.ts";
+import { canonicalPath as cleanPath } from "./fs/path.ts";
+import { scopeDirOf } from "./fs/gate.ts";
 import { sessions, users } from "./storage/mod.ts";
 
-export { cleanPath, normalizePerm } from "./user_fields.ts";
+export { normalizePerm } from "./user_fields.ts";
+/** Lexically cleans a scope path into `/`-absolute form (lib/fs/path.ts: "" and "." become "/"). */
+export { cleanPath };
 
 /** Cleans a username into a directory name (as filebrowser does); throws on an unusable result. */
 export function homeDirName(username: string): string {
@@ -40,7 +43,7 @@ export function homeScope(settings: Settings, username: string): string {
 
 /** Creates the scope directory under the server root. */
 export async function ensureScopeDir(root: string, scope: string): Promise<void> {
-  await Deno.mkdir(root + (cleanPath(scope) === "/" ? "" : cleanPath(scope)), { recursive: true });
+  await Deno.mkdir(scopeDirOf({ root, user: { scope } }), { recursive: true });
 }
 
 /** The wire form of a user; password always "", scope hidden from non-admins reading themselves. */

@@ -6,7 +6,7 @@
  */
 import { BadRequestError, ConflictError, HttpError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 import { DIR_MODE } from "../fs/atomic.ts";
-import { assertPermission, refreshScoped, resolveScoped, type ScopedPath } from "../fs/gate.ts";
+import { assertPermission, resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { vpathDir } from "../fs/path.ts";
 import type { FsRequest } from "../fs/request.ts";
 import { checkEntryName } from "./entry_name.ts";
@@ -30,7 +30,7 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 };
 
 /** Output up to this size is never refused for its ratio (a tiny archive of a sparse file is fine). */
-export const RATIO_FLOOR = 1 << 20;
+const RATIO_FLOOR = 1 << 20;
 
 /** Options of {@link planExtract}. */
 export interface ExtractOptions {
@@ -97,7 +97,8 @@ export async function planExtract(
   const totals = await scanEntries(archive, format, { limits, budget, signal: options.signal });
   if (dest.stat === null) {
     await Deno.mkdir(dest.real, { recursive: true, mode: DIR_MODE });
-    dest = await refreshScoped(dest);
+    // Read the new folder back through the gate: it passed the same checks a moment ago.
+    dest = await resolveScoped(req.gate, dest.vpath, "create");
   }
   return { req, archive, format, dest, conflict: options.conflict, limits, budget, ...totals };
 }

@@ -121,7 +121,7 @@ async function extractItem(
     if (target.stat?.isDirectory) return "is_folder";
     if (plan.conflict === "skip") return "exists";
     if (plan.conflict === "rename") target = await freeName(plan, target);
-    else await plan.req.previews?.dropPreviews(target.real).catch(() => 0);
+    else await plan.req.previews?.dropPreviews(target).catch(() => 0);
   }
   const content = limitedContent(plan, item, totals);
   const dest = target;

@@ -42,7 +42,7 @@ export interface OpenZip {
 }
 
 /** Turns zip.js failures (bad format, wrong CRC, size lies) into a 400 naming the problem. */
-export function zipError(err: unknown): HttpError {
+function zipError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   if (err instanceof Error && err.message === ERR_UNSAFE_FILENAME) {
     // zip.js refuses `..` and absolute names itself (the same rule as lib/extract/entry_name.ts).

@@ -1,28 +1,119 @@
 /**
- * Atomic file writes: the data goes to a hidden temp file in the target's folder and is renamed over the
- * target only once it is complete and synced, so a failed or interrupted write leaves the old file intact.
+ * Placing files atomically: the bytes go to a hidden temp file in the target's folder, which is synced and
+ * renamed over the target only once it is complete, so a failed or interrupted write leaves the old file
+ * intact. {@link placeAtomically} is the one primitive; saving, copying, extracting, upload completion
+ * (lib/upload/placement.ts) and the preview cache use it.
  */
+import { ConflictError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
+import { vpathBase, vpathDir } from "./path.ts";
 
-/** Mode of new files (settings `fileMode` default). */
+/** Mode of new files (settings `fileMode` default, upstream's). */
 export const FILE_MODE = 0o640;
-/** Mode of new directories (settings `dirMode` default). */
+/** Mode of new directories (settings `dirMode` default, upstream's). */
 export const DIR_MODE = 0o750;
 /** Prefix of temp files; walkers may skip names with it. */
 export const TEMP_PREFIX = ".fb-tmp-";
 
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
+/** What a temp file is for (part of its name, for whoever finds one after a crash). */
+export type TempKind = "upload" | "copy" | "move" | "preview";
 
 /** A hidden, random temp path next to `target` (same folder, so rename(2) stays on one file system). */
-export function tempPathFor(target: string, kind: "upload" | "copy" | "move" = "upload"): string {
+export function tempPathFor(target: string, kind: TempKind = "upload"): string {
   const rand = crypto.getRandomValues(new Uint8Array(8)).reduce(
     (s, b) => s + b.toString(16).padStart(2, "0"),
     "",
   );
-  return `${dirOf(target)}/${TEMP_PREFIX}${kind}-${rand}.tmp`;
+  return `${vpathDir(target)}/${TEMP_PREFIX}${kind}-${rand}.tmp`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  return (err as { code?: string } | null)?.code;
+}
+
+function targetExists(target: string): ConflictError {
+  return new ConflictError("target_exists", `Cannot place "${vpathBase(target)}": target exists`);
+}
+
+/**
+ * Moves the complete file `from` onto `target` on the same file system: rename(2) when it may replace,
+ * else link(2) + unlink, which never replaces (a file that appeared since the checks stays; 409).
+ */
+export async function renameOnto(from: string, target: string, options: { replace: boolean }): Promise<void> {
+  if (options.replace) {
+    await Deno.rename(from, target);
+    return;
+  }
+  try {
+    await Deno.link(from, target);
+  } catch (err) {
+    if (err instanceof Deno.errors.AlreadyExists) throw targetExists(target);
+    const code = errorCode(err);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+    // File systems without hard links: check, then rename (a narrow race, but never a silent loss of a
+    // file that existed at the check).
+    if (await Deno.lstat(target).then(() => true, () => false)) throw targetExists(target);
+    await Deno.rename(from, target);
+    return;
+  }
+  await Deno.remove(from);
+}
+
+/** Flushes a file's data to disk. */
+export async function syncFile(path: string): Promise<void> {
+  using file = await Deno.open(path, { read: true });
+  await file.syncData();
+}
+
+/** Makes a rename in `dir` durable; file systems that refuse fsync on a directory are fine. */
+export async function syncDir(dir: string): Promise<void> {
+  let handle: Deno.FsFile;
+  try {
+    handle = await Deno.open(dir, { read: true });
+  } catch {
+    return;
+  }
+  try {
+    await handle.sync();
+  } catch {
+    // EINVAL on some file systems: nothing more can be done, the rename itself happened.
+  } finally {
+    handle.close();
+  }
+}
+
+/** Options of {@link placeAtomically}. */
+export interface PlaceOptions {
+  kind?: TempKind;
+  /** Create missing parent folders first. */
+  createParents?: boolean;
+  /** Keep a file that is already at the target (409) instead of replacing it. */
+  keepExisting?: boolean;
+  /** Sync the temp file before the rename (default true; off for symlinks, which cannot be synced). */
+  sync?: boolean;
+}
+
+/**
+ * The one way a file lands: `fill` writes a hidden temp file next to `dest`, which is synced and renamed
+ * onto `dest`; returns what `fill` returned. On any failure the temp file is removed and `dest` stays as it was.
+ */
+export async function placeAtomically<T>(
+  dest: string,
+  fill: (temp: string) => Promise<T>,
+  options: PlaceOptions = {},
+): Promise<T> {
+  if (options.createParents) await Deno.mkdir(vpathDir(dest), { recursive: true, mode: DIR_MODE });
+  const temp = tempPathFor(dest, options.kind);
+  try {
+    const result = await fill(temp);
+    if (options.sync ?? true) await syncFile(temp);
+    await renameOnto(temp, dest, { replace: !options.keepExisting });
+    return result;
+  } catch (err) {
+    // Undo the partial write only: the temp file is ours, the target was never touched.
+    await Deno.remove(temp).catch(() => {});
+    throw err;
+  }
 }
 
 /** Body accepted by {@link writeFileAtomic}. */
@@ -59,39 +150,40 @@ async function pump(file: Deno.FsFile, body: WriteBody, signal?: AbortSignal): P
 }
 
 /**
- * Writes `body` to `target.real` atomically: temp file in the same folder → fsync → rename. On any failure
- * (including a client that disconnects mid-body) the temp file is removed and the old file stays as it was.
- * Returns the stat of the written file.
+ * Writes `body` to `target.real` atomically ({@link placeAtomically}); a client that disconnects mid-body
+ * leaves the old file as it was. Returns the stat of the written file.
  */
 export async function writeFileAtomic(
   target: ScopedPath,
   body: WriteBody,
   options: WriteOptions = {},
 ): Promise<Deno.FileInfo> {
-  const dest = target.real;
-  if (options.createParents) await Deno.mkdir(dirOf(dest), { recursive: true, mode: DIR_MODE });
   const existingMode = target.stat?.isFile ? (target.stat.mode ?? 0) & 0o7777 : null;
-  const temp = tempPathFor(dest);
-  const file = await Deno.open(temp, {
-    write: true,
-    createNew: true,
-    mode: existingMode ?? options.mode ?? FILE_MODE,
-  });
-  let closed = false;
-  try {
+  await placeAtomically(target.real, async (temp) => {
+    using file = await Deno.open(temp, {
+      write: true,
+      createNew: true,
+      mode: existingMode ?? options.mode ?? FILE_MODE,
+    });
     await pump(file, body, options.signal);
+    // The umask may have narrowed the mode given to open(2).
     if (existingMode !== null) await Deno.chmod(temp, existingMode);
-    await file.syncData();
-    file.close();
-    closed = true;
-    await Deno.rename(temp, dest);
-  } catch (err) {
-    if (!closed) file.close();
-    // Undo the partial write only: the temp file is ours, the target was never touched.
-    await Deno.remove(temp).catch(() => {});
-    throw err;
-  }
-  return await Deno.stat(dest);
+  }, { createParents: options.createParents });
+  return await Deno.stat(target.real);
+}
+
+/** Copies the regular file `src` to `dest` atomically with the given mode (default: the source's). */
+export async function copyFileAtomic(
+  src: string,
+  dest: string,
+  options: { mode?: number; kind?: TempKind; keepExisting?: boolean; signal?: AbortSignal } = {},
+): Promise<void> {
+  options.signal?.throwIfAborted();
+  await placeAtomically(dest, async (temp) => {
+    await Deno.copyFile(src, temp);
+    const mode = options.mode ?? (await Deno.stat(src)).mode;
+    if (mode !== null) await Deno.chmod(temp, mode & 0o7777);
+  }, { kind: options.kind ?? "copy", createParents: true, keepExisting: options.keepExisting });
 }
 
 /** The upload ETag (as filebrowser's): `"<hex mtime in ns><hex size>"`. */

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { TEMP_PREFIX, uploadEtag, writeFileAtomic } from "./atomic.ts";
+import { ConflictError } from "../errors.ts";
+import {
+  copyFileAtomic,
+  placeAtomically,
+  renameOnto,
+  TEMP_PREFIX,
+  tempPathFor,
+  uploadEtag,
+  writeFileAtomic,
+} from "./atomic.ts";
+import { copyLinkAtomic } from "./copy.ts";
 import { resolveScoped } from "./gate.ts";
 import { ctxFor, withTempRoot } from "./_testing.ts";
 
@@ -57,5 +67,60 @@ Deno.test("writeFileAtomic() creates parents for new files and writes through an
     await writeFileAtomic(viaLink, new TextEncoder().encode("through"));
     assert.equal(await Deno.readTextFile(`${root}/a/b/new.txt`), "through");
     assert.ok((await Deno.lstat(`${root}/link`)).isSymlink, "the link itself is kept");
+  });
+});
+
+Deno.test("placeAtomically() lands a file only when fill succeeds, and keepExisting never replaces", async () => {
+  await withTempRoot(async ({ root }) => {
+    const dest = `${root}/x/y/f.txt`;
+    await placeAtomically(dest, (temp) => Deno.writeTextFile(temp, "one"), { createParents: true });
+    assert.equal(await Deno.readTextFile(dest), "one");
+    await assert.rejects(
+      placeAtomically(dest, async (temp) => {
+        await Deno.writeTextFile(temp, "half");
+        throw new Error("fill failed");
+      }),
+      /fill failed/,
+    );
+    await assert.rejects(
+      placeAtomically(dest, (temp) => Deno.writeTextFile(temp, "two"), { keepExisting: true }),
+      (err) => err instanceof ConflictError && err.code === "target_exists",
+    );
+    assert.equal(await Deno.readTextFile(dest), "one", "the old file stays after both failures");
+    await placeAtomically(dest, (temp) => Deno.writeTextFile(temp, "three"));
+    assert.equal(await Deno.readTextFile(dest), "three");
+    assert.deepEqual(await listNames(`${root}/x/y`), ["f.txt"], "no temp file left behind");
+  });
+});
+
+Deno.test("tempPathFor() names a hidden sibling, and renameOnto() links without replacing", async () => {
+  await withTempRoot(async ({ root }) => {
+    const temp = tempPathFor(`${root}/d/f.txt`, "copy");
+    assert.ok(temp.startsWith(`${root}/d/${TEMP_PREFIX}copy-`), temp);
+    assert.notEqual(temp, tempPathFor(`${root}/d/f.txt`, "copy"), "random per call");
+    await Deno.writeTextFile(`${root}/a`, "a");
+    await Deno.writeTextFile(`${root}/b`, "b");
+    await assert.rejects(renameOnto(`${root}/a`, `${root}/b`, { replace: false }), ConflictError);
+    assert.deepEqual(await listNames(root), ["a", "b"]);
+    await renameOnto(`${root}/a`, `${root}/c`, { replace: false });
+    await renameOnto(`${root}/c`, `${root}/b`, { replace: true });
+    assert.deepEqual(await listNames(root), ["b"]);
+    assert.equal(await Deno.readTextFile(`${root}/b`), "a");
+  });
+});
+
+Deno.test("copyFileAtomic() keeps the source's mode unless told one; copyLinkAtomic() copies the link text", async () => {
+  await withTempRoot(async ({ root }) => {
+    await Deno.writeTextFile(`${root}/src`, "data");
+    await Deno.chmod(`${root}/src`, 0o604);
+    await copyFileAtomic(`${root}/src`, `${root}/new/dst`);
+    assert.equal(await Deno.readTextFile(`${root}/new/dst`), "data");
+    assert.equal((await Deno.stat(`${root}/new/dst`)).mode! & 0o777, 0o604);
+    await copyFileAtomic(`${root}/src`, `${root}/new/dst`, { mode: 0o640 });
+    assert.equal((await Deno.stat(`${root}/new/dst`)).mode! & 0o777, 0o640);
+    await Deno.symlink("../somewhere/else", `${root}/link`);
+    await copyLinkAtomic(`${root}/link`, `${root}/new/link`);
+    assert.equal(await Deno.readLink(`${root}/new/link`), "../somewhere/else");
+    assert.deepEqual(await listNames(`${root}/new`), ["dst", "link"]);
   });
 });

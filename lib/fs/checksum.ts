@@ -3,7 +3,7 @@ import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 
 /** The accepted algorithm names. */
-export const CHECKSUM_ALGORITHMS = ["md5", "sha1", "sha256", "sha512"] as const;
+const CHECKSUM_ALGORITHMS = ["md5", "sha1", "sha256", "sha512"] as const;
 
 /** One of {@link CHECKSUM_ALGORITHMS}. */
 export type ChecksumAlgorithm = typeof CHECKSUM_ALGORITHMS[number];

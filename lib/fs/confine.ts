@@ -4,9 +4,10 @@
  * (final component, ancestor, or dangling target) that resolves outside the root.
  */
 import { ForbiddenError } from "../errors.ts";
+import { canonicalPath, isSameOrInside, joinVpath, vpathDir } from "./path.ts";
 
 /** Largest number of symlinks followed for one path (like upstream's 255). */
-export const MAX_SYMLINK_HOPS = 255;
+const MAX_SYMLINK_HOPS = 255;
 
 /** Where a vpath lives on disk. */
 export interface Resolution {
@@ -20,37 +21,11 @@ export interface Resolution {
   stat: Deno.FileInfo | null;
 }
 
-/** True when `path` is `root` or lies beneath it, by whole segments (`/srv` never contains `/srvother`). */
-export function isInsideDir(root: string, path: string): boolean {
-  if (root === "/") return path.startsWith("/");
-  return path === root || path.startsWith(root + "/");
-}
-
-/** Lexically cleans an absolute on-disk path (used only for parts that do not exist). */
-export function cleanAbsolute(path: string): string {
-  const out: string[] = [];
-  for (const seg of path.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") out.pop();
-    else out.push(seg);
-  }
-  return "/" + out.join("/");
-}
-
-function joinDisk(dir: string, name: string): string {
-  return dir === "/" ? `/${name}` : `${dir}/${name}`;
-}
-
-function parentDisk(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+/** lstat of `path`, or null when nothing is there (also when an ancestor is a file: ENOTDIR). */
+export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
     return await Deno.lstat(path);
   } catch (err) {
-    // ENOTDIR: an ancestor is a file, so nothing can be there.
     if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
     throw err;
   }
@@ -76,20 +51,20 @@ async function walkPhysical(
     if (seg === "" || seg === ".") continue;
     if (seg === "..") {
       // `cur` has no symlinks in it, so its lexical parent is its physical parent.
-      cur = parentDisk(cur);
+      cur = vpathDir(cur);
       continue;
     }
-    const next = joinDisk(cur, seg);
+    const next = joinVpath(cur, seg);
     const info = await lstatOrNull(next);
     if (info === null) {
-      return { real: cleanAbsolute([next, ...segments.slice(i + 1)].join("/")), exists: false };
+      return { real: canonicalPath([next, ...segments.slice(i + 1)].join("/")), exists: false };
     }
     if (info.isSymlink) {
       if (--budget.hops < 0) throw new ForbiddenError("symlink_loop", "Too many levels of symbolic links");
       const target = await Deno.readLink(next);
       const hop = await walkPhysical(target.startsWith("/") ? "/" : cur, target.split("/"), budget);
       if (!hop.exists) {
-        return { real: cleanAbsolute([hop.real, ...segments.slice(i + 1)].join("/")), exists: false };
+        return { real: canonicalPath([hop.real, ...segments.slice(i + 1)].join("/")), exists: false };
       }
       cur = hop.real;
       continue;
@@ -106,7 +81,7 @@ async function realParent(
   if (parentSegments.length === 0) return { real: rootReal, exists: true };
   try {
     // Fast path: one native call when every ancestor exists.
-    return { real: await Deno.realPath(joinDisk(rootReal, parentSegments.join("/"))), exists: true };
+    return { real: await Deno.realPath(joinVpath(rootReal, parentSegments.join("/"))), exists: true };
   } catch (err) {
     if (err instanceof Deno.errors.FilesystemLoop) {
       throw new ForbiddenError("symlink_loop", undefined, { cause: err });
@@ -132,25 +107,25 @@ export async function resolveConfined(rootReal: string, segments: string[]): Pro
   }
   const name = segments[segments.length - 1];
   const parent = await realParent(rootReal, segments.slice(0, -1));
-  if (!isInsideDir(rootReal, parent.real)) throw escape();
-  const path = joinDisk(parent.real, name);
+  if (!isSameOrInside(rootReal, parent.real)) throw escape();
+  const path = joinVpath(parent.real, name);
   if (!parent.exists) {
-    const missing = cleanAbsolute(path);
-    if (!isInsideDir(rootReal, missing)) throw escape();
+    const missing = canonicalPath(path);
+    if (!isSameOrInside(rootReal, missing)) throw escape();
     return { path: missing, real: missing, lstat: null, stat: null };
   }
   const lstat = await lstatOrNull(path);
   if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
   // Resolve the final link ourselves: realPath cannot tell where a dangling link would write.
   const target = await walkPhysical(parent.real, [name], { hops: MAX_SYMLINK_HOPS });
-  if (!isInsideDir(rootReal, target.real)) throw escape();
+  if (!isSameOrInside(rootReal, target.real)) throw escape();
   const stat = target.exists ? await lstatOrNull(target.real) : null;
   return { path, real: target.real, lstat, stat };
 }
 
 /** Lexical-only resolution for `followExternalSymlinks` mode: every link is followed wherever it points. */
 export async function resolveLexical(root: string, segments: string[]): Promise<Resolution> {
-  const path = segments.length === 0 ? root : joinDisk(root, segments.join("/"));
+  const path = segments.length === 0 ? root : joinVpath(root, segments.join("/"));
   const lstat = await lstatOrNull(path);
   if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
   let stat: Deno.FileInfo | null = null;

@@ -6,7 +6,7 @@
  */
 import { HttpError } from "../errors.ts";
 import { log } from "../log.ts";
-import { DIR_MODE, tempPathFor } from "./atomic.ts";
+import { copyFileAtomic, DIR_MODE, placeAtomically } from "./atomic.ts";
 import { isConfinedLink, scopedChild, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 
@@ -17,39 +17,10 @@ export interface CopyOptions {
   keepLinks?: boolean;
 }
 
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
-
-/** Copies one regular file to `dest` (an on-disk path approved by the gate) via a temp file, keeping its mode. */
-export async function copyFileAtomic(src: string, dest: string, options: CopyOptions = {}): Promise<void> {
-  options.signal?.throwIfAborted();
-  await Deno.mkdir(dirOf(dest), { recursive: true, mode: DIR_MODE });
-  const temp = tempPathFor(dest, "copy");
-  try {
-    await Deno.copyFile(src, temp);
-    const mode = (await Deno.stat(src)).mode;
-    if (mode !== null) await Deno.chmod(temp, mode & 0o7777);
-    using f = await Deno.open(temp, { read: true });
-    await f.syncData();
-    await Deno.rename(temp, dest);
-  } catch (err) {
-    await Deno.remove(temp).catch(() => {});
-    throw err;
-  }
-}
-
-/** Recreates the symlink `src` (an on-disk link path) at `dest` with the same target text, via a temp name. */
+/** Recreates the symlink `src` (an on-disk link path) at `dest` with the same target text, atomically. */
 export async function copyLinkAtomic(src: string, dest: string): Promise<void> {
-  const temp = tempPathFor(dest, "copy");
-  await Deno.symlink(await Deno.readLink(src), temp);
-  try {
-    await Deno.rename(temp, dest);
-  } catch (err) {
-    await Deno.remove(temp).catch(() => {});
-    throw err;
-  }
+  const target = await Deno.readLink(src);
+  await placeAtomically(dest, (temp) => Deno.symlink(target, temp), { kind: "copy", sync: false });
 }
 
 /** Why some entries of a tree copy failed (the rest was copied). */
@@ -114,7 +85,7 @@ async function copyTree(
         await copyTree(from, to, failures, options);
       } else if (from.stat.isFile) {
         if (to.stat?.isDirectory) throw new Error("a folder is in the way");
-        await copyFileAtomic(from.real, to.real, options);
+        await copyFileAtomic(from.real, to.real, { signal: options.signal });
       } else {
         throw new Error("not a regular file");
       }
@@ -152,5 +123,5 @@ export async function copyEntry(src: ScopedPath, dst: ScopedPath, options: CopyO
     if (failures.length) throw new CopyIncompleteError(failures);
     return;
   }
-  await copyFileAtomic(src.real, dst.real, options);
+  await copyFileAtomic(src.real, dst.real, { signal: options.signal });
 }

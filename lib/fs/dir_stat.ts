@@ -5,8 +5,7 @@
  * the file handle objects; elsewhere `Deno.lstatSync()` and `readHeadSync()`. Both give the same facts (the
  * millisecond times exactly like `Deno.FileInfo`).
  */
-import { HEADER_BYTES } from "./file_info.ts";
-import { readHeadSync } from "./listing.ts";
+import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
 
 /** What a listing needs of an entry's lstat. */
 export interface EntryStat {

@@ -9,7 +9,7 @@
  */
 import { HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
-import { readHeadSync } from "./listing.ts";
+import { readHeadSync } from "./file_info.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 
@@ -35,7 +35,7 @@ export const INLINE_CSP =
   "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'";
 
 /** CSP of inline PDFs (as upstream): a sandboxed PDF would not display. */
-export const PDF_CSP = "script-src 'none';";
+const PDF_CSP = "script-src 'none';";
 
 const SEGMENT_SAFE = /[A-Za-z0-9\-_.~$&+:=@]/;
 
@@ -55,7 +55,7 @@ export function contentDisposition(name: string, options: { inline: boolean }): 
 }
 
 /** True when a browser could run script from a file with this name if rendered as a document. */
-export function isActiveContent(name: string): boolean {
+function isActiveContent(name: string): boolean {
   return ACTIVE_EXTENSIONS.has(extensionOf(name).toLowerCase());
 }
 

@@ -172,3 +172,21 @@ export function resourceFields(options: ResourceFieldsOptions): Resource {
     type,
   };
 }
+
+/** Reads up to HEADER_BYTES from the start of a file; an empty buffer when it cannot be read. */
+export function readHeadSync(path: string): Uint8Array {
+  try {
+    using file = Deno.openSync(path, { read: true });
+    const buf = new Uint8Array(HEADER_BYTES);
+    let n = 0;
+    while (n < buf.length) {
+      const r = file.readSync(buf.subarray(n));
+      if (r === null || r === 0) break;
+      n += r;
+    }
+    return buf.subarray(0, n);
+  } catch {
+    // Unreadable files are typed from an empty buffer, like upstream.
+    return new Uint8Array(0);
+  }
+}

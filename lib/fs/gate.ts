@@ -10,10 +10,13 @@
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { Permission, Rule, Settings, StoredUser } from "../types.ts";
 import { isCaseInsensitive } from "./case_probe.ts";
-import { cleanAbsolute, isInsideDir, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
-import { cleanVpath, joinVpath, vpathSegments } from "./path.ts";
-import { hasHiddenSegment, hasRules, isAllowedByRules, type RuleSet } from "./rules.ts";
+import { lstatOrNull, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
+import { canonicalPath, cleanVpath, isSameOrInside, joinVpath, vpathDir, vpathSegments } from "./path.ts";
+import { hasHiddenSegment, isAllowedByRules, type RuleSet } from "./rules.ts";
 import { assertNewNames, assertPathFits, isCreating } from "./path_limits.ts";
+import { isVisible, resolvedVpath, rulePathOf } from "./visibility.ts";
+
+export { type ChildVisibility, childVisibility, isVisible, realVpathOf } from "./visibility.ts";
 
 /** What the gate needs to know about the request. */
 export interface GateContext {
@@ -84,8 +87,8 @@ export function assertPermission(user: GateContext["user"], need: Need | readonl
 }
 
 /** The on-disk directory of the user's scope: server root joined with the cleaned scope (cannot climb out). */
-export function scopeDirOf(ctx: Pick<GateContext, "root" | "user">): string {
-  return cleanAbsolute(`${ctx.root}/${cleanVpath("/" + ctx.user.scope).path}`);
+export function scopeDirOf(ctx: { root: string; user: Pick<StoredUser, "scope"> }): string {
+  return canonicalPath(`${ctx.root}/${cleanVpath("/" + ctx.user.scope).path}`);
 }
 
 const rootCache = new WeakMap<GateContext, Promise<Confinement>>();
@@ -104,7 +107,7 @@ function foldCaseFor(root: string): Promise<boolean> {
 async function confinementOf(ctx: GateContext): Promise<Confinement> {
   let lexical = scopeDirOf(ctx);
   const ruleBase = ctx.base ? cleanVpath(ctx.base).path : "";
-  if (ruleBase && ruleBase !== "/") lexical = cleanAbsolute(`${lexical}/${ruleBase}`);
+  if (ruleBase && ruleBase !== "/") lexical = canonicalPath(`${lexical}/${ruleBase}`);
   let rootReal: string;
   try {
     rootReal = ctx.followExternalSymlinks ? lexical : await Deno.realPath(lexical);
@@ -117,7 +120,7 @@ async function confinementOf(ctx: GateContext): Promise<Confinement> {
   if (ruleBase && !ctx.followExternalSymlinks) {
     // The shared directory itself must still be inside the owner's scope.
     const scopeReal = await Deno.realPath(scopeDirOf(ctx));
-    if (!isInsideDir(scopeReal, rootReal)) throw new ForbiddenError("symlink_escape");
+    if (!isSameOrInside(scopeReal, rootReal)) throw new ForbiddenError("symlink_escape");
   }
   return {
     rootReal,
@@ -142,70 +145,35 @@ function getConfinement(ctx: GateContext): Promise<Confinement> {
   return p;
 }
 
-function rulePathOf(conf: Confinement, vpath: string): string {
-  if (!conf.ruleBase) return vpath;
-  return vpath === "/" ? conf.ruleBase : conf.ruleBase + vpath;
+/** Where `segments` lead in a confinement: confined resolution, or lexical when external links are followed. */
+function resolveIn(conf: Confinement, segments: string[]): Promise<Resolution> {
+  return conf.followExternal
+    ? resolveLexical(conf.rootReal, segments)
+    : resolveConfined(conf.rootReal, segments);
 }
 
-/** True when the rules and dot-file hiding let this confinement see `vpath` (no disk access). */
-export function isVisible(
-  conf: Confinement,
-  vpath: string,
-  options: { ignoreHidden?: boolean } = {},
-): boolean {
-  const rulePath = rulePathOf(conf, vpath);
-  if (!options.ignoreHidden && conf.hideDotfiles && hasHiddenSegment(rulePath)) return false;
-  return isAllowedByRules(rulePath, conf.rules);
-}
-
-/** How the children of one directory fare under {@link isVisible}, prepared once per listing. */
-export interface ChildVisibility {
-  /** No child is visible (the directory part itself is hidden). */
-  none: boolean;
-  /** Names starting with `.` are hidden. */
-  hideDots: boolean;
-  /** The rules' verdict for a child's name; null when there are no rules (everything allowed). */
-  allowed: ((name: string) => boolean) | null;
-}
-
-/**
- * {@link isVisible} for the children of `dirVpath`: a child is visible iff `!none`, not (`hideDots` and a
- * dot name) and `allowed` (if any) says so; exactly `isVisible(conf, joinVpath(dirVpath, name))`.
- */
-export function childVisibility(conf: Confinement, dirVpath: string): ChildVisibility {
-  // rulePathOf() of any child: the share's base (if any) + the child's vpath.
-  const prefix = conf.ruleBase + (dirVpath === "/" ? "/" : dirVpath + "/");
-  const rules = conf.rules;
-  return {
-    // The hidden check is per segment: a child is hidden when the directory part is or its own name is.
-    none: conf.hideDotfiles && hasHiddenSegment(prefix),
-    hideDots: conf.hideDotfiles,
-    allowed: hasRules(rules) ? (name) => isAllowedByRules(prefix + name, rules) : null,
+/** Brands a resolution of `vpath` in `conf` as checked; the only place a ScopedPath is made. */
+function scoped(conf: Confinement, at: Resolution, vpath: string, trailingSlash = false): ScopedPath {
+  const fields: Omit<ScopedPath, typeof SCOPED> = {
+    path: at.path,
+    real: at.real,
+    lstat: at.lstat,
+    stat: at.stat,
+    vpath,
+    trailingSlash,
+    rulePath: rulePathOf(conf, vpath),
+    confinement: conf,
   };
-}
-
-/**
- * When a symlink was followed, the vpath of where the entry really is; null when no link was involved (or
- * in followExternal mode, where targets may be anywhere). Rules and hiding are checked on this path too, so
- * an in-scope link cannot open a folder that a rule denies (upstream checks only the lexical path).
- */
-function resolvedVpath(conf: Confinement, vpath: string, real: string): string | null {
-  if (conf.followExternal) return null;
-  const lexical = vpath === "/" ? conf.rootReal : conf.rootReal === "/" ? vpath : conf.rootReal + vpath;
-  if (real === lexical || !isInsideDir(conf.rootReal, real)) return null;
-  return conf.rootReal === "/" ? real : real.slice(conf.rootReal.length) || "/";
-}
-
-/**
- * For walkers: the vpath where a checked folder really is when it was reached through a symlink, else null.
- * Children must then pass {@link isVisible} on `joinVpath(realVpathOf(dir), name)` as well.
- */
-export function realVpathOf(p: ScopedPath): string | null {
-  return resolvedVpath(p.confinement, p.vpath, p.real);
-}
-
-function brand(fields: Omit<ScopedPath, typeof SCOPED>): ScopedPath {
   return fields as ScopedPath;
+}
+
+/** Canonicalises `vpath`, checks that it fits, and resolves it in the context's confinement (no rule check). */
+async function locate(ctx: GateContext, vpath: string) {
+  const clean = cleanVpath(vpath);
+  const conf = await getConfinement(ctx);
+  assertPathFits(conf.rootReal, clean.path);
+  const segments = vpathSegments(clean.path);
+  return { clean, conf, segments, resolve: () => resolveIn(conf, segments) };
 }
 
 /**
@@ -221,31 +189,29 @@ export async function resolveScoped(
   need: Need | readonly Need[],
 ): Promise<ScopedPath> {
   assertPermission(ctx.user, need);
-  const clean = cleanVpath(vpath);
-  const conf = await getConfinement(ctx);
-  assertPathFits(conf.rootReal, clean.path);
+  const { clean, conf, segments, resolve } = await locate(ctx, vpath);
   const rulePath = rulePathOf(conf, clean.path);
   if (conf.hideDotfiles && hasHiddenSegment(rulePath)) throw new ForbiddenError("hidden", "Path is hidden");
   if (!isAllowedByRules(rulePath, conf.rules)) {
     throw new ForbiddenError("rule_denied", "Path is denied by a rule");
   }
-  const segments = vpathSegments(clean.path);
-  const resolution = conf.followExternal
-    ? await resolveLexical(conf.rootReal, segments)
-    : await resolveConfined(conf.rootReal, segments);
+  const resolution = await resolve();
   const target = resolvedVpath(conf, clean.path, resolution.real);
   if (target !== null && !isVisible(conf, target)) {
     throw new ForbiddenError("rule_denied", "Path resolves to a denied or hidden path");
   }
   // What an operation creates must stay addressable: no control characters or separators in new names.
   if (resolution.lstat === null && isCreating(need)) await assertNewNames(conf.rootReal, segments);
-  return brand({
-    ...resolution,
-    vpath: clean.path,
-    trailingSlash: clean.trailingSlash,
-    rulePath,
-    confinement: conf,
-  });
+  return scoped(conf, resolution, clean.path, clean.trailingSlash);
+}
+
+/**
+ * Confinement without the rule check, for walk bases (search) whose entries are each judged by
+ * {@link isVisible}. Symlinks are still resolved and refused when they escape.
+ */
+export async function resolveWalkBase(ctx: GateContext, vpath: string): Promise<ScopedPath> {
+  const { clean, conf, resolve } = await locate(ctx, vpath);
+  return scoped(conf, await resolve(), clean.path, clean.trailingSlash);
 }
 
 /** What a directory walker knows about a child before the gate looks at it. */
@@ -272,7 +238,7 @@ export async function scopedChild(
   const conf = parent.confinement;
   const vpath = joinVpath(parent.vpath, name);
   if (!isVisible(conf, vpath, hint)) return null;
-  const path = parent.real === "/" ? `/${name}` : `${parent.real}/${name}`;
+  const path = joinVpath(parent.real, name);
   let resolution: Resolution;
   const lstat = hint.lstat ?? await lstatOrNull(path);
   if (lstat === null && !hint.allowMissing) return null;
@@ -280,9 +246,7 @@ export async function scopedChild(
     resolution = { path, real: path, lstat, stat: lstat };
   } else {
     try {
-      resolution = conf.followExternal
-        ? await resolveLexical(conf.rootReal, vpathSegments(vpath))
-        : await resolveConfined(conf.rootReal, vpathSegments(vpath));
+      resolution = await resolveIn(conf, vpathSegments(vpath));
     } catch (err) {
       if (err instanceof ForbiddenError) return null;
       throw err;
@@ -293,53 +257,7 @@ export async function scopedChild(
   const target = resolvedVpath(conf, vpath, resolution.real);
   // ignoreHidden spares dot-names in the walked tree, never a link's target (`link -> ../.secret` leaks bytes).
   if (target !== null && !isVisible(conf, target, lstat?.isSymlink ? {} : hint)) return null;
-  return brand({
-    ...resolution,
-    vpath,
-    trailingSlash: false,
-    rulePath: rulePathOf(conf, vpath),
-    confinement: conf,
-  });
-}
-
-/** Synchronous variant of {@link scopedChild} for non-symlink entries (fast listings); null for links. */
-export function scopedPlainChild(parent: ScopedPath, name: string, lstat: Deno.FileInfo): ScopedPath | null {
-  if (lstat.isSymlink) return null;
-  const conf = parent.confinement;
-  const vpath = joinVpath(parent.vpath, name);
-  if (!isVisible(conf, vpath)) return null;
-  const path = parent.real === "/" ? `/${name}` : `${parent.real}/${name}`;
-  const target = resolvedVpath(conf, vpath, path);
-  if (target !== null && !isVisible(conf, target)) return null;
-  return brand({
-    path,
-    real: path,
-    lstat,
-    stat: lstat,
-    vpath,
-    trailingSlash: false,
-    rulePath: rulePathOf(conf, vpath),
-    confinement: conf,
-  });
-}
-
-/** Re-reads the disk state of a ScopedPath (after a write), keeping its confinement. */
-export async function refreshScoped(p: ScopedPath): Promise<ScopedPath> {
-  const conf = p.confinement;
-  const segments = vpathSegments(p.vpath);
-  const resolution = conf.followExternal
-    ? await resolveLexical(conf.rootReal, segments)
-    : await resolveConfined(conf.rootReal, segments);
-  return brand({ ...p, ...resolution });
-}
-
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
-  try {
-    return await Deno.lstat(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
-    throw err;
-  }
+  return scoped(conf, resolution, vpath);
 }
 
 /**
@@ -347,19 +265,8 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
  * (a visible file may sit in a denied folder); anything derived from it goes through {@link scopedChild}.
  */
 export async function scopedParent(p: ScopedPath): Promise<ScopedPath> {
-  const conf = p.confinement;
-  const segments = vpathSegments(p.vpath).slice(0, -1);
-  const resolution = conf.followExternal
-    ? await resolveLexical(conf.rootReal, segments)
-    : await resolveConfined(conf.rootReal, segments);
-  const vpath = "/" + segments.join("/");
-  return brand({
-    ...resolution,
-    vpath,
-    trailingSlash: false,
-    rulePath: rulePathOf(conf, vpath),
-    confinement: conf,
-  });
+  const vpath = vpathDir(p.vpath);
+  return scoped(p.confinement, await resolveIn(p.confinement, vpathSegments(vpath)), vpath);
 }
 
 /**
@@ -367,40 +274,8 @@ export async function scopedParent(p: ScopedPath): Promise<ScopedPath> {
  * Not rule-checked: nobody addresses it by name, and it is renamed onto `p` or removed.
  */
 export function scopedTempSibling(p: ScopedPath, tempReal: string): ScopedPath {
-  const name = tempReal.slice(tempReal.lastIndexOf("/") + 1);
-  const dir = p.vpath.slice(0, p.vpath.lastIndexOf("/")) || "/";
-  const vpath = joinVpath(dir, name);
-  return brand({
-    path: tempReal,
-    real: tempReal,
-    lstat: null,
-    stat: null,
-    vpath,
-    trailingSlash: false,
-    rulePath: rulePathOf(p.confinement, vpath),
-    confinement: p.confinement,
-  });
-}
-
-/**
- * Confinement without the rule check, for walk bases (search) whose entries are each judged by
- * {@link isVisible}. Symlinks are still resolved and refused when they escape.
- */
-export async function resolveWalkBase(ctx: GateContext, vpath: string): Promise<ScopedPath> {
-  const clean = cleanVpath(vpath);
-  const conf = await getConfinement(ctx);
-  assertPathFits(conf.rootReal, clean.path);
-  const segments = vpathSegments(clean.path);
-  const resolution = conf.followExternal
-    ? await resolveLexical(conf.rootReal, segments)
-    : await resolveConfined(conf.rootReal, segments);
-  return brand({
-    ...resolution,
-    vpath: clean.path,
-    trailingSlash: clean.trailingSlash,
-    rulePath: rulePathOf(conf, clean.path),
-    confinement: conf,
-  });
+  const vpath = joinVpath(vpathDir(p.vpath), tempReal.slice(tempReal.lastIndexOf("/") + 1));
+  return scoped(p.confinement, { path: tempReal, real: tempReal, lstat: null, stat: null }, vpath);
 }
 
 /** True when the symlink at `vpath` resolves inside the confinement (always true when following external links). */

@@ -8,6 +8,8 @@ import {
   resolveWalkBase,
   scopedChild,
   scopeDirOf,
+  scopedParent,
+  scopedTempSibling,
 } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { ctxFor, exists, makeTree, pathRule, regexRule, withTempRoot } from "./_testing.ts";
@@ -278,6 +280,30 @@ Deno.test("childVisibility() decides exactly like isVisible() on each child", as
           }
         }
       }
+    }
+  });
+});
+
+Deno.test("scopedParent(), scopedTempSibling() and resolveWalkBase() resolve alike in both link modes", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "d/e/f.txt": "x" });
+    await makeTree(outside, { "o.txt": "o" });
+    await Deno.symlink(outside, `${root}/d/out`);
+    for (const followExternalSymlinks of [false, true]) {
+      const ctx = ctxFor(root, { followExternalSymlinks, rules: [pathRule("/d/e")] });
+      const base = await resolveWalkBase(ctx, "/d/e/f.txt/");
+      assert.deepEqual([base.vpath, base.trailingSlash, base.real], [
+        "/d/e/f.txt",
+        true,
+        `${root}/d/e/f.txt`,
+      ]);
+      const parent = await scopedParent(base);
+      assert.deepEqual([parent.vpath, parent.real, parent.stat?.isDirectory], ["/d/e", `${root}/d/e`, true]);
+      assert.equal((await scopedParent(await scopedParent(parent))).vpath, "/");
+      const temp = scopedTempSibling(base, `${root}/d/e/.tmp-1`);
+      assert.deepEqual([temp.vpath, temp.real, temp.lstat], ["/d/e/.tmp-1", `${root}/d/e/.tmp-1`, null]);
+      const out = await status(resolveWalkBase(ctx, "/d/out/o.txt"));
+      assert.equal(out, followExternalSymlinks ? 200 : 403, `follow ${followExternalSymlinks}`);
     }
   });
 });

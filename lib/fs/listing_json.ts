@@ -2,12 +2,11 @@
  * A directory listing as the JSON of GET /api/resources, built from a {@link DirSnapshot} for one request:
  * the user's rules and dot-file hiding filter the snapshot's entries (no disk access), symlinks are resolved
  * through the gate now, and the items' UTF-8 is copied from the snapshot's fragment buffer. The bytes are
- * exactly those of `JSON.stringify(listDirectory(...))`.
+ * exactly those of the plain listing the tests hold it to (`_listing_reference.ts`).
  */
 import type { Resource, Sorting } from "../types.ts";
-import { resourceFields } from "./file_info.ts";
+import { readHeadSync, resourceFields } from "./file_info.ts";
 import { type ChildVisibility, childVisibility, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
-import { readHeadSync } from "./listing.ts";
 import {
   type DirSnapshot,
   factsOf,

@@ -3,7 +3,8 @@ import type { GateContext } from "./gate.ts";
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
 import { ListingCache } from "./listing_cache.ts";
-import { getResource, getResourceJson } from "./resources.ts";
+import { getResourceJson } from "./resources.ts";
+import { referenceListing } from "./_listing_reference.ts";
 import { ctxFor, pathRule, regexRule, withTempRoot } from "./_testing.ts";
 
 /** A small deterministic PRNG, so a failure can be replayed from its seed. */
@@ -114,7 +115,7 @@ async function compareOnRandomTrees(options: { seeds: number[]; parts: string[];
             for (const sorting of SORTINGS) {
               const opts = { sorting, readHeaders };
               const what = `seed ${seed}, ${label}, ${JSON.stringify(sorting)}, readHeaders ${readHeaders}`;
-              const reference = JSON.stringify((await getResource(ctx, vpath, opts)).resource);
+              const reference = JSON.stringify(await referenceListing(ctx, vpath, opts));
               const uncached = text((await getResourceJson(ctx, vpath, opts)).json!);
               const cached = text((await getResourceJson(ctx, vpath, { ...opts, listings: cache })).json!);
               assert.equal(cached, uncached, `cached = uncached: ${what}`);
@@ -145,20 +146,26 @@ function byName(json: string): unknown {
   return r;
 }
 
-Deno.test("getResourceJson() is exactly JSON.stringify(getResource()) on random trees, cached or not", async () => {
+Deno.test("getResourceJson() is exactly the JSON of the plain reference listing on random trees, cached or not", async () => {
   await compareOnRandomTrees({ seeds: [1, 2], parts: SAFE_PARTS, exactOrder: true });
 });
 
-Deno.test("getResourceJson() lists the same items as getResource() where natural order is not total", async () => {
+Deno.test("getResourceJson() lists the same items as the reference listing where natural order is not total", async () => {
   await compareOnRandomTrees({ seeds: [3], parts: ALL_PARTS, exactOrder: false });
 });
 
-Deno.test("getResourceJson() answers files like getResource()", async () => {
+Deno.test("getResourceJson() answers a file as one JSON object, and raw bytes for X-Encoding", async () => {
   await withTempRoot(async ({ root }) => {
     await Deno.writeTextFile(`${root}/a.txt`, "hello");
     const opts = { sorting: SORTINGS[0], readHeaders: true };
-    const want = JSON.stringify((await getResource(ctxFor(root), "/a.txt", opts)).resource);
-    assert.equal(text((await getResourceJson(ctxFor(root), "/a.txt", opts)).json!), want);
+    const answer = JSON.parse(text((await getResourceJson(ctxFor(root), "/a.txt", opts)).json!));
+    assert.deepEqual([answer.path, answer.name, answer.size, answer.type, answer.content], [
+      "/a.txt",
+      "a.txt",
+      5,
+      "text",
+      "hello",
+    ]);
     const raw = await getResourceJson(ctxFor(root), "/a.txt", { ...opts, rawText: true });
     assert.equal(new TextDecoder().decode(raw.raw), "hello");
   });

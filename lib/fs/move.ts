@@ -7,11 +7,7 @@ import { ConflictError } from "../errors.ts";
 import { DIR_MODE, tempPathFor } from "./atomic.ts";
 import { copyEntry, copyLinkAtomic } from "./copy.ts";
 import { type ScopedPath, scopedTempSibling } from "./gate.ts";
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i <= 0 ? "/" : path.slice(0, i);
-}
+import { vpathDir } from "./path.ts";
 
 function errorCode(err: unknown): string {
   return (err as { code?: string })?.code ?? "";
@@ -39,7 +35,7 @@ export async function moveEntry(src: ScopedPath, dst: ScopedPath, options: MoveO
       `Cannot move "${src.vpath}": "${dst.vpath}" is a different kind of entry`,
     );
   }
-  await Deno.mkdir(dirOf(dst.path), { recursive: true, mode: DIR_MODE });
+  await Deno.mkdir(vpathDir(dst.path), { recursive: true, mode: DIR_MODE });
   if (!options.forceCopy) {
     try {
       await Deno.rename(src.path, dst.path);

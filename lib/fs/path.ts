@@ -1,6 +1,9 @@
+// This module is browser-compatible.
 /**
- * Virtual-path helpers (docs/api.md): canonicalisation and `/`-separated joins. Pure string code, no disk
- * access. On POSIX a backslash is an ordinary file-name character, never a separator.
+ * The one canonicaliser of `/`-separated paths, virtual (docs/api.md) and on disk alike, and their joins.
+ * Pure string code, no disk access. On POSIX a backslash is an ordinary file-name character, never a
+ * separator; NUL and control characters are left to the callers that know whether a name may hold them
+ * (the gate refuses NUL, new names refuse control characters).
  */
 
 /** A canonical vpath plus the "had a trailing slash" signal handlers use (POST = mkdir, PUT = 405). */
@@ -11,15 +14,28 @@ export interface CleanVpath {
   trailingSlash: boolean;
 }
 
-/** Canonicalises a decoded vpath: leading `/`, `.`/`..`/`//` removed (never above `/`), trailing `/` kept as a flag. */
-export function cleanVpath(raw: string): CleanVpath {
+/**
+ * The canonical absolute form of a path: one leading `/`, no empty or `.` segments, `..` removed lexically
+ * (never above `/`), no trailing `/`. Relative input is taken from `/`.
+ */
+export function canonicalPath(raw: string): string {
   const out: string[] = [];
   for (const seg of raw.split("/")) {
     if (seg === "" || seg === ".") continue;
     if (seg === "..") out.pop();
     else out.push(seg);
   }
-  const path = "/" + out.join("/");
+  return "/" + out.join("/");
+}
+
+/** An absolute canonical path: `path` as it is when absolute, else resolved against the absolute `cwd`. */
+export function absolutePath(path: string, cwd: string): string {
+  return canonicalPath(path.startsWith("/") ? path : `${cwd}/${path}`);
+}
+
+/** Canonicalises a decoded vpath ({@link canonicalPath}); a trailing `/` is kept as a flag. */
+export function cleanVpath(raw: string): CleanVpath {
+  const path = canonicalPath(raw);
   return { path, trailingSlash: path !== "/" && raw.endsWith("/") };
 }
 
@@ -28,7 +44,7 @@ export function vpathSegments(path: string): string[] {
   return path.split("/").filter((s) => s !== "");
 }
 
-/** Joins a canonical directory vpath and one entry name. */
+/** Joins a canonical directory path (virtual or on disk) and one entry name. */
 export function joinVpath(dir: string, name: string): string {
   return dir === "/" ? `/${name}` : `${dir}/${name}`;
 }
@@ -39,13 +55,13 @@ export function vpathBase(path: string): string {
   return clean.slice(clean.lastIndexOf("/") + 1);
 }
 
-/** The parent of a canonical vpath (`/` for top-level entries and for the root). */
+/** The parent of a canonical path, virtual or on disk (`/` for top-level entries and for the root). */
 export function vpathDir(path: string): string {
   const i = path.lastIndexOf("/");
   return i <= 0 ? "/" : path.slice(0, i);
 }
 
-/** True when `child` equals `parent` or lies beneath it, compared segment by segment. */
+/** True when `child` equals `parent` or lies beneath it, by whole segments (`/srv` never holds `/srvother`). */
 export function isSameOrInside(parent: string, child: string): boolean {
   if (parent === "/") return child.startsWith("/");
   return child === parent || child.startsWith(parent + "/");

@@ -10,9 +10,8 @@ import {
   INLINE_CSP,
   planDownload,
 } from "./download.ts";
-import { detectType } from "./file_info.ts";
+import { detectType, readHeadSync } from "./file_info.ts";
 import { assertPermission, type GateContext, resolveScoped } from "./gate.ts";
-import { readHeadSync } from "./listing.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 import { assToVtt, isSubtitleName, srtToVtt } from "./subtitles.ts";
 
@@ -42,11 +41,7 @@ export async function openPreview(
   if (type !== "image") throw new NotImplementedError("not_an_image");
   const enabled = previewSize === "thumb" ? request.enableThumbs : request.resizePreview;
   if (!enabled || !canResize(extensionOf(name))) return planDownload(p, request);
-  const preview = await request.previews.getPreview(p.real, {
-    size: previewSize,
-    mtimeMs: p.stat.mtime?.getTime() ?? 0,
-    fileSize: p.stat.size,
-  });
+  const preview = await request.previews.getPreview(p, previewSize);
   const etag = fileEtag(p.stat).replace(/"$/, `-${previewSize}"`);
   const headers: Record<string, string> = {
     "Content-Disposition": contentDisposition(name, { inline: request.inline }),

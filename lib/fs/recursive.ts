@@ -15,7 +15,7 @@ export interface RecursiveEntry {
 }
 
 /** Most entries returned, so one request cannot build an unbounded array in memory. */
-export const MAX_RECURSIVE_ENTRIES = 1_000_000;
+const MAX_RECURSIVE_ENTRIES = 1_000_000;
 
 async function walk(
   conf: Confinement,

@@ -3,11 +3,9 @@ import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { log } from "../log.ts";
 import { shares } from "../storage/mod.ts";
-import { canResize } from "../thumbs/mod.ts";
-import { resolveScoped } from "./gate.ts";
-import { extensionOf } from "./path.ts";
+import { resolveScoped, type ScopedPath } from "./gate.ts";
 import { type FsRequest, hookContext } from "./request.ts";
-import { findDeniedDescendant, walkTree } from "./tree.ts";
+import { findDeniedDescendant } from "./tree.ts";
 import { isTrashEnabled, moveToTrash } from "../trash/mod.ts";
 
 /** Options of {@link deleteResource}. */
@@ -42,7 +40,7 @@ export async function deleteResource(
       log.warn(`Cannot remove share links under "${p.vpath}"`, err);
     }
   }
-  await dropPreviewsUnder(req, p.path, { isTree });
+  await dropPreviewsUnder(req, p);
   const deps = req.deps;
   // Share-rooted paths are not the owner's vpaths: they cannot be restored to the right place.
   const toTrash = !options.permanent && deps && isTrashEnabled(deps.config) && !p.confinement.ruleBase;
@@ -53,22 +51,8 @@ export async function deleteResource(
 }
 
 /** Best-effort removal of cached previews for a file, or for every file of a tree. */
-export async function dropPreviewsUnder(
-  req: FsRequest,
-  real: string,
-  options: { isTree: boolean },
-): Promise<void> {
-  if (!req.previews) return;
-  try {
-    if (!options.isTree) {
-      await req.previews.dropPreviews(real);
-      return;
-    }
-    for await (const { rel, info } of walkTree(real)) {
-      // Only files that can have a preview: keeps deleting big trees fast.
-      if (info.isFile && canResize(extensionOf(rel))) await req.previews.dropPreviews(`${real}/${rel}`);
-    }
-  } catch (err) {
-    log.warn(`Cannot drop cached previews under "${real}"`, err);
-  }
+export async function dropPreviewsUnder(req: FsRequest, p: ScopedPath): Promise<void> {
+  await req.previews?.dropPreviews(p).catch((err) =>
+    log.warn(`Cannot drop cached previews of "${p.vpath}"`, err)
+  );
 }

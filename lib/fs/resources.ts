@@ -2,9 +2,8 @@
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { checksumFile, parseChecksumAlgorithm } from "./checksum.ts";
-import { resourceFields } from "./file_info.ts";
+import { readHeadSync, resourceFields } from "./file_info.ts";
 import { assertPermission, type GateContext, resolveScoped, scopedParent, type ScopedPath } from "./gate.ts";
-import { listDirectory, readHeadSync } from "./listing.ts";
 import type { ListingCache } from "./listing_cache.ts";
 import { renderListing } from "./listing_json.ts";
 import { scanDirectory } from "./listing_snapshot.ts";
@@ -24,6 +23,8 @@ export interface GetResourceOptions {
   signal?: AbortSignal;
   /** Directory snapshots shared between requests (AppDeps.listings); none = read the directory each time. */
   listings?: ListingCache;
+  /** Adjusts the top-level fields of the answer before it is encoded (public shares: root name, token). */
+  decorate?: (resource: Resource) => void;
 }
 
 /** Either the JSON resource or, for `X-Encoding: true` on a text file, the raw bytes. */
@@ -50,29 +51,21 @@ async function readText(p: ScopedPath): Promise<string> {
   return new TextDecoder().decode(await Deno.readFile(p.real));
 }
 
-/** Looks up a path for GET /api/resources; throws 403/404 through the gate, 202 when download is needed. */
+/** {@link getResourceJson} as an object (for callers that inspect the answer rather than send it). */
 export async function getResource(
   ctx: GateContext,
   vpath: string,
   options: GetResourceOptions,
 ): Promise<GetResourceResult> {
-  const { p, self } = await lookUp(ctx, vpath);
-  if (self.isDir) {
-    return {
-      resource: await listDirectory(p, self, {
-        sorting: options.sorting,
-        readHeaders: options.readHeaders,
-        signal: options.signal,
-      }),
-    };
-  }
-  return await fileResource(ctx, p, self, options);
+  const result = await getResourceJson(ctx, vpath, options);
+  if (result.raw) return { raw: result.raw };
+  return { resource: JSON.parse(await new Blob(result.json).text()) };
 }
 
 /**
- * {@link getResource} as the UTF-8 JSON of the answer, the fast way for directories (a snapshot, cached
- * when `options.listings` is given, rendered straight to bytes), in chunks (see chunkedBody). Same bytes as
- * `JSON.stringify(resource)`.
+ * Looks up a path for GET /api/resources and answers the UTF-8 JSON, in chunks (see chunkedBody): the one
+ * listing pipeline for folders (a snapshot, cached when `options.listings` is given, rendered straight to
+ * bytes). Throws 403/404 through the gate, 202 when download is needed.
  */
 export async function getResourceJson(
   ctx: GateContext,
@@ -83,6 +76,7 @@ export async function getResourceJson(
 > {
   const { p, self } = await lookUp(ctx, vpath);
   if (self.isDir) {
+    options.decorate?.(self);
     const snapshotOptions = { readHeaders: options.readHeaders, signal: options.signal };
     const snap = options.listings
       ? await options.listings.snapshot(p, snapshotOptions)
@@ -90,9 +84,9 @@ export async function getResourceJson(
     return { json: await renderListing(p, self, snap, options) };
   }
   const result = await fileResource(ctx, p, self, options);
-  return result.raw
-    ? { raw: result.raw }
-    : { json: [new TextEncoder().encode(JSON.stringify(result.resource))] };
+  if (result.raw) return { raw: result.raw };
+  options.decorate?.(result.resource);
+  return { json: [new TextEncoder().encode(JSON.stringify(result.resource))] };
 }
 
 async function lookUp(ctx: GateContext, vpath: string): Promise<{ p: ScopedPath; self: Resource }> {

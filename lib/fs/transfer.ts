@@ -1,7 +1,6 @@
 /** PATCH /api/resources (docs/api.md): copy or move with `override`/`rename`, checked as a whole first. */
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
-import { isInsideDir } from "./confine.ts";
 import { copyEntry } from "./copy.ts";
 import { assertPermission, type Need, resolveScoped, type ScopedPath } from "./gate.ts";
 import { isSameEntry, moveEntry } from "./move.ts";
@@ -90,7 +89,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
     throw new BadRequestError("source and destination are the same", { code: "same_path" });
   }
   // Through symlinks a destination can still end up inside the source folder: compare real paths too.
-  if (src.stat?.isDirectory && !src.lstat.isSymlink && isInsideDir(src.real, dst.real)) {
+  if (src.stat?.isDirectory && !src.lstat.isSymlink && isSameOrInside(src.real, dst.real)) {
     throw new BadRequestError("source is parent", { code: "source_is_parent" });
   }
   const follows = action === "copy" || !src.lstat.isSymlink;
@@ -109,7 +108,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
       await copyEntry(src, dst, { signal: options.signal });
       return;
     }
-    await dropPreviewsUnder(req, src.real, { isTree: src.lstat?.isDirectory === true });
+    await dropPreviewsUnder(req, src);
     await moveEntry(src, dst, { signal: options.signal });
   });
 }

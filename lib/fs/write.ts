@@ -68,7 +68,7 @@ export async function uploadResource(
     if (target.stat?.isDirectory) {
       throw new ConflictError("is_directory", `Cannot upload "${target.vpath}": it is a folder`);
     }
-    await req.previews?.dropPreviews(target.real).catch(() => 0);
+    await req.previews?.dropPreviews(target).catch(() => 0);
   }
   const guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
@@ -94,7 +94,7 @@ export async function saveResource(
     throw new ConflictError("is_directory", `Cannot save "${target.vpath}": it is a folder`);
   }
   const guarded = await quotaGuarded(req, target, body);
-  await req.previews?.dropPreviews(target.real).catch(() => 0);
+  await req.previews?.dropPreviews(target).catch(() => 0);
   const info = await withHooks(
     req.hooks,
     "save",

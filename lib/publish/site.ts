@@ -4,7 +4,6 @@
  * (symlinks resolved) lie inside the content folder.
  */
 import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
-import { isInsideDir } from "../fs/confine.ts";
 import { type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { cleanVpath, isSameOrInside } from "../fs/path.ts";
 import { normalizeSiteSettings } from "../settings.ts";
@@ -55,7 +54,7 @@ export async function resolveContent(
 
 /** Throws 403 `outside_content` unless `p` really lies beneath the content folder. */
 export function assertInContent(content: ScopedPath, p: ScopedPath): void {
-  if (p.real === content.real || !isInsideDir(content.real, p.real)) {
+  if (p.real === content.real || !isSameOrInside(content.real, p.real)) {
     throw new ForbiddenError("outside_content", `"${p.vpath}" is not inside the content folder`);
   }
 }
@@ -65,7 +64,7 @@ export async function siteRootReal(root: string, site: SiteSettings): Promise<st
   try {
     const rootReal = await Deno.realPath(root);
     const real = await Deno.realPath(`${rootReal}${site.path === "/" ? "" : site.path}`);
-    return isInsideDir(rootReal, real) ? real : null;
+    return isSameOrInside(rootReal, real) ? real : null;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;

@@ -17,7 +17,7 @@
  * | ["sessions", sessionId]                     | Session (expires with the token)       |
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
- * | ["uploads", "lock", sha256(real path)]      | UploadLease: chunk lock, 10 s lease    |
+ * | ["uploads", "lock", sha256(real path)]      | lease of an UploadLock (lib/upload/lock.ts): 10 s |
  * | ["uploads", "drop", sha256(real path)]      | string: hash of the drop link that created the upload (expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
@@ -68,7 +68,9 @@ export const keys = {
   session: (id: string) => ["sessions", id] as const,
   sessionByUser: (userId: number, id: string) => ["sessions_by_user", userId, id] as const,
   sessionsByUserPrefix: (userId: number) => ["sessions_by_user", userId] as const,
-  uploadsPrefix: () => ["uploads"] as const,
+  uploadRecord: (targetKey: string) => ["uploads", "by_target", targetKey] as const,
+  uploadRecordsPrefix: () => ["uploads", "by_target"] as const,
+  uploadLock: (targetKey: string) => ["uploads", "lock", targetKey] as const,
   dropUpload: (targetKey: string) => ["uploads", "drop", targetKey] as const,
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>

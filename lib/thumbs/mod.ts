@@ -9,11 +9,22 @@
  *   (transparency, palettes); every other source (JPEG, TIFF) becomes JPEG. The returned `contentType`
  *   always describes the bytes written (unlike upstream, which labels by file name).
  * - The source format is detected from the content, never from the file name.
- * - Entries are never evicted; `dropPreviews()` removes the entries of one file (see there).
+ * - Entries are never evicted; `dropPreviews()` removes the entries of a file or a tree (see there).
+ * - Sources come from the path gate as `ScopedPath`s: this module never sees a user's path.
  */
-import { BadRequestError } from "../errors.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
+import { placeAtomically } from "../fs/atomic.ts";
+import type { ScopedPath } from "../fs/gate.ts";
+import { extensionOf, vpathDir } from "../fs/path.ts";
+import { walkTree } from "../fs/tree.ts";
 import { log } from "../log.ts";
-import { CONTENT_TYPES, MAX_SIDE, type PreviewSize, renderPreview, sniffFormat } from "./_render.ts";
+import {
+  CONTENT_TYPES,
+  MAX_SIDE,
+  type PreviewSize,
+  renderPreview,
+  sniffFormat,
+} from "./_render.ts";
 import { Semaphore } from "../semaphore.ts";
 
 export type { PreviewFormat, PreviewSize } from "./_render.ts";
@@ -42,13 +53,6 @@ export interface PreviewServiceOptions {
   maxPixels?: number;
   /** Most resizes running at once (default: number of CPUs, at least 1). */
   concurrency?: number;
-}
-
-/** Identity of the source version a preview is made for (from the caller's stat). */
-export interface GetPreviewOptions {
-  size: PreviewSize;
-  mtimeMs: number;
-  fileSize: number;
 }
 
 /** A preview file on disk, ready to be streamed. */
@@ -97,27 +101,41 @@ export class PreviewCache {
   }
 
   /**
-   * Returns the cached preview of `realPath` (an already approved on-disk path), creating it if needed.
-   * Throws 413 `image_too_large`, 404 when the source vanished, 500 `preview_failed` when undecodable.
+   * Returns the cached preview of a gate-approved file, creating it if needed. The entry is keyed by the
+   * file's real path, size and mtime as the gate saw them, so a changed file gets a new preview.
+   * Throws 404 when the source is missing or vanished, 413 `image_too_large`, 500 `preview_failed`.
    */
-  async getPreview(realPath: string, options: GetPreviewOptions): Promise<Preview> {
-    const key = await sha256Hex(JSON.stringify([realPath, options.size, options.mtimeMs, options.fileSize]));
+  async getPreview(source: ScopedPath, size: PreviewSize): Promise<Preview> {
+    const stat = source.stat;
+    if (stat === null || !stat.isFile) throw new NotFoundError();
+    const key = await sha256Hex(JSON.stringify([source.real, size, stat.mtime?.getTime() ?? 0, stat.size]));
     const pending = this.#inflight.get(key);
     if (pending) return pending;
-    const job = this.#produce(realPath, { key, size: options.size })
+    const job = this.#produce(source.real, { key, size })
       .finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, job);
     return job;
   }
 
   /**
-   * Best-effort removal of every cached preview of `realPath` (all sizes and versions), for delete,
-   * move and overwrite. Each created entry is appended to a small per-path index file, which is what
-   * this reads; it needs no stat, so it also works after the source is gone. Directories are not
-   * tracked: call it per file. An entry whose job is still running while this runs survives as an
-   * unreachable orphan. Returns the number of entries removed.
+   * Best-effort removal of every cached preview (all sizes and versions) of a gate-approved file, or of
+   * every file that can have one below a folder, for delete, move and overwrite. A symlink's previews
+   * belong to its target, which stays. Each created entry is appended to a small per-file index, which is
+   * what this reads; it needs no stat of the source. An entry whose job is still running while this runs
+   * survives as an unreachable orphan. Returns the number of entries removed.
    */
-  async dropPreviews(realPath: string): Promise<number> {
+  async dropPreviews(target: ScopedPath): Promise<number> {
+    if (target.lstat?.isSymlink) return 0;
+    if (!target.lstat?.isDirectory) return await this.#drop(target.real);
+    let removed = 0;
+    for await (const { rel, info } of walkTree(target.real)) {
+      // Only files that can have a preview: keeps big trees fast.
+      if (info.isFile && canResize(extensionOf(rel))) removed += await this.#drop(`${target.real}/${rel}`);
+    }
+    return removed;
+  }
+
+  async #drop(realPath: string): Promise<number> {
     const index = await this.#indexPath(realPath);
     let text: string;
     try {
@@ -159,17 +177,13 @@ export class PreviewCache {
   }
 
   async #encode(realPath: string, job: { key: string; size: PreviewSize; file: string }): Promise<Preview> {
-    await Deno.mkdir(parentOf(job.file), { recursive: true });
-    // Write beside the target and rename: readers never see a half-written preview.
-    const tmp = `${job.file}.${crypto.randomUUID()}.tmp`;
-    let format;
-    try {
-      format = await renderPreview(realPath, tmp, { size: job.size, maxPixels: this.maxPixels });
-      await Deno.rename(tmp, job.file);
-    } catch (err) {
-      await removeIfPresent(tmp);
-      throw err;
-    }
+    // Placed atomically: readers never see a half-written preview. Unsynced: a cache entry lost in a crash
+    // is made again.
+    const format = await placeAtomically(
+      job.file,
+      (temp) => renderPreview(realPath, temp, { size: job.size, maxPixels: this.maxPixels }),
+      { kind: "preview", createParents: true, sync: false },
+    );
     this.#stats.encoded++;
     await this.#remember(realPath, job.key);
     const { size } = await Deno.stat(job.file);
@@ -179,7 +193,7 @@ export class PreviewCache {
   async #remember(realPath: string, key: string): Promise<void> {
     const index = await this.#indexPath(realPath);
     try {
-      await Deno.mkdir(parentOf(index), { recursive: true });
+      await Deno.mkdir(vpathDir(index), { recursive: true });
       // Small O_APPEND writes do not interleave, so concurrent jobs for one path can share the index.
       await Deno.writeTextFile(index, key + "\n", { append: true });
     } catch (err) {
@@ -235,10 +249,6 @@ async function removeIfPresent(path: string): Promise<boolean> {
     log.warn(`Cannot remove preview cache file "${path}"`, err);
     return false;
   }
-}
-
-function parentOf(path: string): string {
-  return path.slice(0, path.lastIndexOf("/")) || "/";
 }
 
 async function sha256Hex(text: string): Promise<string> {

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import sharp from "sharp";
 import { HttpError } from "../errors.ts";
+import { resolveScoped, type ScopedPath } from "../fs/gate.ts";
+import { vpathDir } from "../fs/path.ts";
+import { ctxFor } from "../fs/_testing.ts";
 import { canResize, createPreviewService, parsePreviewSize, type PreviewCache } from "./mod.ts";
 
 const RED = { r: 255, g: 0, b: 0 };
@@ -40,13 +43,20 @@ async function noisyJpeg(path: string, size: { width: number; height: number }):
   }).jpeg({ quality: 85 }).toFile(path);
 }
 
-async function sourceOptions(path: string, size: "thumb" | "big") {
-  const st = await Deno.stat(path);
-  return { size, mtimeMs: st.mtime!.getTime(), fileSize: st.size };
+/** The gate's view of an on-disk path (its folder as the root), as lib/fs hands it to the cache. */
+function scoped(path: string, root = vpathDir(path)): Promise<ScopedPath> {
+  return resolveScoped(ctxFor(root), path.slice(root.length) || "/", "read");
+}
+
+/** `p` as if the gate had seen another version of the file (the stat is what keys an entry). */
+function restat(p: ScopedPath, change: { mtimeMs?: number; size?: number }): ScopedPath {
+  const stat = p.stat!;
+  const mtime = change.mtimeMs === undefined ? stat.mtime : new Date(change.mtimeMs);
+  return { ...p, stat: { ...stat, mtime, size: change.size ?? stat.size } };
 }
 
 async function preview(svc: PreviewCache, path: string, size: "thumb" | "big") {
-  return await svc.getPreview(path, await sourceOptions(path, size));
+  return await svc.getPreview(await scoped(path), size);
 }
 
 async function pixelAt(path: string, at: { x: number; y: number }) {
@@ -157,22 +167,22 @@ Deno.test("getPreview() serves a cache hit without re-encoding and re-encodes wh
     const file = `${src}/a.jpg`;
     await noisyJpeg(file, { width: 400, height: 300 });
     const svc = createPreviewService({ cacheDir: cache });
-    const opts = await sourceOptions(file, "thumb");
-    const first = await svc.getPreview(file, opts);
+    const source = await scoped(file);
+    const first = await svc.getPreview(source, "thumb");
     const firstStat = await Deno.stat(first.path);
-    const second = await svc.getPreview(file, opts);
+    const second = await svc.getPreview(source, "thumb");
     assert.deepEqual(second, first);
     assert.deepEqual((await Deno.stat(first.path)).mtime, firstStat.mtime);
     assert.deepEqual([svc.stats.encoded, svc.stats.hits], [1, 1]);
     // A second instance (e.g. after a restart) finds the entry on disk too.
     const other = createPreviewService({ cacheDir: cache });
-    assert.deepEqual(await other.getPreview(file, opts), first);
+    assert.deepEqual(await other.getPreview(source, "thumb"), first);
     assert.equal(other.stats.encoded, 0);
 
-    const changed = await svc.getPreview(file, { ...opts, mtimeMs: opts.mtimeMs + 1000 });
+    const changed = await svc.getPreview(restat(source, { mtimeMs: 1000 }), "thumb");
     assert.notEqual(changed.path, first.path);
     assert.equal(svc.stats.encoded, 2);
-    const bigger = await svc.getPreview(file, { ...opts, fileSize: opts.fileSize + 1 });
+    const bigger = await svc.getPreview(restat(source, { size: source.stat!.size + 1 }), "thumb");
     assert.notEqual(bigger.path, first.path);
     assert.equal(svc.stats.encoded, 3);
   });
@@ -197,8 +207,8 @@ Deno.test("getPreview() shares one job between concurrent requests for the same 
     const file = `${src}/a.jpg`;
     await noisyJpeg(file, { width: 1200, height: 900 });
     const svc = createPreviewService({ cacheDir: cache });
-    const opts = await sourceOptions(file, "big");
-    const results = await Promise.all(Array.from({ length: 6 }, () => svc.getPreview(file, opts)));
+    const source = await scoped(file);
+    const results = await Promise.all(Array.from({ length: 6 }, () => svc.getPreview(source, "big")));
     assert.equal(new Set(results.map((r) => r.path)).size, 1);
     assert.equal(svc.stats.encoded, 1);
   });
@@ -253,11 +263,18 @@ Deno.test("getPreview() turns undecodable input into 500 preview_failed and leav
   });
 });
 
-Deno.test("getPreview() reports a vanished source as 404", async () => {
+Deno.test("getPreview() reports a missing or vanished source, or a folder, as 404", async () => {
   await withDirs(async ({ src, cache }) => {
     const svc = createPreviewService({ cacheDir: cache });
-    const opts = { size: "thumb" as const, mtimeMs: 1, fileSize: 1 };
-    await rejectsWith(svc.getPreview(`${src}/gone.jpg`, opts), { status: 404, code: "not_found" });
+    await rejectsWith(preview(svc, `${src}/never.jpg`, "thumb"), { status: 404, code: "not_found" });
+    const file = `${src}/gone.jpg`;
+    await noisyJpeg(file, { width: 40, height: 30 });
+    const source = await scoped(file);
+    await Deno.remove(file);
+    await rejectsWith(svc.getPreview(source, "thumb"), { status: 404, code: "not_found" });
+    await Deno.mkdir(`${src}/dir.jpg`);
+    await rejectsWith(preview(svc, `${src}/dir.jpg`, "thumb"), { status: 404, code: "not_found" });
+    assert.equal(svc.stats.encoded, 0);
   });
 });
 
@@ -268,14 +285,33 @@ Deno.test("dropPreviews() removes every cached preview of a path and nothing els
     await noisyJpeg(b, { width: 400, height: 300 });
     const svc = createPreviewService({ cacheDir: cache });
     const made = [await preview(svc, a, "thumb"), await preview(svc, a, "big")];
-    const opts = await sourceOptions(a, "thumb");
-    made.push(await svc.getPreview(a, { ...opts, mtimeMs: 5 }));
+    made.push(await svc.getPreview(restat(await scoped(a), { mtimeMs: 5 }), "thumb"));
     const keep = await preview(svc, b, "thumb");
-    assert.equal(await svc.dropPreviews(a), 3);
+    assert.equal(await svc.dropPreviews(await scoped(a)), 3);
     for (const p of made) await assert.rejects(Deno.stat(p.path), Deno.errors.NotFound);
     await Deno.stat(keep.path);
-    assert.equal(await svc.dropPreviews(a), 0);
+    assert.equal(await svc.dropPreviews(await scoped(a)), 0);
     await preview(svc, a, "thumb");
     assert.equal(svc.stats.encoded, 5);
+  });
+});
+
+Deno.test("dropPreviews() of a folder clears the tree below it; of a symlink, nothing", async () => {
+  await withDirs(async ({ src, cache }) => {
+    await Deno.mkdir(`${src}/album/deep`, { recursive: true });
+    const files = [`${src}/album/a.jpg`, `${src}/album/deep/b.jpg`, `${src}/outside.jpg`];
+    for (const f of files) await noisyJpeg(f, { width: 40, height: 30 });
+    await Deno.symlink(`${src}/outside.jpg`, `${src}/album/link.jpg`);
+    const svc = createPreviewService({ cacheDir: cache });
+    const made = await Promise.all(files.map((f) => preview(svc, f, "thumb")));
+    assert.equal(
+      await svc.dropPreviews(await scoped(`${src}/album/link.jpg`, src)),
+      0,
+      "the target keeps its preview",
+    );
+    assert.equal(await svc.dropPreviews(await scoped(`${src}/album`, src)), 2);
+    await assert.rejects(Deno.stat(made[0].path), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(made[1].path), Deno.errors.NotFound);
+    await Deno.stat(made[2].path);
   });
 });

@@ -7,6 +7,7 @@
 import type { Config } from "../../config.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { log } from "../log.ts";
+import { lstatOrNull } from "../fs/confine.ts";
 import { assertPermission, type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { numberedName } from "../fs/transfer.ts";
@@ -82,7 +83,7 @@ export async function moveToTrash(deps: TrashDeps, user: StoredUser, p: ScopedPa
 }
 
 /** The wire form of a record. */
-export function toTrashItem(deps: TrashDeps, r: TrashRecord): TrashItem {
+function toTrashItem(deps: TrashDeps, r: TrashRecord): TrashItem {
   return {
     id: r.id,
     path: r.vpath,
@@ -238,13 +239,4 @@ export async function purgeTrash(deps: TrashDeps): Promise<number> {
 async function hasRecord(deps: TrashDeps, id: string): Promise<boolean> {
   for await (const r of listAllTrashRecords(deps.kv)) if (r.id === id) return true;
   return false;
-}
-
-async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
-  try {
-    return await Deno.lstat(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    throw err;
-  }
 }

@@ -2,7 +2,7 @@
 import type { EventHooks } from "../hooks.ts";
 import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
-import { releaseParkedLeases } from "./lease.ts";
+import { releaseParkedLeases } from "./lock.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
 
 /** A temp world for upload tests. */
@@ -98,4 +98,14 @@ export function chunk(offset: number, ...parts: (Uint8Array | string)[]) {
     contentType: "application/offset+octet-stream",
     body: bodyOf(...parts),
   };
+}
+
+/** Runs `fn` with a fresh in-memory KV store, closed afterwards. */
+export async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await fn(kv);
+  } finally {
+    kv.close();
+  }
 }

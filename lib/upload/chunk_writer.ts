@@ -9,9 +9,9 @@ import { ConflictError } from "../errors.ts";
 import { syncInBackground } from "./background_sync.ts";
 
 /** Size of each of the two write buffers of a chunk. */
-export const WRITE_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** A background fdatasync of the staging file is asked for after this many written bytes (and after a chunk). */
-export const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
+const SYNC_EVERY_BYTES = 8 * 1024 * 1024;
 
 /** The outcome of writing one chunk. */
 export interface ChunkResult {

@@ -3,7 +3,9 @@ import { HttpError } from "../errors.ts";
 import type { EventHooks, HookEvent } from "../hooks.ts";
 import { appendUploadChunk, createUpload, getUploadStatus, terminateUpload } from "./mod.ts";
 import { bodyOf, chunk, uploadFixture } from "./_testing.ts";
-import { acquireUploadLock, listUploads, lockKey, targetKeyOf } from "./store.ts";
+import { keys } from "../storage/keys.ts";
+import { acquireUploadLock } from "./lock.ts";
+import { listUploads, targetKeyOf } from "./store.ts";
 
 async function rejectsWith(p: Promise<unknown>, status: number, code?: string): Promise<void> {
   await assert.rejects(p, (err: unknown) => {
@@ -396,10 +398,14 @@ Deno.test("chunks of one upload reuse the parked lease; another instance gets 42
     await createUpload(a.ctx(), "/two.bin", { length: "6", override: false });
     await appendUploadChunk(a.ctx(), "/two.bin", chunk(0, "ab"));
     const key = await targetKeyOf(`${dir}/root/two.bin`);
-    const stamp = (await a.kv.get(lockKey(key))).versionstamp;
+    const stamp = (await a.kv.get(keys.uploadLock(key))).versionstamp;
     assert.ok(stamp, "the lease is parked in KV after the chunk");
     await appendUploadChunk(a.ctx(), "/two.bin", chunk(2, "cd"));
-    assert.equal((await a.kv.get(lockKey(key))).versionstamp, stamp, "the second chunk wrote nothing to KV");
+    assert.equal(
+      (await a.kv.get(keys.uploadLock(key))).versionstamp,
+      stamp,
+      "the second chunk wrote nothing to KV",
+    );
     assert.equal((await getUploadStatus(b.ctx(), "/two.bin")).offset, 4, "HEAD works anywhere");
     await rejectsWith(appendUploadChunk(b.ctx(), "/two.bin", chunk(4, "ef")), 423);
     b.clock.now = a.clock.now + 10_001;

@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
-import {
-  acquireUploadLock,
-  deleteUpload,
-  findUpload,
-  keepUploadLock,
-  listUploads,
-  lockKey,
-  releaseUploadLock,
-  renewUploadLock,
-  saveUpload,
-  targetKeyOf,
-} from "./store.ts";
+import { acquireUploadLock } from "./lock.ts";
+import { deleteUpload, findUpload, listUploads, saveUpload, targetKeyOf } from "./store.ts";
 import type { UploadRecord } from "./store.ts";
+import { withKv } from "./_testing.ts";
 
 function record(overrides: Partial<UploadRecord> = {}): UploadRecord {
   return {
@@ -24,15 +15,6 @@ function record(overrides: Partial<UploadRecord> = {}): UploadRecord {
     createdAt: 1000,
     ...overrides,
   };
-}
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
 }
 
 Deno.test("targetKeyOf() hashes paths of any length into a short stable key", async () => {
@@ -65,32 +47,6 @@ Deno.test("saveUpload() creates only once and then compares versionstamps", asyn
   });
 });
 
-Deno.test("acquireUploadLock() refuses a held lease and takes over an expired one", async () => {
-  await withKv(async (kv) => {
-    const key = await targetKeyOf("/srv/a.bin");
-    const first = await acquireUploadLock(kv, key, { now: 1000, ttlMs: 100 });
-    assert.ok(first);
-    assert.equal(await acquireUploadLock(kv, key, { now: 1050, ttlMs: 100 }), null);
-    const second = await acquireUploadLock(kv, key, { now: 1101, ttlMs: 100 });
-    assert.ok(second, "expired lease is free");
-    assert.equal(
-      await renewUploadLock(kv, first, { now: 1102, ttlMs: 100 }),
-      false,
-      "lost lease cannot renew",
-    );
-    await releaseUploadLock(kv, first);
-    assert.ok((await kv.get(lockKey(key))).value, "releasing a lost lease leaves the new holder alone");
-    assert.equal(await renewUploadLock(kv, second, { now: 1150, ttlMs: 100 }), true);
-    assert.equal(
-      await acquireUploadLock(kv, key, { now: 1201, ttlMs: 100 }),
-      null,
-      "renewed lease still held",
-    );
-    await releaseUploadLock(kv, second);
-    assert.ok(await acquireUploadLock(kv, key, { now: 1202, ttlMs: 100 }));
-  });
-});
-
 Deno.test("saveUpload() and deleteUpload() fail when the given lock was lost", async () => {
   await withKv(async (kv) => {
     const key = await targetKeyOf("/srv/a.bin");
@@ -103,25 +59,5 @@ Deno.test("saveUpload() and deleteUpload() fail when the given lock was lost", a
     assert.equal(await deleteUpload(kv, key, { expect: v2!, lock }), false);
     assert.equal(await deleteUpload(kv, key, { expect: v2! }), true);
     assert.equal(await findUpload(kv, key), null);
-  });
-});
-
-Deno.test("keepUploadLock() renews the lease while a long chunk streams", async () => {
-  await withKv(async (kv) => {
-    const key = await targetKeyOf("/srv/a.bin");
-    let now = 0;
-    const lock = (await acquireUploadLock(kv, key, { now, ttlMs: 60 }))!;
-    const keeper = keepUploadLock(kv, lock, { now: () => now, ttlMs: 60 });
-    for (let i = 0; i < 5; i++) {
-      // Move the clock by less than a TTL, then wait (in real time) for the next renewal.
-      const seen = lock.versionstamp;
-      now += 25;
-      for (let waited = 0; lock.versionstamp === seen; waited += 5) {
-        assert.ok(waited < 5000, "the lease was never renewed");
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    }
-    assert.equal(await acquireUploadLock(kv, key, { now, ttlMs: 60 }), null, "still held after 2 TTLs");
-    assert.equal(await keeper.stop(), true);
   });
 });

@@ -6,11 +6,13 @@ import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
 import type { Settings, StoredUser } from "../types.ts";
-import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
-import { forgetLease } from "./lease.ts";
+import { removeStagingFile, stagingPath, stagingSize } from "./staging.ts";
+import { placeFile } from "./placement.ts";
+import { forgetLease } from "./lock.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
-import type { UploadEntry, UploadLock } from "./store.ts";
+import type { UploadEntry } from "./store.ts";
+import type { UploadLock } from "./lock.ts";
 
 /** The dependencies an upload operation uses. */
 export interface UploadDeps {
@@ -149,8 +151,7 @@ export async function completeUpload(
     assertPlaceable(ctx, target, { override: record.override });
     // Chunks were flushed in the background while they arrived: this sync finds little left to write.
     await settleBackgroundSync(staging);
-    await syncStagingFile(staging);
-    await placeFile(staging, target.path.real, { override: record.override });
+    await placeFile(staging, target.path, { override: record.override });
   } catch (err) {
     await discardUpload(ctx, target, options);
     throw err;

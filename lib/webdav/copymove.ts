@@ -4,7 +4,6 @@
  * RFC 4918 asks, instead of being merged; a destination on another host or outside the endpoint is 502.
  */
 import { BadRequestError, ConflictError, ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
-import { isInsideDir } from "../fs/confine.ts";
 import { assertPermission, resolveScoped, scopedParent, type ScopedPath } from "../fs/gate.ts";
 import { isSameOrInside } from "../fs/path.ts";
 import { patchResource } from "../fs/transfer.ts";
@@ -31,7 +30,7 @@ function parseDepth(value: string | null, isMove: boolean): "0" | "infinity" {
 
 function overlaps(a: ScopedPath, b: ScopedPath): boolean {
   return isSameOrInside(a.vpath, b.vpath) || isSameOrInside(b.vpath, a.vpath) ||
-    isInsideDir(a.real, b.real) || isInsideDir(b.real, a.real);
+    isSameOrInside(a.real, b.real) || isSameOrInside(b.real, a.real);
 }
 
 /** Answers COPY (`isMove` false) or MOVE. */

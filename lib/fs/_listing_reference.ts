@@ -1,14 +1,21 @@
 /**
- * Directory listings (docs/api.md#resources). Built for speed: one synchronous readdir + lstat pass in chunks
- * (yielding to the event loop between chunks), symlinks resolved through the gate, and files opened only when
- * header sniffing is on *and* the extension is not in the pinned table.
+ * Tests only: the plain listing, one Resource object per entry, that the fast pipeline (listing_snapshot.ts,
+ * listing_json.ts behind getResourceJson) must match byte for byte. Kept simple on purpose: it is the oracle.
  */
 import type { Resource, Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { HEADER_BYTES, resourceFields } from "./file_info.ts";
-import { isVisible, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
+import { readHeadSync, resourceFields } from "./file_info.ts";
+import {
+  type GateContext,
+  isVisible,
+  realVpathOf,
+  resolveScoped,
+  scopedChild,
+  type ScopedPath,
+} from "./gate.ts";
 import { hasKnownExtension } from "./mime.ts";
 import { joinVpath } from "./path.ts";
+import { describe } from "./resources.ts";
 import { type SortableItem, sortItems } from "./sort.ts";
 
 /** Entries handled per synchronous chunk before yielding to other requests. */
@@ -25,24 +32,6 @@ export interface ListOptions {
 
 function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/** Reads up to HEADER_BYTES from the start of a file; an empty buffer when it cannot be read. */
-export function readHeadSync(path: string): Uint8Array {
-  try {
-    using file = Deno.openSync(path, { read: true });
-    const buf = new Uint8Array(HEADER_BYTES);
-    let n = 0;
-    while (n < buf.length) {
-      const r = file.readSync(buf.subarray(n));
-      if (r === null || r === 0) break;
-      n += r;
-    }
-    return buf.subarray(0, n);
-  } catch {
-    // Unreadable files are typed from an empty buffer, like upstream.
-    return new Uint8Array(0);
-  }
 }
 
 function needsHeader(name: string, info: Deno.FileInfo, options: ListOptions): boolean {
@@ -130,4 +119,14 @@ export async function listDirectory(
     sorting: { by: options.sorting.by, asc: options.sorting.asc },
     ...self,
   };
+}
+
+/** The answer of GET /api/resources for a folder, built the plain way. */
+export async function referenceListing(
+  ctx: GateContext,
+  vpath: string,
+  options: ListOptions,
+): Promise<Resource> {
+  const p = await resolveScoped(ctx, vpath, "read");
+  return await listDirectory(p, describe(p, { canModify: ctx.user.perm.modify }), options);
 }

@@ -1,18 +1,23 @@
 import assert from "node:assert/strict";
-import { dropLease, forgetLease, isLeaseLive, parkLease, releaseParkedLeases, takeLease } from "./lease.ts";
-import { acquireUploadLock, LOCK_TTL_MS, lockKey } from "./store.ts";
-
-async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
-}
+import { keys } from "../storage/keys.ts";
+import {
+  acquireUploadLock,
+  dropLease,
+  forgetLease,
+  isLeaseLive,
+  keepUploadLock,
+  LOCK_TTL_MS,
+  parkLease,
+  releaseParkedLeases,
+  releaseUploadLock,
+  renewUploadLock,
+  takeLease,
+} from "./lock.ts";
+import { targetKeyOf } from "./store.ts";
+import { withKv } from "./_testing.ts";
 
 async function lockStamp(kv: Deno.Kv, key: string): Promise<string | null> {
-  return (await kv.get(lockKey(key))).versionstamp;
+  return (await kv.get(keys.uploadLock(key))).versionstamp;
 }
 
 Deno.test("takeLease() reuses a parked lease without a KV write, and refuses while it is in use", async () => {
@@ -74,7 +79,7 @@ Deno.test("releaseParkedLeases() frees idle leases in KV but leaves busy ones", 
 Deno.test("forgetLease() drops the local entry after a commit deleted the lock key", async () => {
   await withKv(async (kv) => {
     const lock = (await takeLease(kv, "k", { now: 0 }))!;
-    await kv.delete(lockKey("k"));
+    await kv.delete(keys.uploadLock("k"));
     forgetLease(kv, "k", lock);
     assert.ok(await takeLease(kv, "k", { now: 1 }), "a fresh lease, not the stale local one");
   });
@@ -101,5 +106,54 @@ Deno.test("isLeaseLive() counts a lease in use, parked here or held elsewhere, u
     assert.ok(await acquireUploadLock(kv, "other", { now: 0 }), "another instance's lease, in KV only");
     assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS - 1 }), true);
     assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS + 1 }), false);
+  });
+});
+
+Deno.test("acquireUploadLock() refuses a held lease and takes over an expired one", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    const first = await acquireUploadLock(kv, key, { now: 1000, ttlMs: 100 });
+    assert.ok(first);
+    assert.equal(await acquireUploadLock(kv, key, { now: 1050, ttlMs: 100 }), null);
+    const second = await acquireUploadLock(kv, key, { now: 1101, ttlMs: 100 });
+    assert.ok(second, "expired lease is free");
+    assert.equal(
+      await renewUploadLock(kv, first, { now: 1102, ttlMs: 100 }),
+      false,
+      "lost lease cannot renew",
+    );
+    await releaseUploadLock(kv, first);
+    assert.ok(
+      (await kv.get(keys.uploadLock(key))).value,
+      "releasing a lost lease leaves the new holder alone",
+    );
+    assert.equal(await renewUploadLock(kv, second, { now: 1150, ttlMs: 100 }), true);
+    assert.equal(
+      await acquireUploadLock(kv, key, { now: 1201, ttlMs: 100 }),
+      null,
+      "renewed lease still held",
+    );
+    await releaseUploadLock(kv, second);
+    assert.ok(await acquireUploadLock(kv, key, { now: 1202, ttlMs: 100 }));
+  });
+});
+
+Deno.test("keepUploadLock() renews the lease while a long chunk streams", async () => {
+  await withKv(async (kv) => {
+    const key = await targetKeyOf("/srv/a.bin");
+    let now = 0;
+    const lock = (await acquireUploadLock(kv, key, { now, ttlMs: 60 }))!;
+    const keeper = keepUploadLock(kv, lock, { now: () => now, ttlMs: 60 });
+    for (let i = 0; i < 5; i++) {
+      // Move the clock by less than a TTL, then wait (in real time) for the next renewal.
+      const seen = lock.versionstamp;
+      now += 25;
+      for (let waited = 0; lock.versionstamp === seen; waited += 5) {
+        assert.ok(waited < 5000, "the lease was never renewed");
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    assert.equal(await acquireUploadLock(kv, key, { now, ttlMs: 60 }), null, "still held after 2 TTLs");
+    assert.equal(await keeper.stop(), true);
   });
 });

@@ -7,9 +7,8 @@ import {
   PayloadTooLargeError,
 } from "../errors.ts";
 import { writeChunk } from "./chunk_writer.ts";
-import { dropLease, parkLease, takeLease } from "./lease.ts";
+import { dropLease, keepUploadLock, parkLease, takeLease } from "./lock.ts";
 import { stagingPath, stagingSize } from "./staging.ts";
-import { keepUploadLock } from "./store.ts";
 import { assertChunkContentType, parseUploadOffset } from "./protocol.ts";
 import { completeUpload, getUploadProgress, resolveTarget } from "./target.ts";
 import type { UploadContext, UploadStatus } from "./target.ts";

@@ -1,7 +1,7 @@
 /** Removal of abandoned uploads: records and staging files untouched for longer than `config.uploadExpiry`. */
 import { log } from "../log.ts";
 import { removeStagingFile, stagingPath, uploadIdOf } from "./staging.ts";
-import { dropLease, forgetLease, takeLease } from "./lease.ts";
+import { dropLease, forgetLease, takeLease } from "./lock.ts";
 import { deleteUpload, listUploads, targetKeyOf } from "./store.ts";
 import { lastActivityOf } from "./target.ts";
 import type { UploadDeps } from "./target.ts";

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { cleanupUploads } from "./cleanup.ts";
+import { cleanupUploads } from "./sweep.ts";
 import { appendUploadChunk, createUpload, getUploadStatus } from "./mod.ts";
 import { chunk, uploadFixture } from "./_testing.ts";
-import { acquireUploadLock, targetKeyOf } from "./store.ts";
+import { acquireUploadLock } from "./lock.ts";
+import { targetKeyOf } from "./store.ts";
 
 Deno.test("cleanupUploads() removes only uploads untouched for longer than the expiry", async () => {
   const f = await uploadFixture({ uploadExpiry: 60 });
