@@ -59,7 +59,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       [...DAV_METHODS],
       ["/dav", "/dav/*"],
       webdavAuth(),
-      (c) => handleDav(davContextOf(c.var, c.req.raw)),
+      (c) => handleDav(davContextOf(c.var.ctx, c.req.raw)),
     );
   }
 

@@ -7,6 +7,7 @@ import { getCookie } from "hono/cookie";
 import { authenticateToken, isEnrollmentPending, looksLikeToken } from "../lib/auth/mod.ts";
 import { UnauthorizedError } from "../lib/errors.ts";
 import type { AppEnv } from "../lib/state.ts";
+import { setRequestUser } from "./request_context.ts";
 
 /** Options of requirePageUser. */
 export interface RequirePageUserOptions {
@@ -29,9 +30,7 @@ export function requirePageUser(options: RequirePageUserOptions = {}): Middlewar
       })
       : null;
     if (auth) {
-      c.set("user", auth.user);
-      c.set("sessionId", auth.sessionId);
-      c.set("renew", auth.renew);
+      await setRequestUser(c, auth);
     } else if (!options.optional) {
       const url = new URL(c.req.url);
       const path = url.pathname.slice(base.length) + url.search;

@@ -33,7 +33,6 @@ export {
   tusLocation,
 } from "./protocol.ts";
 export { releaseParkedLeases } from "./lease.ts";
-export { uploadContextOf } from "./target.ts";
 export type { UploadContext, UploadDeps, UploadStatus } from "./target.ts";
 
 /** Options of createUpload. */

@@ -1,11 +1,11 @@
 /** The per-request view of an upload: who asks, through which gate, and the target it addresses. */
 import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
-import { assertPermission, gateContextOf, resolveScoped, scopeDirOf } from "../fs/gate.ts";
+import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
-import type { Settings, StoredUser } from "../types.ts";
+import type { StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
 import { forgetLease } from "./lease.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
@@ -42,13 +42,6 @@ export interface UploadStatus {
 export interface UploadTarget {
   path: ScopedPath;
   key: string;
-}
-
-/** Builds the upload context of an authenticated request from the app state. */
-export function uploadContextOf(
-  state: { deps: UploadDeps; user: StoredUser; settings: Settings },
-): UploadContext {
-  return { deps: state.deps, user: state.user, gate: gateContextOf(state) };
 }
 
 /** Resolves an upload target through the gate (permission, rules, hidden files, scope, symlinks). */

@@ -6,6 +6,6 @@ export const middleware = requireUser();
 
 export const handler = define.handlers({
   async GET(c) {
-    return c.json(await listSharesFor(c.var.deps, c.var.user));
+    return c.json(await listSharesFor(c.var.ctx));
   },
 });
