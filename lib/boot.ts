@@ -17,6 +17,7 @@ import type { AppDeps } from "./state.ts";
 import { guessThrottle } from "./auth/throttle.ts";
 import { isCaseInsensitive } from "./fs/case_probe.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
+import { UsageCache } from "./quota.ts";
 import { normalizeUsername } from "./usernames.ts";
 
 function isLocalFile(database: string): boolean {
@@ -159,6 +160,7 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
       share: guessThrottle(kv, "share", limit),
       reauth: guessThrottle(kv, "reauth", limit),
     },
+    usage: new UsageCache(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
   };
 }

@@ -12,6 +12,7 @@ import type { StateCache } from "./storage/state_cache.ts";
 import type { PreviewCache } from "./thumbs/mod.ts";
 import type { Throttle } from "./auth/throttle.ts";
 import type { RequestContext } from "./request_context.ts";
+import type { UsageCache } from "./quota.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -37,6 +38,8 @@ export interface AppDeps {
   previews: PreviewCache;
   /** Password-guess counters, shared by every instance on the same KV. */
   throttles: GuessThrottles;
+  /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
+  usage: UsageCache;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
   /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */

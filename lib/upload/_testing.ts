@@ -4,6 +4,7 @@ import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
 import { releaseParkedLeases } from "./lease.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
+import { UsageCache } from "../quota.ts";
 
 /** A temp world for upload tests. */
 export interface UploadFixture {
@@ -45,6 +46,7 @@ export async function uploadFixture(
     kv,
     hooks: options.hooks ?? noopHooks,
     now: () => clock.now,
+    usage: new UsageCache(),
   };
   return {
     dir,

@@ -5,6 +5,7 @@ import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
+import type { UsageCache } from "../quota.ts";
 import type { StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
 import { forgetLease } from "./lease.ts";
@@ -19,6 +20,8 @@ export interface UploadDeps {
   hooks: EventHooks;
   /** Clock in milliseconds. */
   now: () => number;
+  /** Scope byte counts for quota checks (AppDeps.usage). */
+  usage: UsageCache;
 }
 
 /** Who uploads, and the gate their paths go through. */
