@@ -13,7 +13,9 @@ Deno.test("requestLog() writes one line per request: a 5xx as a warning, the res
   const previous = setLogSink((level, line) => lines.push([level, line]));
   setLogLevel("debug");
   try {
-    for (const path of ["/ok", "/down", "/missing?q=secret"]) await (await app.request(`http://x${path}`)).text();
+    for (const path of ["/ok", "/down", "/missing?q=secret"]) {
+      await (await app.request(`http://x${path}`)).text();
+    }
   } finally {
     setLogSink(previous);
     setLogLevel("info");

@@ -6,7 +6,10 @@ const app = new Hono();
 app.use("*", securityHeaders({ loginPath: "/login", captchaHost: "https://www.google.com" }));
 app.get("/json", (c) => c.json({ ok: true }));
 app.get("/login", (c) => c.text("login"));
-app.get("/own", (c) => c.body("x", 200, { "Content-Security-Policy": "sandbox", "Cache-Control": "max-age=60" }));
+app.get(
+  "/own",
+  (c) => c.body("x", 200, { "Content-Security-Policy": "sandbox", "Cache-Control": "max-age=60" }),
+);
 
 Deno.test("securityHeaders() sets the fixed headers and the default policy on every answer", async () => {
   const res = await app.request("http://x/json");
