@@ -2,12 +2,8 @@ import { upgradeWebSocket } from "hono/deno";
 import { define } from "../../../define.ts";
 import { vpathOf } from "../../../middleware/requests.ts";
 import { type CommandSession, openCommandSession } from "../../../lib/runner/session.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-import { webSocketGuard } from "../../../middleware/websocket_guard.ts";
 import { clientAddress } from "../../../middleware/conn.ts";
 import { audit } from "../../../lib/audit/mod.ts";
-
-export const middleware = [requireUser(), webSocketGuard()];
 
 export const handler = define.handlers({
   GET(c) {

@@ -4,9 +4,6 @@ import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings.ts";
 import { validateSiteSettings } from "../../../lib/publish/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { execStatusOf } from "../../../lib/runner/mod.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-
-export const middleware = requireUser({ admin: true });
 
 export const handler = define.handlers({
   GET(c) {

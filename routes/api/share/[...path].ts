@@ -3,9 +3,6 @@ import { vpathOf } from "../../../middleware/requests.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { readJsonObject } from "../../../lib/json_body.ts";
 import { createShareLink, removeShareLink, sharesOfPath } from "../../../lib/shares.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-
-export const middleware = requireUser();
 
 export const handler = define.handlers({
   async GET(c) {
