@@ -18,6 +18,7 @@ import { guessThrottle } from "./auth/throttle.ts";
 import { isCaseInsensitive } from "./fs/case_probe.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
+import { UploadLeases } from "./upload/lease.ts";
 import { normalizeUsername } from "./usernames.ts";
 
 function isLocalFile(database: string): boolean {
@@ -161,6 +162,7 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
       reauth: guessThrottle(kv, "reauth", limit),
     },
     usage: new UsageCache(),
+    leases: new UploadLeases(kv),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
   };
 }

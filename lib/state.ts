@@ -13,6 +13,7 @@ import type { PreviewCache } from "./thumbs/mod.ts";
 import type { Throttle } from "./auth/throttle.ts";
 import type { RequestContext } from "./request_context.ts";
 import type { UsageCache } from "./quota.ts";
+import type { UploadLeases } from "./upload/lease.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -38,6 +39,8 @@ export interface AppDeps {
   previews: PreviewCache;
   /** Password-guess counters, shared by every instance on the same KV. */
   throttles: GuessThrottles;
+  /** Upload leases held by this app, parked between chunks (lib/upload/lease.ts). */
+  leases: UploadLeases;
   /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
   usage: UsageCache;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */

@@ -72,8 +72,10 @@ export async function createUpload(
       `Cannot upload "${target.path.vpath}": another upload is running`,
     );
   // Another user's upload holds the path only while its lease lives: creation and every chunk renew it.
-  if (previous && !ours && await isLeaseLive(kv, target.key, { now: ctx.deps.now() })) throw running();
-  const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
+  if (previous && !ours && await isLeaseLive(ctx.deps.leases, target.key, { now: ctx.deps.now() })) {
+    throw running();
+  }
+  const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   if (!lock) throw ours ? new LockedError("upload_locked") : running();
   // The new record is created under the lease and keeps it (parked), so its first chunk has its time.
   let park = false;
@@ -106,8 +108,8 @@ export async function createUpload(
     park = true;
     return { vpath: record.vpath, offset: 0, length, complete: false };
   } finally {
-    if (park) parkLease(kv, target.key, lock);
-    else await dropLease(kv, target.key, lock);
+    if (park) parkLease(ctx.deps.leases, target.key, lock);
+    else await dropLease(ctx.deps.leases, target.key, lock);
   }
 }
 
@@ -121,13 +123,13 @@ export async function getUploadStatus(ctx: UploadContext, vpath: string): Promis
   const { entry, offset } = await getUploadProgress(ctx, target);
   const { record } = entry;
   if (offset < record.length) return { vpath: record.vpath, offset, length: record.length, complete: false };
-  const lock = await takeLease(ctx.deps.kv, target.key, { now: ctx.deps.now() });
+  const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   // A running chunk is finishing it right now: report what is there, the client will see it done.
   if (!lock) return { vpath: record.vpath, offset, length: record.length, complete: false };
   try {
     await completeUpload(ctx, target, { entry, lock });
   } finally {
-    await dropLease(ctx.deps.kv, target.key, lock);
+    await dropLease(ctx.deps.leases, target.key, lock);
   }
   return { vpath: record.vpath, offset, length: record.length, complete: true };
 }
@@ -147,14 +149,14 @@ export async function terminateUpload(ctx: UploadContext, vpath: string): Promis
   const deadline = Date.now() + TERMINATE_WAIT_MS;
   for (;;) {
     const entry = await getOwnUpload(ctx, target);
-    const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
+    const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
     if (lock) {
       if (await deleteUpload(kv, target.key, { expect: entry.versionstamp, lock })) {
-        forgetLease(kv, target.key, lock);
+        forgetLease(ctx.deps.leases, target.key, lock);
         await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
         return;
       }
-      await dropLease(kv, target.key, lock);
+      await dropLease(ctx.deps.leases, target.key, lock);
     }
     if (Date.now() >= deadline) throw new LockedError("upload_locked");
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -8,7 +8,7 @@ import { log } from "../log.ts";
 import type { UsageCache } from "../quota.ts";
 import type { StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
-import { forgetLease } from "./lease.ts";
+import { forgetLease, type UploadLeases } from "./lease.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry, UploadLock } from "./store.ts";
@@ -22,6 +22,8 @@ export interface UploadDeps {
   now: () => number;
   /** Scope byte counts for quota checks (AppDeps.usage). */
   usage: UsageCache;
+  /** The upload leases this app holds (AppDeps.leases). */
+  leases: UploadLeases;
 }
 
 /** Who uploads, and the gate their paths go through. */
@@ -124,7 +126,7 @@ export async function discardUpload(
     expect: options.entry.versionstamp,
     lock: options.lock,
   });
-  if (removed && options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
+  if (removed && options.lock) forgetLease(ctx.deps.leases, target.key, options.lock);
   if (removed) await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, options.entry.record.id));
   return removed;
 }
@@ -152,7 +154,7 @@ export async function completeUpload(
     throw err;
   }
   await deleteUpload(ctx.deps.kv, target.key, { expect: options.entry.versionstamp, lock: options.lock });
-  if (options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
+  if (options.lock) forgetLease(ctx.deps.leases, target.key, options.lock);
   try {
     await ctx.deps.hooks.after("upload", hookContextOf(ctx, target));
   } catch (err) {
