@@ -8,7 +8,6 @@ import { BUILD_DIR } from "./framework/build.ts";
 import { statusText, toHttpError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
 import { safeRedirect } from "./lib/redirect.ts";
-import { cachedSettings } from "./lib/storage/state_cache.ts";
 import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
@@ -46,8 +45,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use("*", async function loadState(c, next) {
     c.set("deps", deps);
-    // From memory on a warm request (lib/storage/state_cache.ts).
-    c.set("settings", await cachedSettings(deps));
+    // From memory on a warm request: the app's state cache (lib/storage/state_cache.ts) drops its copy when the
+    // settings are saved here or, through a KV watch, by another instance.
+    c.set("settings", await deps.cache.settings());
     await next();
   });
   // Changes are recorded in the audit log once answered (lib/audit/).

@@ -8,7 +8,6 @@ import { bootDeps } from "../lib/boot.ts";
 import type { ExecEnv } from "../lib/runner/mod.ts";
 import { defaultSettings, normalizeSettings } from "../lib/settings.ts";
 import type { AppDeps, AppEnv } from "../lib/state.ts";
-import { cachedSettings } from "../lib/storage/state_cache.ts";
 import { type HttpError, toHttpError } from "../lib/errors.ts";
 import { Store, users } from "../lib/storage/mod.ts";
 import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
@@ -158,7 +157,7 @@ export function middlewareApp(deps: AppDeps, ...middleware: MiddlewareHandler<Ap
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
     c.set("deps", deps);
-    c.set("settings", await cachedSettings(deps));
+    c.set("settings", await deps.cache.settings());
     await next();
   });
   for (const m of middleware) app.use("*", m);
