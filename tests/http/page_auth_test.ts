@@ -9,6 +9,8 @@ Deno.test("anonymous page requests go to the login with their path; API requests
       ["GET", "/fb/files/a%20b/?x=1", 302, "/fb/login?redirect=%2Ffiles%2Fa%2520b%2F%3Fx%3D1"],
       ["HEAD", "/fb/files/", 302, "/fb/login?redirect=%2Ffiles%2F"],
       ["GET", "/fb/settings/profile", 302, "/fb/login?redirect=%2Fsettings%2Fprofile"],
+      // A folder's guard covers the folder's own index too.
+      ["GET", "/fb/settings", 302, "/fb/login?redirect=%2Fsettings"],
       ["GET", "/fb/settings/audit", 302, "/fb/login?redirect=%2Fsettings%2Faudit"],
       ["GET", "/fb/settings/users/2", 302, "/fb/login?redirect=%2Fsettings%2Fusers%2F2"],
       ["GET", "/fb/api/users", 401, null],
