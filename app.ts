@@ -8,7 +8,7 @@ import { serveFile } from "./framework/static.ts";
 import { BUILD_DIR } from "./framework/build.ts";
 import { statusText, toHttpError } from "./lib/errors.ts";
 import { log } from "./lib/log.ts";
-import { cachedSettings } from "./lib/storage/state_cache.ts";
+import { safeRedirect } from "./lib/redirect.ts";
 import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
@@ -46,8 +46,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.use("*", async function loadState(c, next) {
     c.set("deps", deps);
-    // From memory on a warm request (lib/storage/state_cache.ts).
-    c.set("settings", await cachedSettings(deps));
+    // From memory on a warm request: the app's state cache (lib/storage/state_cache.ts) drops its copy when the
+    // settings are saved here or, through a KV watch, by another instance.
+    c.set("settings", await deps.cache.settings());
     await next();
   });
   // Changes are recorded in the audit log once answered (lib/audit/).
@@ -60,7 +61,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       [...DAV_METHODS],
       ["/dav", "/dav/*"],
       webdavAuth(),
-      (c) => handleDav(davContextOf(c.var, c.req.raw)),
+      (c) => handleDav(davContextOf(c.var.ctx, c.req.raw)),
     );
   }
 
@@ -89,12 +90,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       log.error(`${c.req.method} ${c.req.url}: ${httpErr.code}`, httpErr.cause ?? err);
     }
     for (const [k, v] of Object.entries(httpErr.headers)) c.header(k, v);
-    if (!isApi(c, base) && c.req.method === "GET") {
-      if (httpErr.status === 401) {
-        const url = new URL(c.req.url);
-        const target = url.pathname.slice(base.length) + url.search;
-        return c.redirect(`${base}/login?redirect=${encodeURIComponent(target)}`, 302);
-      }
+    const isPage = !isApi(c, base);
+    if (isPage && httpErr.status === 401 && (c.req.method === "GET" || c.req.method === "HEAD")) {
+      // The one way to the login: page guards throw 401 (middleware/require_page_user.ts); the target comes back.
+      const url = new URL(c.req.url);
+      const target = safeRedirect(url.pathname.slice(base.length) + url.search, { baseUrl: base });
+      return c.redirect(`${base}/login?redirect=${encodeURIComponent(target)}`, 302);
+    }
+    if (isPage && c.req.method === "GET") {
       const page = renderError(c, httpErr.status);
       if (page) return page;
     }

@@ -113,7 +113,7 @@ for (const sig of ["SIGINT", "SIGTERM"] as const) {
     await deps.cache?.close();
     await deps.folderSizes?.close();
     // Let other instances (or the next start) take over uploads this process was holding at once.
-    await releaseParkedLeases(deps.kv).catch(() => {});
+    await releaseParkedLeases(deps.leases).catch(() => {});
     deps.kv.close();
     Deno.exit(0);
   });

@@ -10,6 +10,7 @@ import { currentMain, loadPartial, swapIn } from "./partial.ts";
 import { baseUrl, IS_BROWSER } from "./page.ts";
 import { contextMenuAt, currentPath, focusIndex, multiple, selection } from "./state.ts";
 import { closeAllPrompts, currentPrompt } from "./prompts.ts";
+import { decodePathLenient, pathBelow } from "../lib/request_path.ts";
 
 let spa = false;
 
@@ -22,16 +23,8 @@ export const onFilesRoute = computed(() =>
 
 /** The vpath of a files-page URL path ("/base/files/a%20b/" → "/a b/"), or null for other pages. */
 export function vpathOf(pathname: string): string | null {
-  const rel = pathname.slice(baseUrl().length);
-  if (rel !== "/files" && !rel.startsWith("/files/")) return null;
-  const raw = rel.slice("/files".length) || "/";
-  return raw.split("/").map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  }).join("/");
+  const raw = pathBelow(pathname.slice(baseUrl().length), "/files");
+  return raw === null ? null : decodePathLenient(raw);
 }
 
 if (IS_BROWSER) {

@@ -199,16 +199,21 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
   nameIslands(manifest.islands);
   const files = Object.keys(manifest.routes);
   const middlewares = files.filter((f) => /\/_middleware\.tsx?$/.test(f)).sort((a, b) => a.length - b.length);
+  const dirOf = (f: string) => f.replace(/\/_middleware\.tsx?$/, "");
+  // A group folder `(name)` adds nothing to the URL, so its middleware cannot go by path: it runs for the route
+  // files inside the group only, after the path-based middleware of the folders above.
+  const inGroup = (dir: string) => /\/\([^/]*\)(\/|$)/.test(dir);
+  const groupMiddlewareOf = (route: string) =>
+    middlewares.filter((m) => inGroup(dirOf(m)) && route.startsWith(dirOf(m) + "/"))
+      .flatMap((m) => [manifest.routes[m].middleware ?? []].flat());
   for (const f of middlewares) {
-    const dir = f.replace(/\/_middleware\.tsx?$/, "");
+    const dir = dirOf(f);
+    if (inGroup(dir)) continue;
     const base = routePathOf(dir + "/index.ts");
     const mws = [manifest.routes[f].middleware ?? []].flat();
     for (const mw of mws) {
-      if (base === "/") app.use("*", mw);
-      else {
-        app.use(base, mw);
-        app.use(`${base}/*`, mw);
-      }
+      // Hono's `/a/*` matches `/a` too: one registration, so the folder's own index runs it once.
+      app.use(base === "/" ? "*" : `${base}/*`, mw);
     }
   }
   const errorModule = manifest.routes["routes/_error.tsx"];
@@ -228,7 +233,7 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
     const path = routePathOf(f);
     const handlers = mod.handler ?? {};
     const component = mod.default;
-    const own = [mod.middleware ?? []].flat();
+    const own = [...groupMiddlewareOf(f), ...[mod.middleware ?? []].flat()];
     for (const method of METHODS) {
       const fn = handlers[method];
       if (!fn && !(method === "GET" && component)) continue;

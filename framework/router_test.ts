@@ -253,3 +253,35 @@ Deno.test("head elements from page() and <Head> go into the head, once each, bef
   );
   assert.match(html, /<main><p>&lt;\/head> in text<\/p><fb-island/);
 });
+
+Deno.test("a group folder's _middleware runs for the routes of the group only, after the folder's own", async () => {
+  const mark = (name: string) => async (c: { res: Response }, next: () => Promise<void>) => {
+    await next();
+    c.res.headers.append("X-Seen", name);
+  };
+  const text = (body: string) => ({ GET: () => new Response(body) });
+  const manifest: Manifest = {
+    routes: {
+      "routes/api/users/_middleware.ts": { middleware: mark("users") },
+      "routes/api/users/(admin)/_middleware.ts": { middleware: mark("admin") },
+      "routes/api/users/(admin)/index.ts": { handler: text("list") },
+      "routes/api/users/(admin)/[id]/twofa.ts": { handler: text("twofa") },
+      "routes/api/users/(own)/_middleware.ts": { middleware: mark("own") },
+      "routes/api/users/(own)/[id].ts": { handler: text("one") },
+    },
+    islands: {},
+  } as unknown as Manifest;
+  const app = new Hono();
+  mountManifest(app, manifest, { islandsUrl: "/_islands", islandsDir: "/nonexistent" });
+  const table: [string, string, string][] = [
+    ["/api/users", "list", "admin, users"],
+    ["/api/users/7", "one", "own, users"],
+    ["/api/users/7/twofa", "twofa", "admin, users"],
+  ];
+  for (const [path, body, seen] of table) {
+    const res = await app.request(path);
+    assert.equal(res.status, 200, path);
+    assert.equal(await res.text(), body, path);
+    assert.equal(res.headers.get("X-Seen"), seen, path);
+  }
+});

@@ -8,12 +8,17 @@ import { checkPasswordPolicy } from "./auth/passwords.ts";
 import { defaultSettings, normalizeSettings } from "./settings.ts";
 import type { Settings } from "./types.ts";
 import { noopHooks } from "./hooks.ts";
-import { createExecEnv } from "./runner/mod.ts";
+import { createExecEnv, type ExecEnv } from "./runner/mod.ts";
 import { createEventHooks } from "./runner/hooks.ts";
 import { formatReport, importFilebrowser } from "./import/mod.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
 import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
+import { guessThrottle } from "./auth/throttle.ts";
+import { isCaseInsensitive } from "./fs/case_probe.ts";
+import { createPreviewService } from "./thumbs/mod.ts";
+import { UsageCache } from "./quota.ts";
+import { UploadLeases } from "./upload/lock.ts";
 import { normalizeUsername } from "./usernames.ts";
 
 function isLocalFile(database: string): boolean {
@@ -123,13 +128,63 @@ async function createFolders(config: Readonly<Config>): Promise<void> {
   }
 }
 
+/** What createDeps needs besides the config. */
+export interface CreateDepsOptions {
+  kv: Deno.Kv;
+  /** How commands run; null or absent when command execution is off. */
+  exec?: ExecEnv | null;
+  /** Clock in milliseconds (default Date.now). */
+  now?: () => number;
+}
+
+/**
+ * Builds the app's dependencies around an open KV: the one place the services that live as long as the app are
+ * created (state cache, previews, throttles, the case-folding probe). Writes nothing.
+ */
+export function createDeps(config: Readonly<Config>, options: CreateDepsOptions): AppDeps {
+  const { kv, exec } = options;
+  const store = new Store(kv);
+  const now = options.now ?? Date.now;
+  const limit = config.loginRateLimit;
+  let foldCase: Promise<boolean> | null = null;
+  return {
+    config,
+    kv,
+    store,
+    hooks: exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks,
+    exec,
+    now,
+    cache: new StateCache(kv, { now }),
+    previews: createPreviewService({ cacheDir: config.cacheDir }),
+    throttles: {
+      login: guessThrottle(kv, "login", limit),
+      share: guessThrottle(kv, "share", limit),
+      reauth: guessThrottle(kv, "reauth", limit),
+    },
+    usage: new UsageCache(),
+    leases: new UploadLeases(kv),
+    foldCase: () => foldCase ??= isCaseInsensitive(config.root),
+  };
+}
+
+/** Options of bootDeps. */
+export interface BootOptions {
+  /** An open KV to use instead of opening `--database`. */
+  kv?: Deno.Kv;
+  now?: () => number;
+  /** Replaces the exec environment built from the config (tests: an unconfined one). */
+  exec?: ExecEnv | null;
+}
+
 /**
  * Opens storage, creates the folders and runs the first-start setup (settings, secret, first admin). With
  * `--enable-exec` it probes the sandbox first: throws ExecUnavailableError when commands cannot be confined (and
  * `--exec-unconfined` was not given), before anything is written.
  */
-export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv; now?: () => number } = {}) {
-  const { exec, warnings } = await createExecEnv(config);
+export async function bootDeps(config: Readonly<Config>, options: BootOptions = {}) {
+  const { exec, warnings } = options.exec !== undefined
+    ? { exec: options.exec, warnings: [] as string[] }
+    : await createExecEnv(config);
   await createFolders(config);
   let kv = options.kv;
   try {
@@ -155,9 +210,7 @@ export async function bootDeps(config: Readonly<Config>, options: { kv?: Deno.Kv
   const current = await store.findSettings();
   if (!current) await store.saveSettings(settings);
   const effective = current ? normalizeSettings(current) : settings;
-  const hooks = exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks;
-  const now = options.now ?? Date.now;
-  const deps: AppDeps = { config, kv, store, hooks, exec, now, cache: new StateCache(kv, { now }) };
+  const deps = createDeps(config, { kv, exec, now: options.now });
   await store.getSecret();
   const firstStart = await ensureFirstStart(deps, effective);
   return { deps, firstStart, warnings, imported };

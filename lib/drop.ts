@@ -7,16 +7,11 @@
 import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError } from "./errors.ts";
 import { assertPermission, resolveScoped } from "./fs/gate.ts";
 import { newNameProblem } from "./names.ts";
-import {
-  type OpenedShare,
-  openShare,
-  type PublicCredentials,
-  type ShareDeps,
-  splitSharePath,
-} from "./shares.ts";
+import { type OpenedShare, openShare, type PublicCredentials, splitSharePath } from "./shares.ts";
 import { keys } from "./storage/keys.ts";
 import type { StoredShare } from "./storage/mod.ts";
 import type { Settings, StoredUser } from "./types.ts";
+import type { AppDeps } from "./state.ts";
 import {
   type AppendChunkOptions,
   appendUploadChunk,
@@ -24,7 +19,6 @@ import {
   getUploadStatus,
   parseUploadLength,
   type UploadContext,
-  type UploadDeps,
   type UploadStatus,
 } from "./upload/mod.ts";
 import { findUpload, targetKeyOf } from "./upload/store.ts";
@@ -107,7 +101,7 @@ interface OpenedDrop {
 }
 
 async function openDrop(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest,
 ): Promise<OpenedDrop> {
@@ -127,7 +121,7 @@ function checkedName(name: string): string {
 
 /** GET /api/public/tus/<hash>: the drop link's limits. */
 export async function dropInfo(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest,
 ): Promise<DropInfo> {
@@ -194,7 +188,7 @@ async function countUpload(kv: Deno.Kv, hash: string, by: 1 | -1): Promise<void>
  * follow need no password check each.
  */
 export async function createDropUpload(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest & { length: string | null | undefined },
 ): Promise<UploadStatus & { name: string; token: string }> {
@@ -220,7 +214,7 @@ export async function createDropUpload(
 
 /** The drop upload a visitor addresses: only one created through this link (404 otherwise). */
 async function ownDrop(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest,
 ): Promise<OpenedDrop> {
@@ -234,7 +228,7 @@ async function ownDrop(
 
 /** tus HEAD on a drop upload. */
 export async function dropUploadStatus(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest,
 ): Promise<UploadStatus> {
@@ -244,7 +238,7 @@ export async function dropUploadStatus(
 
 /** tus PATCH on a drop upload. */
 export async function appendDropChunk(
-  deps: ShareDeps & UploadDeps,
+  deps: AppDeps,
   settings: Settings,
   req: DropRequest & { chunk: AppendChunkOptions },
 ): Promise<UploadStatus> {

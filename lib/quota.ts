@@ -1,7 +1,7 @@
 /**
  * Per-user storage quotas (docs/configuration.md#quotas). A user's usage is the bytes of the files in their scope
  * plus their trash. The scope's bytes come from a streaming walk, cached in memory per scope folder and dropped
- * whenever a request through our API writes into an overlapping scope ({@link invalidateUsage}); writes made
+ * whenever a request through our API writes into an overlapping scope ({@link UsageCache}); writes made
  * beside the server are seen at the next recount.
  */
 import type { Config } from "../config.ts";
@@ -15,6 +15,8 @@ import type { StoredUser, Usage } from "./types.ts";
 export interface QuotaDeps {
   config: Pick<Config, "root">;
   kv: Deno.Kv;
+  /** The app's cache of scope byte counts (AppDeps.usage). */
+  usage: UsageCache;
 }
 
 /** The user fields a quota check reads. */
@@ -24,19 +26,32 @@ interface CacheEntry {
   bytes: Promise<number>;
 }
 
-const cache = new Map<string, CacheEntry>();
+/** Byte counts of scope folders, kept until a write into an overlapping scope; one per app (AppDeps.usage). */
+export class UsageCache {
+  readonly #entries = new Map<string, CacheEntry>();
+
+  /** Forgets the usage of every scope that contains `dir` or lies inside it (call after a write there). */
+  invalidate(dir: string): void {
+    for (const key of this.#entries.keys()) {
+      if (isSameOrInside(key, dir) || isSameOrInside(dir, key)) this.#entries.delete(key);
+    }
+  }
+
+  /** The cached count of `dir`, else `count()` (remembered unless it fails or is invalidated meanwhile). */
+  bytes(dir: string, count: (dir: string) => Promise<number>): Promise<number> {
+    const hit = this.#entries.get(dir);
+    if (hit) return hit.bytes;
+    const entry: CacheEntry = { bytes: count(dir) };
+    this.#entries.set(dir, entry);
+    entry.bytes.catch(() => this.#entries.get(dir) === entry && this.#entries.delete(dir));
+    return entry.bytes;
+  }
+}
 
 /** The user's quota in bytes, or 0 when they have none. */
 export function quotaOf(user: Pick<StoredUser, "quota">): number {
   const q = user.quota;
   return typeof q === "number" && Number.isFinite(q) && q > 0 ? Math.floor(q) : 0;
-}
-
-/** Forgets the cached usage of every scope that contains `dir` or lies inside it (call after a write there). */
-export function invalidateUsage(dir: string): void {
-  for (const key of cache.keys()) {
-    if (isSameOrInside(key, dir) || isSameOrInside(dir, key)) cache.delete(key);
-  }
 }
 
 /** The scope folder of a user on disk (the key of the usage cache). */
@@ -47,14 +62,7 @@ export function usageKeyOf(deps: QuotaDeps, user: Pick<StoredUser, "scope">): st
 
 /** Bytes of the files under the user's scope: cached, else counted by a walk. */
 export function scopeBytes(deps: QuotaDeps, user: Pick<StoredUser, "scope">): Promise<number> {
-  const key = usageKeyOf(deps, user);
-  const hit = cache.get(key);
-  if (hit) return hit.bytes;
-  const entry: CacheEntry = { bytes: countBytes(key) };
-  cache.set(key, entry);
-  // A failed count is not remembered; an entry invalidated while counting is not put back.
-  entry.bytes.catch(() => cache.get(key) === entry && cache.delete(key));
-  return entry.bytes;
+  return deps.usage.bytes(usageKeyOf(deps, user), countBytes);
 }
 
 /** Bytes counted against the user's quota: their scope plus their trash. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkQuota, invalidateUsage, limitBody, quotaOf, scopeBytes, usageKeyOf } from "./quota.ts";
+import { checkQuota, limitBody, quotaOf, scopeBytes, UsageCache, usageKeyOf } from "./quota.ts";
 
 Deno.test("quotaOf() reads only positive whole byte counts", () => {
   assert.equal(quotaOf({ quota: 10 }), 10);
@@ -10,7 +10,7 @@ Deno.test("scopeBytes() caches the walk until a write invalidates an overlapping
   const root = await Deno.makeTempDir({ prefix: "quota-" });
   const kv = await Deno.openKv(":memory:");
   try {
-    const deps = { config: { root }, kv };
+    const deps = { config: { root }, kv, usage: new UsageCache() };
     await Deno.mkdir(`${root}/u/sub`, { recursive: true });
     await Deno.writeTextFile(`${root}/u/sub/a`, "12345");
     await Deno.symlink("/etc/passwd", `${root}/u/link`);
@@ -18,9 +18,9 @@ Deno.test("scopeBytes() caches the walk until a write invalidates an overlapping
     assert.equal(await scopeBytes(deps, user), 5);
     await Deno.writeTextFile(`${root}/u/b`, "123");
     assert.equal(await scopeBytes(deps, user), 5, "cached");
-    invalidateUsage(`${root}/elsewhere`);
+    deps.usage.invalidate(`${root}/elsewhere`);
     assert.equal(await scopeBytes(deps, user), 5, "an unrelated scope leaves it");
-    invalidateUsage(usageKeyOf(deps, { scope: "/" }));
+    deps.usage.invalidate(usageKeyOf(deps, { scope: "/" }));
     assert.equal(await scopeBytes(deps, user), 8, "a write by a user whose scope contains it drops it");
     await checkQuota(deps, user, 2);
     await assert.rejects(checkQuota(deps, user, 3), (e: Error & { status?: number }) => e.status === 507);

@@ -10,7 +10,6 @@ import {
   UnauthorizedError,
 } from "./errors.ts";
 import { hashPassword, verifyPassword } from "./auth/passwords.ts";
-import { guessThrottle } from "./auth/throttle.ts";
 import { type GateContext, resolveScoped, scopeDirOf } from "./fs/gate.ts";
 import { canonicalPath, cleanVpath, vpathBase } from "./fs/path.ts";
 import { isValidCustomLink } from "./share_link.ts";
@@ -21,19 +20,11 @@ import { openRaw, type RawRequest } from "./fs/raw.ts";
 import type { FileDownload } from "./fs/download.ts";
 import { shares, type StoredShare, users } from "./storage/mod.ts";
 import type { Resource, Settings, Share, StoredUser } from "./types.ts";
+import type { RequestContext } from "./request_context.ts";
+import type { AppDeps } from "./state.ts";
 
-/** What the share functions need from the app. */
-export interface ShareDeps {
-  kv: Deno.Kv;
-  now: () => number;
-  config: { root: string; followExternalSymlinks: boolean; loginRateLimit: number };
-}
-
-/** The requesting user and the gate context built for them. */
-export interface ShareActor {
-  user: StoredUser;
-  ctx: GateContext;
-}
+/** What the share management API needs of the request: who asks, through which gate, KV and the clock. */
+type ShareCaller = Pick<RequestContext, "user" | "gate" | "kv" | "now">;
 
 const UNIT_SECONDS: Record<string, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
 const MAX_DURATION = 2147483647;
@@ -79,9 +70,10 @@ export function assertCanShare(user: StoredUser): void {
 }
 
 /** GET /api/shares: every live link for admins, the user's own otherwise (userID, then expire). */
-export async function listSharesFor(deps: ShareDeps, user: StoredUser): Promise<Share[]> {
+export async function listSharesFor(ctx: ShareCaller): Promise<Share[]> {
+  const { user } = ctx;
   assertCanShare(user);
-  const list = await shares.listShares(deps.kv, deps.now(), user.perm.admin ? {} : { userId: user.id });
+  const list = await shares.listShares(ctx.kv, ctx.now(), user.perm.admin ? {} : { userId: user.id });
   return list.map(toWireShare);
 }
 
@@ -95,21 +87,22 @@ function onDisk(root: string, user: StoredUser, vpath: string): string {
 }
 
 /** GET /api/share<vpath>: own links on exactly this path; for admins, every owner's links on the same file. */
-export async function sharesOfPath(deps: ShareDeps, actor: ShareActor, vpath: string): Promise<Share[]> {
-  assertCanShare(actor.user);
-  const now = deps.now();
-  if (!actor.user.perm.admin) {
+export async function sharesOfPath(ctx: ShareCaller, vpath: string): Promise<Share[]> {
+  assertCanShare(ctx.user);
+  const now = ctx.now();
+  if (!ctx.user.perm.admin) {
     const path = canonical(vpath);
-    return (await shares.listShares(deps.kv, now, { userId: actor.user.id }))
+    return (await shares.listShares(ctx.kv, now, { userId: ctx.user.id }))
       .filter((s) => s.path === path).map(toWireShare);
   }
-  const target = onDisk(deps.config.root, actor.user, vpath);
+  const root = ctx.gate.root;
+  const target = onDisk(root, ctx.user, vpath);
   const owners = new Map<number, StoredUser | null>();
   const out: Share[] = [];
-  for (const s of await shares.listShares(deps.kv, now)) {
-    if (!owners.has(s.userID)) owners.set(s.userID, await users.findUser(deps.kv, s.userID));
+  for (const s of await shares.listShares(ctx.kv, now)) {
+    if (!owners.has(s.userID)) owners.set(s.userID, await users.findUser(ctx.kv, s.userID));
     const owner = owners.get(s.userID);
-    if (owner && onDisk(deps.config.root, owner, s.path) === target) out.push(toWireShare(s));
+    if (owner && onDisk(root, owner, s.path) === target) out.push(toWireShare(s));
   }
   return out;
 }
@@ -156,16 +149,15 @@ export { isValidCustomLink };
 
 /** POST /api/share<vpath>: creates a link (random hash, or the custom link; 409 when that is taken). */
 export async function createShareLink(
-  deps: ShareDeps,
-  actor: ShareActor,
+  ctx: ShareCaller,
   options: { vpath: string; body: Record<string, unknown> },
 ): Promise<Share> {
-  assertCanShare(actor.user);
+  assertCanShare(ctx.user);
   const body = parseBody(options.body);
-  const p = await resolveScoped(actor.ctx, options.vpath, "read");
+  const p = await resolveScoped(ctx.gate, options.vpath, "read");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
-  const drop = dropFieldsOf(actor.user, options.body, p.stat);
-  const expire = expiryOf(body.expires, body.unit, deps.now());
+  const drop = dropFieldsOf(ctx.user, options.body, p.stat);
+  const expire = expiryOf(body.expires, body.unit, ctx.now());
   let passwordHash = "";
   let token = "";
   if (body.password) {
@@ -175,11 +167,11 @@ export async function createShareLink(
   const link: StoredShare = {
     hash: "",
     path: canonical(options.vpath),
-    userID: actor.user.id,
+    userID: ctx.user.id,
     expire,
     passwordHash,
     token,
-    created: Math.floor(deps.now() / 1000),
+    created: Math.floor(ctx.now() / 1000),
     ...drop,
   };
   if (body.custom) {
@@ -190,25 +182,26 @@ export async function createShareLink(
       });
     }
     link.hash = custom;
-    if (!await shares.createShare(deps.kv, link)) throw new ConflictError("share_exists");
+    if (!await shares.createShare(ctx.kv, link)) throw new ConflictError("share_exists");
     return toWireShare(link);
   }
   for (let attempt = 0; attempt < 10; attempt++) {
     link.hash = newShareHash();
-    if (await shares.createShare(deps.kv, link)) return toWireShare(link);
+    if (await shares.createShare(ctx.kv, link)) return toWireShare(link);
   }
   throw new Error("could not find a free share hash");
 }
 
 /** DELETE /api/share/<hash>: 400 empty, 404 unknown/expired, 403 someone else's link (unless admin). */
-export async function removeShareLink(deps: ShareDeps, user: StoredUser, hash: string): Promise<void> {
+export async function removeShareLink(ctx: ShareCaller, hash: string): Promise<void> {
+  const { user } = ctx;
   assertCanShare(user);
   const h = hash.replace(/^\/+|\/+$/g, "");
   if (!h) throw new BadRequestError();
-  const link = await shares.findShare(deps.kv, h, deps.now());
+  const link = await shares.findShare(ctx.kv, h, ctx.now());
   if (!link) throw new NotFoundError();
   if (link.userID !== user.id && !user.perm.admin) throw new ForbiddenError("not_owner");
-  await shares.deleteShare(deps.kv, link);
+  await shares.deleteShare(ctx.kv, link);
 }
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -249,14 +242,13 @@ function decodePassword(raw: string): string {
   }
 }
 
-async function checkCredentials(deps: ShareDeps, link: StoredShare, cred: PublicCredentials): Promise<void> {
+async function checkCredentials(deps: AppDeps, link: StoredShare, cred: PublicCredentials): Promise<void> {
   if (!link.passwordHash) return;
   if (cred.token && constantTimeEqual(cred.token, link.token)) return;
   const password = decodePassword(cred.password ?? "");
   if (!cred.token && !password) throw new UnauthorizedError("share_password_required");
   // Count the guess before the first await, so simultaneous guesses cannot all be evaluated.
-  const throttle = guessThrottle(deps.kv, "share", deps.config.loginRateLimit);
-  const attempt = await throttle.reserve(cred.client, link.hash, deps.now());
+  const attempt = await deps.throttles.share.reserve(cred.client, link.hash, deps.now());
   if (password && await verifyPassword(password, link.passwordHash)) {
     await attempt.release();
     return;
@@ -272,7 +264,7 @@ export function splitSharePath(rest: string): { hash: string; sub: string } {
 
 /** Runs the public share checks for `/<hash>/<sub>` and returns where the answer comes from. */
 export async function openShare(
-  deps: ShareDeps,
+  deps: AppDeps,
   settings: Settings,
   options: { hash: string; sub: string; credentials: PublicCredentials },
 ): Promise<OpenedShare> {
@@ -287,6 +279,7 @@ export async function openShare(
     user: owner,
     globalRules: settings.rules,
     followExternalSymlinks: deps.config.followExternalSymlinks,
+    foldCase: await deps.foldCase(),
   };
   const root = await resolveScoped(ownerCtx, link.path, "read");
   if (root.lstat === null || root.stat === null) throw new NotFoundError();

@@ -9,6 +9,21 @@ import type { ExecEnv } from "./runner/run.ts";
 import type { BuildRunner } from "./publish/build.ts";
 import type { SearchIndex } from "./search/index/mod.ts";
 import type { StateCache } from "./storage/state_cache.ts";
+import type { PreviewCache } from "./thumbs/mod.ts";
+import type { Throttle } from "./auth/throttle.ts";
+import type { RequestContext } from "./request_context.ts";
+import type { UsageCache } from "./quota.ts";
+import type { UploadLeases } from "./upload/lock.ts";
+
+/** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
+export interface GuessThrottles {
+  /** Logins: the login form, WebDAV and every other account password check share this budget. */
+  login: Throttle;
+  /** Share link passwords. */
+  share: Throttle;
+  /** Current-password checks of a logged-in user (password change, 2FA, app passwords). */
+  reauth: Throttle;
+}
 
 /** Everything the app needs from the outside, created once in main.ts (or by tests). */
 export interface AppDeps {
@@ -20,14 +35,27 @@ export interface AppDeps {
   exec?: ExecEnv | null;
   /** Clock in milliseconds; injectable for tests. */
   now: () => number;
+  /** The preview (thumbnail) service on `--cache-dir`. */
+  previews: PreviewCache;
+  /** Password-guess counters, shared by every instance on the same KV. */
+  throttles: GuessThrottles;
+  /** Upload leases held by this app, parked between chunks (lib/upload/lock.ts). */
+  leases: UploadLeases;
+  /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
+  usage: UsageCache;
+  /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
+  foldCase: () => Promise<boolean>;
   /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
   listings?: ListingCache;
   /** Folder sizes cached until a watcher sees a change (close it on shutdown); none = every request walks. */
   folderSizes?: FolderSizeCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
-  /** Settings, users and sessions in memory (close it on shutdown); none = every request reads them from KV. */
-  cache?: StateCache;
+  /**
+   * Settings, users and sessions in memory (close it on shutdown): cleared on every write through lib/storage and,
+   * when several instances share the KV, by a watch on the state generation.
+   */
+  cache: StateCache;
   /** Filename index of the server root (close it on shutdown); none = every search walks the disk. */
   searchIndex?: SearchIndex;
 }
@@ -37,6 +65,8 @@ export interface AppState {
   deps: AppDeps;
   settings: Settings;
   user: StoredUser;
+  /** The context of the authenticated request (set with `user` by the auth middleware). */
+  ctx: RequestContext;
   /** Session id of the token used, when authenticated. */
   sessionId: string;
   /** True when the response should carry `X-Renew-Token: true`. */

@@ -3,7 +3,6 @@ import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
 import { resolveClientAddress } from "../lib/client_address.ts";
 import type { AppEnv } from "../lib/state.ts";
-import { guessThrottle } from "../lib/auth/throttle.ts";
 import type { ReauthThrottle } from "../lib/users.ts";
 import type { AccountSecurityOptions } from "../lib/auth/account_security.ts";
 
@@ -30,7 +29,7 @@ export function clientAddress(c: Context<AppEnv>): string {
 export function reauthThrottle(c: Context<AppEnv>): ReauthThrottle {
   const deps = c.var.deps;
   return {
-    throttle: guessThrottle(deps.kv, "reauth", deps.config.loginRateLimit),
+    throttle: deps.throttles.reauth,
     client: clientAddress(c),
     now: deps.now(),
   };

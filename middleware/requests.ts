@@ -1,8 +1,14 @@
-/** Request parsing shared by the API routes that stream files (raw, public download) and open shares. */
+/** Request parsing shared by routes: the vpath of `[...path]`, downloads (raw, public download), public shares. */
 import type { AppContext } from "../define.ts";
+import { vpathOfParam } from "../lib/request_path.ts";
 import type { RawRequest } from "../lib/fs/raw.ts";
 import { splitSharePath } from "../lib/shares.ts";
 import { clientAddress } from "./conn.ts";
+
+/** The vpath a `[...path]` route addresses (lib/request_path.ts). */
+export function vpathOf(c: AppContext): string {
+  return vpathOfParam(c.req.param("path"));
+}
 
 /** The query and conditional/range headers of a download (docs/api.md#downloads). */
 export function rawRequestOf(c: AppContext): RawRequest {

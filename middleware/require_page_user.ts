@@ -1,12 +1,14 @@
 /**
  * Page guard: reads the session from the `auth` cookie (pages are plain GET navigations) and sets `c.var.user`.
- * Without a valid session it redirects to `/login?redirect=<path>`; admin-only pages send other users to /403.
+ * Without a valid session it throws UnauthorizedError, which the app's onError turns into the redirect to
+ * `/login?redirect=<path>` (app.ts); admin-only pages send other users to /403.
  */
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import { authenticateToken, isEnrollmentPending, looksLikeToken } from "../lib/auth/mod.ts";
 import { UnauthorizedError } from "../lib/errors.ts";
 import type { AppEnv } from "../lib/state.ts";
+import { setRequestUser } from "./request_context.ts";
 
 /** Options of requirePageUser. */
 export interface RequirePageUserOptions {
@@ -29,13 +31,9 @@ export function requirePageUser(options: RequirePageUserOptions = {}): Middlewar
       })
       : null;
     if (auth) {
-      c.set("user", auth.user);
-      c.set("sessionId", auth.sessionId);
-      c.set("renew", auth.renew);
+      await setRequestUser(c, auth);
     } else if (!options.optional) {
-      const url = new URL(c.req.url);
-      const path = url.pathname.slice(base.length) + url.search;
-      return c.redirect(`${base}/login?redirect=${encodeURIComponent(path)}`, 302);
+      throw new UnauthorizedError("login_required");
     }
     if (options.admin && !auth?.user.perm.admin) return c.redirect(`${base}/403`, 302);
     // A user who must enrol in two-factor login sees only the enrolment in their profile until they do.

@@ -4,6 +4,7 @@ import { getCookie } from "hono/cookie";
 import { ForbiddenError } from "../lib/errors.ts";
 import { authenticateToken, isEnrollmentPending, looksLikeToken } from "../lib/auth/mod.ts";
 import type { AppEnv } from "../lib/state.ts";
+import { setRequestUser } from "./request_context.ts";
 
 /** Options of requireUser. */
 export interface RequireUserOptions {
@@ -28,9 +29,7 @@ export function tokenFromRequest(req: Request, cookie: string | undefined): stri
 export function requireUser(options: RequireUserOptions = {}): MiddlewareHandler<AppEnv> {
   return async function requireUser(c, next) {
     const auth = await authenticateToken(c.var.deps, tokenFromRequest(c.req.raw, getCookie(c, "auth")));
-    c.set("user", auth.user);
-    c.set("sessionId", auth.sessionId);
-    c.set("renew", auth.renew);
+    await setRequestUser(c, auth);
     if (options.admin && !auth.user.perm.admin) throw new ForbiddenError("admin_only");
     if (!options.enrolling && await isEnrollmentPending(c.var.deps, c.var.settings, auth.user)) {
       throw new ForbiddenError("twofa_enrollment_required", undefined, {

@@ -1,6 +1,6 @@
 /** Drops the cached quota usage of the scopes a writing request may have changed (lib/quota.ts). */
 import type { MiddlewareHandler } from "hono";
-import { invalidateUsage, usageKeyOf } from "../lib/quota.ts";
+import { usageKeyOf } from "../lib/quota.ts";
 import type { AppEnv } from "../lib/state.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -13,7 +13,10 @@ export function usageInvalidation(): MiddlewareHandler<AppEnv> {
     } finally {
       // Every write (upload chunk, save, copy, delete, restore, extract, WebDAV) runs as some user: one rule.
       const user = c.get("user");
-      if (!READS.has(c.req.method) && user) invalidateUsage(usageKeyOf(c.get("deps"), user));
+      if (!READS.has(c.req.method) && user) {
+        const deps = c.get("deps");
+        deps.usage.invalidate(usageKeyOf(deps, user));
+      }
     }
   };
 }

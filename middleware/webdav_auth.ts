@@ -4,6 +4,7 @@ import { authenticateDav } from "../lib/webdav/mod.ts";
 import type { AppEnv } from "../lib/state.ts";
 import { isTrustedProxy } from "../lib/auth/mod.ts";
 import { clientAddress, remoteAddress } from "./conn.ts";
+import { setRequestUser } from "./request_context.ts";
 
 /** Requires WebDAV credentials; throws 401 with a Basic challenge, or 403 when the user's WebDAV is off. */
 export function webdavAuth(): MiddlewareHandler<AppEnv> {
@@ -17,7 +18,7 @@ export function webdavAuth(): MiddlewareHandler<AppEnv> {
       client: clientAddress(c),
       proxyUser,
     });
-    c.set("user", user);
+    await setRequestUser(c, { user });
     await next();
   };
 }

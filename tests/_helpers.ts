@@ -1,15 +1,15 @@
 /** Test helpers: an app on a temp root and in-memory KV, with users and their tokens. */
+import { Hono, type MiddlewareHandler } from "hono";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { Config } from "../config.ts";
 import { issueToken } from "../lib/auth/mod.ts";
-import { noopHooks } from "../lib/hooks.ts";
-import { createExecEnv, type ExecEnv } from "../lib/runner/mod.ts";
-import { createEventHooks } from "../lib/runner/hooks.ts";
+import { bootDeps } from "../lib/boot.ts";
+import type { ExecEnv } from "../lib/runner/mod.ts";
 import { defaultSettings, normalizeSettings } from "../lib/settings.ts";
-import type { AppDeps } from "../lib/state.ts";
+import type { AppDeps, AppEnv } from "../lib/state.ts";
+import { type HttpError, toHttpError } from "../lib/errors.ts";
 import { Store, users } from "../lib/storage/mod.ts";
-import { StateCache } from "../lib/storage/state_cache.ts";
 import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { userFromDefaults } from "../lib/users.ts";
@@ -72,7 +72,10 @@ export const ALL_PERMS: Permissions = Object.fromEntries(
   PERMISSION_NAMES.map((k) => [k, true]),
 ) as unknown as Permissions;
 
-/** Creates an app on a temp directory and in-memory KV with the given users (user 1 is an admin "admin"). */
+/**
+ * Creates an app on a temp directory and in-memory KV with the given users (user 1 is an admin "admin"), through
+ * the boot path of main.ts: lib/boot.ts builds the dependencies (the users exist first, so no admin is generated).
+ */
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dir = await Deno.makeTempDir({ prefix: "fbtest-" });
   const root = `${dir}/root`;
@@ -96,9 +99,6 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const store = new Store(kv);
   const settings = normalizeSettings({ ...defaultSettings(), ...options.settings });
   await store.saveSettings(settings);
-  const exec = options.exec !== undefined ? options.exec : (await createExecEnv(config)).exec;
-  const hooks = exec ? createEventHooks({ exec, store, root }) : noopHooks;
-  const deps: AppDeps = { config, kv, store, hooks, exec, now: Date.now, cache: new StateCache(kv) };
   const specs: TestUserSpec[] = [{ username: "admin", perm: "all" }, ...(options.users ?? [])];
   const made: Record<string, StoredUser> = {};
   const tokens: Record<string, string> = {};
@@ -115,10 +115,10 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     data.commands = spec.commands ?? [];
     if (spec.quota) data.quota = spec.quota;
     await Deno.mkdir(root + (data.scope === "/" ? "" : data.scope), { recursive: true });
-    const user = await users.createUser(kv, data);
-    made[spec.username] = user;
-    tokens[spec.username] = await issueToken(deps, user);
+    made[spec.username] = await users.createUser(kv, data);
   }
+  const { deps } = await bootDeps(config, { kv, exec: options.exec });
+  for (const [name, user] of Object.entries(made)) tokens[name] = await issueToken(deps, user);
   if (options.searchIndex) {
     deps.searchIndex = new SearchIndex(root, { reconcileMs: 0 });
     await deps.searchIndex.start();
@@ -147,4 +147,23 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * A tiny app for middleware tests: sets `deps` and `settings` as app.ts does, runs `middleware`, and answers
+ * errors with their status (and headers) only.
+ */
+export function middlewareApp(deps: AppDeps, ...middleware: MiddlewareHandler<AppEnv>[]): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    c.set("settings", await deps.cache.settings());
+    await next();
+  });
+  for (const m of middleware) app.use("*", m);
+  app.onError((err, c) => {
+    const httpErr: HttpError = toHttpError(err);
+    return c.body(httpErr.code, httpErr.status as 400, httpErr.headers);
+  });
+  return app;
 }

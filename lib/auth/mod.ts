@@ -15,7 +15,6 @@ import { newSessionId } from "../storage/sessions.ts";
 import { provisionUser } from "../users.ts";
 import { hookLogin } from "./hook.ts";
 import { randomPassword, verifyPassword } from "./passwords.ts";
-import { guessThrottle } from "./throttle.ts";
 import { verifyCaptcha } from "./captcha.ts";
 import { isTrustedAddress } from "../client_address.ts";
 import { foldName } from "../storage/keys.ts";
@@ -153,7 +152,7 @@ async function checkLogin(
     return issue(user);
   }
   // Count the attempt before anything is awaited: simultaneous guesses must not all get through.
-  const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
+  const throttle = deps.throttles.login;
   const attempt = await throttle.reserve(input.client, foldName(input.username), deps.now());
   if (settings.enableGuest && input.username === GUEST_USERNAME && input.password === "") {
     // Guest mode: the admin created a "guest" account and reviewed its permissions; it logs in without a password.

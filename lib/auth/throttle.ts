@@ -170,19 +170,10 @@ async function busyRetry<T>(call: () => Promise<T>): Promise<T | null> {
   }
 }
 
-const registry = new WeakMap<Deno.Kv, Map<string, Throttle>>();
-
-/** The throttle of a scope on a database (one per process, created on first use). */
-export function throttleFor(kv: Deno.Kv, options: ThrottleOptions): Throttle {
-  let byScope = registry.get(kv);
-  if (!byScope) registry.set(kv, byScope = new Map());
-  const id = `${options.scope}:${options.limit}:${options.clientLimit}:${options.windowMs ?? ""}`;
-  let t = byScope.get(id);
-  if (!t) byScope.set(id, t = new Throttle(kv, options));
-  return t;
-}
-
-/** The password-guess throttle of a scope: `limit` per (client, subject), CLIENT_LIMIT_FACTOR times that per client. */
+/**
+ * A password-guess throttle of a scope: `limit` per (client, subject), CLIENT_LIMIT_FACTOR times that per client.
+ * Create one per scope and app (AppDeps.throttles): its slots taken in this process live in the instance.
+ */
 export function guessThrottle(kv: Deno.Kv, scope: string, limit: number): Throttle {
-  return throttleFor(kv, { scope, limit, clientLimit: limit * CLIENT_LIMIT_FACTOR });
+  return new Throttle(kv, { scope, limit, clientLimit: limit * CLIENT_LIMIT_FACTOR });
 }

@@ -8,7 +8,7 @@
  * the shared directory, confinement happens at that directory, and rules see `base + vpath`.
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
-import type { Permission, Rule, Settings, StoredUser } from "../types.ts";
+import type { Permission, Rule, StoredUser } from "../types.ts";
 import { isCaseInsensitive } from "./case_probe.ts";
 import { lstatOrNull, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { canonicalPath, cleanVpath, isSameOrInside, joinVpath, vpathDir, vpathSegments } from "./path.ts";
@@ -59,22 +59,6 @@ export interface ScopedPath extends Resolution {
   /** The path the rules were evaluated on (owner-scope path for shares). */
   readonly rulePath: string;
   readonly confinement: Confinement;
-}
-
-/** Builds the gate context of an authenticated request from the app state. */
-export function gateContextOf(
-  state: {
-    deps: { config: { root: string; followExternalSymlinks: boolean } };
-    user: StoredUser;
-    settings: Settings;
-  },
-): GateContext {
-  return {
-    root: state.deps.config.root,
-    user: state.user,
-    globalRules: state.settings.rules,
-    followExternalSymlinks: state.deps.config.followExternalSymlinks,
-  };
 }
 
 /** Throws unless the user has every permission in `need` (missing `download` is 202, upstream's quirk). */

@@ -1,11 +1,11 @@
 /** What the mutating file operations need besides the gate: hooks, preview cache, share cleanup. */
 import type { EventHooks, HookContext } from "../hooks.ts";
-import type { AppDeps, AppState } from "../state.ts";
+import type { AppDeps } from "../state.ts";
 import type { StoredUser } from "../types.ts";
-import { createPreviewService, type PreviewCache } from "../thumbs/mod.ts";
-import { type GateContext, gateContextOf, scopeDirOf } from "./gate.ts";
+import type { PreviewCache } from "../thumbs/mod.ts";
+import { type GateContext, scopeDirOf } from "./gate.ts";
 
-/** Everything a file operation needs to know about the request. */
+/** What a file operation needs to know about the request: the part of lib/request_context.ts it uses. */
 export interface FsRequest {
   gate: GateContext;
   user: StoredUser;
@@ -16,32 +16,7 @@ export interface FsRequest {
   kv?: Deno.Kv;
   now?: () => number;
   /** The app's dependencies, for the trash and quotas; absent = permanent deletes and no quota checks. */
-  deps?: Pick<AppDeps, "config" | "kv" | "now">;
-}
-
-const previewServices = new Map<string, PreviewCache>();
-
-/** The process-wide preview service for a cache directory (one per directory, created on first use). */
-export function previewServiceFor(cacheDir: string): PreviewCache {
-  let service = previewServices.get(cacheDir);
-  if (!service) {
-    service = createPreviewService({ cacheDir });
-    previewServices.set(cacheDir, service);
-  }
-  return service;
-}
-
-/** Builds the FsRequest of an authenticated request from the app state. */
-export function fsRequestOf(state: AppState): FsRequest {
-  return {
-    gate: gateContextOf(state),
-    user: state.user,
-    hooks: state.deps.hooks,
-    previews: previewServiceFor(state.deps.config.cacheDir),
-    kv: state.deps.kv,
-    now: state.deps.now,
-    deps: state.deps,
-  };
+  deps?: Pick<AppDeps, "config" | "kv" | "now" | "usage">;
 }
 
 /** The hook context of an operation on `file` (and `destination` for copy/rename). */

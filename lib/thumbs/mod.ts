@@ -18,13 +18,7 @@ import type { ScopedPath } from "../fs/gate.ts";
 import { extensionOf, vpathDir } from "../fs/path.ts";
 import { walkTree } from "../fs/tree.ts";
 import { log } from "../log.ts";
-import {
-  CONTENT_TYPES,
-  MAX_SIDE,
-  type PreviewSize,
-  renderPreview,
-  sniffFormat,
-} from "./_render.ts";
+import { CONTENT_TYPES, MAX_SIDE, type PreviewSize, renderPreview, sniffFormat } from "./_render.ts";
 import { Semaphore } from "../semaphore.ts";
 
 export type { PreviewFormat, PreviewSize } from "./_render.ts";

@@ -2,8 +2,9 @@
 import type { EventHooks } from "../hooks.ts";
 import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
-import { releaseParkedLeases } from "./lock.ts";
+import { releaseParkedLeases, UploadLeases } from "./lock.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
+import { UsageCache } from "../quota.ts";
 
 /** A temp world for upload tests. */
 export interface UploadFixture {
@@ -45,6 +46,8 @@ export async function uploadFixture(
     kv,
     hooks: options.hooks ?? noopHooks,
     now: () => clock.now,
+    usage: new UsageCache(),
+    leases: new UploadLeases(kv),
   };
   return {
     dir,
@@ -71,7 +74,7 @@ export async function uploadFixture(
     },
     async close() {
       // Like a graceful shutdown: parked leases are released so another instance need not wait them out.
-      await releaseParkedLeases(kv);
+      await releaseParkedLeases(deps.leases);
       kv.close();
       if (!options.dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
     },

@@ -58,7 +58,7 @@ export async function appendUploadChunk(
   if (bodyLength !== null && bodyLength > length - offset) throw new PayloadTooLargeError("chunk_too_large");
 
   const { kv } = ctx.deps;
-  const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
+  const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   if (!lock) throw new LockedError("upload_locked");
   // A clean chunk parks the lease for the next one; anything else releases it (after completion deleted the
   // lock key, releasing is a no-op).
@@ -88,7 +88,7 @@ export async function appendUploadChunk(
     park = !result.aborted;
     return { vpath: entry.record.vpath, offset: newOffset, length, complete: false };
   } finally {
-    if (park) parkLease(kv, target.key, lock);
-    else await dropLease(kv, target.key, lock);
+    if (park) parkLease(ctx.deps.leases, target.key, lock);
+    else await dropLease(ctx.deps.leases, target.key, lock);
   }
 }

@@ -46,8 +46,10 @@ export async function createUpload(
       `Cannot upload "${target.path.vpath}": another upload is running`,
     );
   // Another user's upload holds the path only while its lease lives: creation and every chunk renew it.
-  if (previous && !ours && await isLeaseLive(kv, target.key, { now: ctx.deps.now() })) throw running();
-  const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
+  if (previous && !ours && await isLeaseLive(ctx.deps.leases, target.key, { now: ctx.deps.now() })) {
+    throw running();
+  }
+  const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   if (!lock) throw ours ? new LockedError("upload_locked") : running();
   // The new record is created under the lease and keeps it (parked), so its first chunk has its time.
   let park = false;
@@ -80,7 +82,7 @@ export async function createUpload(
     park = true;
     return { vpath: record.vpath, offset: 0, length, complete: false };
   } finally {
-    if (park) parkLease(kv, target.key, lock);
-    else await dropLease(kv, target.key, lock);
+    if (park) parkLease(ctx.deps.leases, target.key, lock);
+    else await dropLease(ctx.deps.leases, target.key, lock);
   }
 }

@@ -111,12 +111,15 @@ interface Held {
   busy: boolean;
 }
 
-const leasesByKv = new WeakMap<Deno.Kv, Map<string, Held>>();
+/** The upload leases this app holds on one KV: one per app (AppDeps.leases), created with the app. */
+export class UploadLeases {
+  readonly kv: Deno.Kv;
+  /** Leases in use or parked here, by upload key. */
+  readonly held = new Map<string, Held>();
 
-function heldOf(kv: Deno.Kv): Map<string, Held> {
-  let held = leasesByKv.get(kv);
-  if (!held) leasesByKv.set(kv, held = new Map());
-  return held;
+  constructor(kv: Deno.Kv) {
+    this.kv = kv;
+  }
 }
 
 /**
@@ -124,25 +127,25 @@ function heldOf(kv: Deno.Kv): Map<string, Held> {
  * old), else a fresh KV lease. Null while another request, here or on another instance, holds it.
  */
 export async function takeLease(
-  kv: Deno.Kv,
+  leases: UploadLeases,
   key: string,
   options: { now: number },
 ): Promise<UploadLock | null> {
-  const held = heldOf(kv);
+  const held = leases.held;
   const parked = held.get(key);
   if (parked) {
     if (parked.busy) return null;
     // Claim it before any await, so a concurrent request of this process sees it busy.
     parked.busy = true;
     if (parked.lock.until - options.now > LOCK_TTL_MS / 2) return parked.lock;
-    if (await renewUploadLock(kv, parked.lock, options)) return parked.lock;
+    if (await renewUploadLock(leases.kv, parked.lock, options)) return parked.lock;
     held.delete(key);
   }
-  const lock = await acquireUploadLock(kv, key, options);
+  const lock = await acquireUploadLock(leases.kv, key, options);
   if (!lock) return null;
   if (held.has(key)) {
     // Another request of this process got here first; keep its entry and give ours back.
-    await releaseUploadLock(kv, lock);
+    await releaseUploadLock(leases.kv, lock);
     return null;
   }
   held.set(key, { lock, busy: true });
@@ -154,35 +157,39 @@ export async function takeLease(
  * out, or another instance holds it in KV. Unlike takeLease, which may hand a parked lease to any request
  * of this process, this tells whether the upload's owner is still at work (creation and chunks renew it).
  */
-export async function isLeaseLive(kv: Deno.Kv, key: string, options: { now: number }): Promise<boolean> {
-  const parked = heldOf(kv).get(key);
+export async function isLeaseLive(
+  leases: UploadLeases,
+  key: string,
+  options: { now: number },
+): Promise<boolean> {
+  const parked = leases.held.get(key);
   if (parked && (parked.busy || parked.lock.until > options.now)) return true;
-  const current = await kv.get<LeaseValue>(keys.uploadLock(key));
+  const current = await leases.kv.get<LeaseValue>(keys.uploadLock(key));
   return current.value !== null && current.value.until > options.now;
 }
 
 /** Ends a request's use of the lease but keeps it for the next chunk of the same upload. */
-export function parkLease(kv: Deno.Kv, key: string, lock: UploadLock): void {
-  const parked = heldOf(kv).get(key);
+export function parkLease(leases: UploadLeases, key: string, lock: UploadLock): void {
+  const parked = leases.held.get(key);
   if (parked?.lock === lock) parked.busy = false;
 }
 
 /** Releases the lease in KV (after a failure, or when nothing will follow). */
-export async function dropLease(kv: Deno.Kv, key: string, lock: UploadLock): Promise<void> {
-  forgetLease(kv, key, lock);
-  await releaseUploadLock(kv, lock);
+export async function dropLease(leases: UploadLeases, key: string, lock: UploadLock): Promise<void> {
+  forgetLease(leases, key, lock);
+  await releaseUploadLock(leases.kv, lock);
 }
 
 /** Forgets the lease after a commit deleted its lock key (completion, terminate, cleanup). */
-export function forgetLease(kv: Deno.Kv, key: string, lock: UploadLock): void {
-  const held = heldOf(kv);
+export function forgetLease(leases: UploadLeases, key: string, lock: UploadLock): void {
+  const held = leases.held;
   if (held.get(key)?.lock === lock) held.delete(key);
 }
 
 /** Releases every parked lease of this process (graceful shutdown: other instances need not wait them out). */
-export async function releaseParkedLeases(kv: Deno.Kv): Promise<void> {
-  const held = heldOf(kv);
+export async function releaseParkedLeases(leases: UploadLeases): Promise<void> {
+  const held = leases.held;
   const parked = [...held].filter(([, h]) => !h.busy);
   for (const [key] of parked) held.delete(key);
-  await Promise.all(parked.map(([, h]) => releaseUploadLock(kv, h.lock)));
+  await Promise.all(parked.map(([, h]) => releaseUploadLock(leases.kv, h.lock)));
 }

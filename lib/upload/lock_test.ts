@@ -12,9 +12,18 @@ import {
   releaseUploadLock,
   renewUploadLock,
   takeLease,
+  UploadLeases,
 } from "./lock.ts";
 import { targetKeyOf } from "./store.ts";
 import { withKv } from "./_testing.ts";
+
+/** One app's leases per KV handle (as AppDeps.leases); two handles on one file act as two instances. */
+const apps = new WeakMap<Deno.Kv, UploadLeases>();
+function leasesOf(kv: Deno.Kv): UploadLeases {
+  let leases = apps.get(kv);
+  if (!leases) apps.set(kv, leases = new UploadLeases(kv));
+  return leases;
+}
 
 async function lockStamp(kv: Deno.Kv, key: string): Promise<string | null> {
   return (await kv.get(keys.uploadLock(key))).versionstamp;
@@ -22,21 +31,21 @@ async function lockStamp(kv: Deno.Kv, key: string): Promise<string | null> {
 
 Deno.test("takeLease() reuses a parked lease without a KV write, and refuses while it is in use", async () => {
   await withKv(async (kv) => {
-    const first = await takeLease(kv, "k", { now: 0 });
+    const first = await takeLease(leasesOf(kv), "k", { now: 0 });
     assert.ok(first);
-    assert.equal(await takeLease(kv, "k", { now: 1 }), null, "busy in this process");
-    parkLease(kv, "k", first);
+    assert.equal(await takeLease(leasesOf(kv), "k", { now: 1 }), null, "busy in this process");
+    parkLease(leasesOf(kv), "k", first);
     const stamp = await lockStamp(kv, "k");
-    const again = await takeLease(kv, "k", { now: 100 });
+    const again = await takeLease(leasesOf(kv), "k", { now: 100 });
     assert.equal(again, first, "the parked lease is handed out again");
     assert.equal(await lockStamp(kv, "k"), stamp, "no KV write");
-    parkLease(kv, "k", again!);
+    parkLease(leasesOf(kv), "k", again!);
     // Past half of its TTL the lease is renewed before reuse.
-    const renewed = await takeLease(kv, "k", { now: LOCK_TTL_MS / 2 + 1 });
+    const renewed = await takeLease(leasesOf(kv), "k", { now: LOCK_TTL_MS / 2 + 1 });
     assert.equal(renewed, first);
     assert.notEqual(await lockStamp(kv, "k"), stamp);
     assert.equal(renewed!.until, LOCK_TTL_MS / 2 + 1 + LOCK_TTL_MS);
-    await dropLease(kv, "k", renewed!);
+    await dropLease(leasesOf(kv), "k", renewed!);
     assert.equal(await lockStamp(kv, "k"), null, "dropped leases are released in KV");
   });
 });
@@ -46,17 +55,17 @@ Deno.test("a parked lease blocks another instance until it runs out", async () =
   const a = await Deno.openKv(`${dir}/kv.sqlite`);
   const b = await Deno.openKv(`${dir}/kv.sqlite`);
   try {
-    const lock = (await takeLease(a, "k", { now: 0 }))!;
-    parkLease(a, "k", lock);
-    assert.equal(await takeLease(b, "k", { now: LOCK_TTL_MS - 1 }), null);
-    const taken = await takeLease(b, "k", { now: LOCK_TTL_MS + 1 });
+    const lock = (await takeLease(leasesOf(a), "k", { now: 0 }))!;
+    parkLease(leasesOf(a), "k", lock);
+    assert.equal(await takeLease(leasesOf(b), "k", { now: LOCK_TTL_MS - 1 }), null);
+    const taken = await takeLease(leasesOf(b), "k", { now: LOCK_TTL_MS + 1 });
     assert.ok(taken, "an expired lease is taken over");
     assert.equal(
-      await takeLease(a, "k", { now: LOCK_TTL_MS + 2 }),
+      await takeLease(leasesOf(a), "k", { now: LOCK_TTL_MS + 2 }),
       null,
       "and the old holder cannot renew it",
     );
-    await dropLease(b, "k", taken);
+    await dropLease(leasesOf(b), "k", taken);
   } finally {
     a.close();
     b.close();
@@ -66,10 +75,10 @@ Deno.test("a parked lease blocks another instance until it runs out", async () =
 
 Deno.test("releaseParkedLeases() frees idle leases in KV but leaves busy ones", async () => {
   await withKv(async (kv) => {
-    const idle = (await takeLease(kv, "idle", { now: 0 }))!;
-    parkLease(kv, "idle", idle);
-    await takeLease(kv, "busy", { now: 0 });
-    await releaseParkedLeases(kv);
+    const idle = (await takeLease(leasesOf(kv), "idle", { now: 0 }))!;
+    parkLease(leasesOf(kv), "idle", idle);
+    await takeLease(leasesOf(kv), "busy", { now: 0 });
+    await releaseParkedLeases(leasesOf(kv));
     assert.equal(await lockStamp(kv, "idle"), null);
     assert.notEqual(await lockStamp(kv, "busy"), null);
     assert.ok(await acquireUploadLock(kv, "idle", { now: 1 }), "free for anyone");
@@ -78,34 +87,34 @@ Deno.test("releaseParkedLeases() frees idle leases in KV but leaves busy ones", 
 
 Deno.test("forgetLease() drops the local entry after a commit deleted the lock key", async () => {
   await withKv(async (kv) => {
-    const lock = (await takeLease(kv, "k", { now: 0 }))!;
+    const lock = (await takeLease(leasesOf(kv), "k", { now: 0 }))!;
     await kv.delete(keys.uploadLock("k"));
-    forgetLease(kv, "k", lock);
-    assert.ok(await takeLease(kv, "k", { now: 1 }), "a fresh lease, not the stale local one");
+    forgetLease(leasesOf(kv), "k", lock);
+    assert.ok(await takeLease(leasesOf(kv), "k", { now: 1 }), "a fresh lease, not the stale local one");
   });
 });
 
 Deno.test("isLeaseLive() counts a lease in use, parked here or held elsewhere, until it runs out", async () => {
   await withKv(async (kv) => {
-    assert.equal(await isLeaseLive(kv, "k", { now: 0 }), false);
-    const lock = await takeLease(kv, "k", { now: 0 });
+    assert.equal(await isLeaseLive(leasesOf(kv), "k", { now: 0 }), false);
+    const lock = await takeLease(leasesOf(kv), "k", { now: 0 });
     assert.ok(lock);
     assert.equal(
-      await isLeaseLive(kv, "k", { now: LOCK_TTL_MS * 5 }),
+      await isLeaseLive(leasesOf(kv), "k", { now: LOCK_TTL_MS * 5 }),
       true,
       "in use: live whatever the time",
     );
-    parkLease(kv, "k", lock);
+    parkLease(leasesOf(kv), "k", lock);
     assert.equal(
-      await isLeaseLive(kv, "k", { now: LOCK_TTL_MS - 1 }),
+      await isLeaseLive(leasesOf(kv), "k", { now: LOCK_TTL_MS - 1 }),
       true,
       "parked (takeLease would reuse it)",
     );
-    assert.equal(await isLeaseLive(kv, "k", { now: LOCK_TTL_MS + 1 }), false, "parked and run out");
-    await releaseParkedLeases(kv);
+    assert.equal(await isLeaseLive(leasesOf(kv), "k", { now: LOCK_TTL_MS + 1 }), false, "parked and run out");
+    await releaseParkedLeases(leasesOf(kv));
     assert.ok(await acquireUploadLock(kv, "other", { now: 0 }), "another instance's lease, in KV only");
-    assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS - 1 }), true);
-    assert.equal(await isLeaseLive(kv, "other", { now: LOCK_TTL_MS + 1 }), false);
+    assert.equal(await isLeaseLive(leasesOf(kv), "other", { now: LOCK_TTL_MS - 1 }), true);
+    assert.equal(await isLeaseLive(leasesOf(kv), "other", { now: LOCK_TTL_MS + 1 }), false);
   });
 });
 

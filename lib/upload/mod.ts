@@ -18,5 +18,4 @@ export {
   tusLocation,
 } from "./protocol.ts";
 export { releaseParkedLeases } from "./lock.ts";
-export { uploadContextOf } from "./target.ts";
 export type { UploadContext, UploadDeps, UploadStatus } from "./target.ts";

@@ -13,13 +13,13 @@ export async function getUploadStatus(ctx: UploadContext, vpath: string): Promis
   const { entry, offset } = await getUploadProgress(ctx, target);
   const { record } = entry;
   if (offset < record.length) return { vpath: record.vpath, offset, length: record.length, complete: false };
-  const lock = await takeLease(ctx.deps.kv, target.key, { now: ctx.deps.now() });
+  const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   // A running chunk is finishing it right now: report what is there, the client will see it done.
   if (!lock) return { vpath: record.vpath, offset, length: record.length, complete: false };
   try {
     await completeUpload(ctx, target, { entry, lock });
   } finally {
-    await dropLease(ctx.deps.kv, target.key, lock);
+    await dropLease(ctx.deps.leases, target.key, lock);
   }
   return { vpath: record.vpath, offset, length: record.length, complete: true };
 }

@@ -20,7 +20,7 @@ export interface CleanupResult {
  * directory is touched: target files are never deleted. Call it periodically (main.ts wires a timer).
  */
 export async function cleanupUploads(
-  deps: Pick<UploadDeps, "config" | "kv" | "now">,
+  deps: Pick<UploadDeps, "config" | "kv" | "now" | "leases">,
 ): Promise<CleanupResult> {
   const now = deps.now();
   const maxAge = deps.config.uploadExpiry * 1000;
@@ -33,18 +33,18 @@ export async function cleanupUploads(
       continue;
     }
     const key = await targetKeyOf(record.target);
-    const lock = await takeLease(deps.kv, key, { now });
+    const lock = await takeLease(deps.leases, key, { now });
     if (!lock) {
       // A chunk is running: it is alive after all.
       live.add(record.id);
       continue;
     }
     if (!await deleteUpload(deps.kv, key, { expect: entry.versionstamp, lock })) {
-      await dropLease(deps.kv, key, lock);
+      await dropLease(deps.leases, key, lock);
       live.add(record.id);
       continue;
     }
-    forgetLease(deps.kv, key, lock);
+    forgetLease(deps.leases, key, lock);
     await removeStagingFile(stagingPath(deps.config.uploadDir, record.id));
     result.uploads++;
   }

@@ -1,14 +1,15 @@
 /** The per-request view of an upload: who asks, through which gate, and the target it addresses. */
 import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
-import { assertPermission, gateContextOf, resolveScoped, scopeDirOf } from "../fs/gate.ts";
+import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
-import type { Settings, StoredUser } from "../types.ts";
+import type { UsageCache } from "../quota.ts";
+import type { StoredUser } from "../types.ts";
 import { removeStagingFile, stagingPath, stagingSize } from "./staging.ts";
 import { placeFile } from "./placement.ts";
-import { forgetLease } from "./lock.ts";
+import { forgetLease, type UploadLeases } from "./lock.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry } from "./store.ts";
@@ -21,6 +22,10 @@ export interface UploadDeps {
   hooks: EventHooks;
   /** Clock in milliseconds. */
   now: () => number;
+  /** Scope byte counts for quota checks (AppDeps.usage). */
+  usage: UsageCache;
+  /** The upload leases this app holds (AppDeps.leases). */
+  leases: UploadLeases;
 }
 
 /** Who uploads, and the gate their paths go through. */
@@ -44,13 +49,6 @@ export interface UploadStatus {
 export interface UploadTarget {
   path: ScopedPath;
   key: string;
-}
-
-/** Builds the upload context of an authenticated request from the app state. */
-export function uploadContextOf(
-  state: { deps: UploadDeps; user: StoredUser; settings: Settings },
-): UploadContext {
-  return { deps: state.deps, user: state.user, gate: gateContextOf(state) };
 }
 
 /** Resolves an upload target through the gate (permission, rules, hidden files, scope, symlinks). */
@@ -130,7 +128,7 @@ export async function discardUpload(
     expect: options.entry.versionstamp,
     lock: options.lock,
   });
-  if (removed && options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
+  if (removed && options.lock) forgetLease(ctx.deps.leases, target.key, options.lock);
   if (removed) await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, options.entry.record.id));
   return removed;
 }
@@ -157,7 +155,7 @@ export async function completeUpload(
     throw err;
   }
   await deleteUpload(ctx.deps.kv, target.key, { expect: options.entry.versionstamp, lock: options.lock });
-  if (options.lock) forgetLease(ctx.deps.kv, target.key, options.lock);
+  if (options.lock) forgetLease(ctx.deps.leases, target.key, options.lock);
   try {
     await ctx.deps.hooks.after("upload", hookContextOf(ctx, target));
   } catch (err) {

@@ -21,14 +21,14 @@ export async function terminateUpload(ctx: UploadContext, vpath: string): Promis
   const deadline = Date.now() + TERMINATE_WAIT_MS;
   for (;;) {
     const entry = await getOwnUpload(ctx, target);
-    const lock = await takeLease(kv, target.key, { now: ctx.deps.now() });
+    const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
     if (lock) {
       if (await deleteUpload(kv, target.key, { expect: entry.versionstamp, lock })) {
-        forgetLease(kv, target.key, lock);
+        forgetLease(ctx.deps.leases, target.key, lock);
         await removeStagingFile(stagingPath(ctx.deps.config.uploadDir, entry.record.id));
         return;
       }
-      await dropLease(kv, target.key, lock);
+      await dropLease(ctx.deps.leases, target.key, lock);
     }
     if (Date.now() >= deadline) throw new LockedError("upload_locked");
     await new Promise((resolve) => setTimeout(resolve, 50));

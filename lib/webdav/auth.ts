@@ -12,7 +12,6 @@ import { verifyAppPassword } from "../auth/app_passwords.ts";
 import { hasTwoFactor } from "../auth/twofa.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { verifyPassword } from "../auth/passwords.ts";
-import { guessThrottle } from "../auth/throttle.ts";
 import { users } from "../storage/mod.ts";
 import { foldName } from "../storage/keys.ts";
 import type { AppDeps } from "../state.ts";
@@ -127,7 +126,7 @@ export async function authenticateDav(
     remembered.delete(key);
   }
   // Same counters as the login form: guesses over WebDAV and over /api/login share one budget.
-  const throttle = guessThrottle(deps.kv, "login", deps.config.loginRateLimit);
+  const throttle = deps.throttles.login;
   const attempt = await throttle.reserve(input.client, foldName(credentials.username), now);
   const user = await users.findUserByName(deps.kv, credentials.username);
   // An app password works always; it is checked first (a cheap hash) and never remembered here, so revoking it

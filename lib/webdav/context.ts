@@ -13,6 +13,7 @@ import {
   submittedTokens,
 } from "./conditions.ts";
 import { realSegments } from "./locks.ts";
+import { decodePath, pathBelow } from "../request_path.ts";
 
 /** One WebDAV request. */
 export interface DavContext {
@@ -29,13 +30,13 @@ export interface DavContext {
 
 /** Decodes the path of a request URL below `prefix`; null when the URL is not below it, 400 when malformed. */
 export function vpathOfUrlPath(pathname: string, prefix: string): string | null {
-  if (pathname !== prefix && !pathname.startsWith(prefix + "/")) return null;
-  const rest = pathname.slice(prefix.length) || "/";
-  try {
-    return rest.split("/").map((s) => decodeURIComponent(s)).join("/");
-  } catch {
+  const rest = pathBelow(pathname, prefix);
+  if (rest === null) return null;
+  const vpath = decodePath(rest);
+  if (vpath === null) {
     throw new BadRequestError("malformed percent-encoding in the path", { code: "bad_path" });
   }
+  return vpath;
 }
 
 /** Percent-encodes one path segment for an href. */

@@ -3,8 +3,7 @@
  * through the same gate, permissions, rules, hooks and atomic writes as the Files API (docs/api.md#webdav).
  */
 import { MethodNotAllowedError } from "../errors.ts";
-import { fsRequestOf } from "../fs/request.ts";
-import type { AppState } from "../state.ts";
+import type { RequestContext } from "../request_context.ts";
 import { type DavContext, vpathOfUrlPath } from "./context.ts";
 import { copyOrMove } from "./copymove.ts";
 import { deleteEntry, getFile, mkcol, putFile } from "./files.ts";
@@ -37,17 +36,17 @@ export function davPrefix(baseUrl: string): string {
   return `${baseUrl}/dav`;
 }
 
-/** Builds the context of an authenticated WebDAV request. */
-export function davContextOf(state: AppState, request: Request): DavContext {
-  const prefix = davPrefix(state.deps.config.baseUrl);
+/** Builds the WebDAV view of an authenticated request. */
+export function davContextOf(ctx: RequestContext, request: Request): DavContext {
+  const prefix = davPrefix(ctx.deps.config.baseUrl);
   return {
-    fs: fsRequestOf(state),
-    kv: state.deps.kv,
+    fs: ctx,
+    kv: ctx.kv,
     request,
     prefix,
     vpath: vpathOfUrlPath(new URL(request.url).pathname, prefix) ?? "/",
-    listings: state.deps.listings,
-    now: state.deps.now,
+    listings: ctx.deps.listings,
+    now: ctx.now,
   };
 }
 

@@ -1,4 +1,5 @@
 import { define, page } from "../../define.ts";
+import { decodePathLenient } from "../../lib/request_path.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { usePage } from "../../client/hooks.ts";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
@@ -8,23 +9,12 @@ import { ShellPanel } from "../../islands/ShellPanel.tsx";
 import { Sidebar } from "../../islands/Sidebar.tsx";
 import { Uploads } from "../../islands/Uploads.tsx";
 import { Toasts } from "../../islands/Toasts.tsx";
-import { requirePageUser } from "../../middleware/require_page_user.ts";
-
-export const middleware = requirePageUser();
-
-function decodeSegment(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 export const handler = define.handlers({
   GET(c) {
     const base = c.var.deps.config.baseUrl;
     const rel = new URL(c.req.url).pathname.slice(base.length + "/files".length) || "/";
-    const path = rel.split("/").map(decodeSegment).join("/");
+    const path = decodePathLenient(rel);
     const name = path.split("/").filter(Boolean).pop();
     // The browser fetches the listing while the scripts load (client/listing.ts asks for the same URL).
     const preload = `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;

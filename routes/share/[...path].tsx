@@ -1,26 +1,15 @@
 import { define, page } from "../../define.ts";
+import { decodePathLenient } from "../../lib/request_path.ts";
 import { Layout } from "../../components/Layout.tsx";
 import { Header } from "../../islands/Header.tsx";
 import { Prompts } from "../../islands/Prompts.tsx";
 import { SharePage } from "../../islands/SharePage.tsx";
 import { Sidebar } from "../../islands/Sidebar.tsx";
 import { Toasts } from "../../islands/Toasts.tsx";
-import { requirePageUser } from "../../middleware/require_page_user.ts";
-
-// Public: no login needed; a signed-in visitor still gets their sidebar.
-export const middleware = requirePageUser({ optional: true });
-
-function decodeSegment(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 export const handler = define.handlers({
   GET(c) {
-    const rest = (c.req.param("path") ?? "").split("/").map(decodeSegment);
+    const rest = (c.req.param("path") ?? "").split("/").map(decodePathLenient);
     const hash = rest[0] ?? "";
     const sub = "/" + rest.slice(1).join("/");
     return page({ hash, sub }, { title: "share.title" });

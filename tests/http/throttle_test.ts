@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { createApp } from "../../app.ts";
 import type { Config } from "../../config.ts";
 import { hashPassword } from "../../lib/auth/passwords.ts";
-import { noopHooks } from "../../lib/hooks.ts";
+import { createDeps } from "../../lib/boot.ts";
+import type { StateCache } from "../../lib/storage/state_cache.ts";
 import { defaultSettings, normalizeSettings } from "../../lib/settings.ts";
 import { shares, Store, users } from "../../lib/storage/mod.ts";
 import { userFromDefaults } from "../../lib/users.ts";
@@ -126,6 +127,7 @@ Deno.test("two instances on one KV file share the login counters", async () => {
   const base = await testApp({ config: { loginRateLimit: LIMIT } });
   const servers: { url: string; close(): Promise<void> }[] = [];
   const kvs: Deno.Kv[] = [];
+  const caches: StateCache[] = [];
   try {
     for (let i = 0; i < 2; i++) {
       const kv = await Deno.openKv(`${dir}/db.kv`);
@@ -137,7 +139,9 @@ Deno.test("two instances on one KV file share the login counters", async () => {
         await store.saveSettings(settings);
         await users.createUser(kv, userFromDefaults(settings, "alice", await hashPassword(TEST_PASSWORD)));
       }
-      servers.push(serve(createApp({ config, kv, store, hooks: noopHooks, now: Date.now }).fetch));
+      const deps = createDeps(config, { kv });
+      caches.push(deps.cache);
+      servers.push(serve(createApp(deps).fetch));
     }
     const statuses = await Promise.all(
       Array.from({ length: 60 }, (_, i) => login(servers[i % 2].url, `wrong-${i}`)),
@@ -149,6 +153,7 @@ Deno.test("two instances on one KV file share the login counters", async () => {
     assert.equal(await login(servers[1].url, TEST_PASSWORD), 429);
   } finally {
     for (const s of servers) await s.close();
+    for (const cache of caches) await cache.close();
     for (const kv of kvs) kv.close();
     await base.close();
     await Deno.remove(dir, { recursive: true });

@@ -1,9 +1,6 @@
 import { define } from "../../../define.ts";
 import { deleteAppPassword } from "../../../lib/auth/app_passwords.ts";
 import { statusText } from "../../../lib/errors.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-
-export const middleware = requireUser();
 
 export const handler = define.handlers({
   async DELETE(c) {

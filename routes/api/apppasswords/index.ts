@@ -2,10 +2,7 @@ import { define } from "../../../define.ts";
 import { createAppPasswordFor } from "../../../lib/auth/account_security.ts";
 import { listAppPasswords } from "../../../lib/auth/app_passwords.ts";
 import { readJsonObject } from "../../../lib/json_body.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
 import { securityOptions } from "../../../middleware/conn.ts";
-
-export const middleware = requireUser();
 
 export const handler = define.handlers({
   async GET(c) {

@@ -1,9 +1,6 @@
 import { define } from "../../../define.ts";
 import { BadRequestError } from "../../../lib/errors.ts";
 import { auditCsv, auditPage, filterFromQuery, MAX_PAGE } from "../../../lib/audit/query.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-
-export const middleware = requireUser({ admin: true });
 
 export const handler = define.handlers({
   /** Newest first; `format=csv` streams every match, else one JSON page of `limit` with a `cursor` for the next. */

@@ -1,13 +1,9 @@
 import { upgradeWebSocket } from "hono/deno";
 import { define } from "../../../define.ts";
-import { gateContextOf } from "../../../lib/fs/gate.ts";
+import { vpathOf } from "../../../middleware/requests.ts";
 import { type CommandSession, openCommandSession } from "../../../lib/runner/session.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-import { webSocketGuard } from "../../../middleware/websocket_guard.ts";
 import { clientAddress } from "../../../middleware/conn.ts";
 import { audit } from "../../../lib/audit/mod.ts";
-
-export const middleware = [requireUser(), webSocketGuard()];
 
 export const handler = define.handlers({
   GET(c) {
@@ -15,8 +11,8 @@ export const handler = define.handlers({
       exec: c.var.deps.exec,
       user: c.var.user,
       settings: c.var.settings,
-      gate: gateContextOf(c.var),
-      vpath: "/" + c.req.param("path"),
+      gate: c.var.ctx.gate,
+      vpath: vpathOf(c),
     };
     let session: CommandSession | null = null;
     const deps = c.var.deps, client = clientAddress(c);

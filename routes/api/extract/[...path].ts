@@ -1,11 +1,11 @@
 import { define } from "../../../define.ts";
+import { vpathOf } from "../../../middleware/requests.ts";
 import { extractStream, parseConflict, planExtract } from "../../../lib/extract/mod.ts";
-import { fsRequestOf } from "../../../lib/fs/request.ts";
 
 export const handler = define.handlers({
   async POST(c) {
     const signal = c.req.raw.signal;
-    const plan = await planExtract(fsRequestOf(c.var), "/" + c.req.param("path"), {
+    const plan = await planExtract(c.var.ctx, vpathOf(c), {
       destination: c.req.query("destination") || undefined,
       conflict: parseConflict(c.req.query("conflict")),
       limits: c.var.deps.config.extractLimits,

@@ -1,10 +1,10 @@
 import { define } from "../../../define.ts";
+import { vpathOf } from "../../../middleware/requests.ts";
 import { folderSizeStream } from "../../../lib/fs/folder_size_stream.ts";
-import { gateContextOf } from "../../../lib/fs/gate.ts";
 
 export const handler = define.handlers({
   async GET(c) {
-    const body = await folderSizeStream(gateContextOf(c.var), "/" + c.req.param("path"), {
+    const body = await folderSizeStream(c.var.ctx.gate, vpathOf(c), {
       cache: c.var.deps.folderSizes,
       signal: c.req.raw.signal,
     });

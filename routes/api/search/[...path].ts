@@ -1,11 +1,11 @@
 import { define } from "../../../define.ts";
-import { gateContextOf } from "../../../lib/fs/gate.ts";
+import { vpathOf } from "../../../middleware/requests.ts";
 import { searchStream } from "../../../lib/search/mod.ts";
 
 export const handler = define.handlers({
   GET(c) {
     const index = c.var.deps.searchIndex;
-    const body = searchStream(gateContextOf(c.var), "/" + c.req.param("path"), c.req.query("query") ?? "", {
+    const body = searchStream(c.var.ctx.gate, vpathOf(c), c.req.query("query") ?? "", {
       signal: c.req.raw.signal,
       index,
     });

@@ -1,13 +1,9 @@
 import { define } from "../../../define.ts";
 import { readJsonObject } from "../../../lib/json_body.ts";
 import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings.ts";
-import { gateContextOf } from "../../../lib/fs/gate.ts";
 import { validateSiteSettings } from "../../../lib/publish/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { execStatusOf } from "../../../lib/runner/mod.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-
-export const middleware = requireUser({ admin: true });
 
 export const handler = define.handlers({
   GET(c) {
@@ -17,7 +13,7 @@ export const handler = define.handlers({
   async PUT(c) {
     const body = await readJsonObject(c.req.raw);
     const next = saveSettingsFromWire(body, c.var.settings);
-    await validateSiteSettings(next, c.var.settings, gateContextOf(c.var));
+    await validateSiteSettings(next, c.var.settings, c.var.ctx.gate);
     await c.var.deps.store.saveSettings(next);
     return c.text(statusText(200), 200);
   },

@@ -1,4 +1,5 @@
 import { define } from "../../../define.ts";
+import { vpathOf } from "../../../middleware/requests.ts";
 import type { AppContext } from "../../../define.ts";
 import { statusText } from "../../../lib/errors.ts";
 import {
@@ -7,15 +8,10 @@ import {
   getUploadStatus,
   terminateUpload,
   tusLocation,
-  uploadContextOf,
 } from "../../../lib/upload/mod.ts";
 
-function vpathOf(c: AppContext): string {
-  return "/" + c.req.param("path");
-}
-
 async function status(c: AppContext): Promise<Response> {
-  const up = await getUploadStatus(uploadContextOf(c.var), vpathOf(c));
+  const up = await getUploadStatus(c.var.ctx, vpathOf(c));
   c.header("Upload-Offset", String(up.offset));
   c.header("Upload-Length", String(up.length));
   c.header("Cache-Control", "no-store");
@@ -24,7 +20,7 @@ async function status(c: AppContext): Promise<Response> {
 
 export const handler = define.handlers({
   async POST(c) {
-    const up = await createUpload(uploadContextOf(c.var), vpathOf(c), {
+    const up = await createUpload(c.var.ctx, vpathOf(c), {
       length: c.req.header("Upload-Length"),
       override: c.req.query("override") === "true",
     });
@@ -36,7 +32,7 @@ export const handler = define.handlers({
   HEAD: status,
   GET: status,
   async PATCH(c) {
-    const up = await appendUploadChunk(uploadContextOf(c.var), vpathOf(c), {
+    const up = await appendUploadChunk(c.var.ctx, vpathOf(c), {
       offset: c.req.header("Upload-Offset"),
       contentType: c.req.header("Content-Type"),
       contentLength: c.req.header("Content-Length"),
@@ -47,7 +43,7 @@ export const handler = define.handlers({
     return c.body(null, 204);
   },
   async DELETE(c) {
-    await terminateUpload(uploadContextOf(c.var), vpathOf(c));
+    await terminateUpload(c.var.ctx, vpathOf(c));
     return c.body(null, 204);
   },
 });

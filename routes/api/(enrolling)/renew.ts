@@ -1,8 +1,5 @@
-import { define } from "../../define.ts";
-import { renewToken } from "../../lib/auth/mod.ts";
-import { requireUser } from "../../middleware/require_user.ts";
-
-export const middleware = requireUser({ enrolling: true });
+import { define } from "../../../define.ts";
+import { renewToken } from "../../../lib/auth/mod.ts";
 
 export const handler = define.handlers({
   async POST(c) {

@@ -1,12 +1,9 @@
-import { define } from "../../../define.ts";
-import { readJsonObject } from "../../../lib/json_body.ts";
-import { createUserByAdmin, toWireUser } from "../../../lib/users.ts";
-import { users } from "../../../lib/storage/mod.ts";
-import { statusText } from "../../../lib/errors.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-import { reauthThrottle } from "../../../middleware/conn.ts";
-
-export const middleware = requireUser({ admin: true });
+import { define } from "../../../../define.ts";
+import { readJsonObject } from "../../../../lib/json_body.ts";
+import { createUserByAdmin, toWireUser } from "../../../../lib/users.ts";
+import { users } from "../../../../lib/storage/mod.ts";
+import { statusText } from "../../../../lib/errors.ts";
+import { reauthThrottle } from "../../../../middleware/conn.ts";
 
 export const handler = define.handlers({
   async GET(c) {

@@ -1,9 +1,6 @@
-import { define, page } from "../define.ts";
-import { Login } from "../islands/Login.tsx";
-import { requirePageUser } from "../middleware/require_page_user.ts";
-import { safeRedirect } from "../lib/redirect.ts";
-
-export const middleware = requirePageUser({ optional: true });
+import { define, page } from "../../define.ts";
+import { Login } from "../../islands/Login.tsx";
+import { safeRedirect } from "../../lib/redirect.ts";
 
 export const handler = define.handlers({
   GET(c) {

@@ -1,13 +1,10 @@
-import { define } from "../../../define.ts";
-import type { AppContext } from "../../../define.ts";
-import { readJsonObject } from "../../../lib/json_body.ts";
-import { deleteUserAccount, toWireUser, updateUserFields } from "../../../lib/users.ts";
-import { users } from "../../../lib/storage/mod.ts";
-import { BadRequestError, ForbiddenError, NotFoundError, statusText } from "../../../lib/errors.ts";
-import { requireUser } from "../../../middleware/require_user.ts";
-import { reauthThrottle } from "../../../middleware/conn.ts";
-
-export const middleware = requireUser();
+import { define } from "../../../../define.ts";
+import type { AppContext } from "../../../../define.ts";
+import { readJsonObject } from "../../../../lib/json_body.ts";
+import { deleteUserAccount, toWireUser, updateUserFields } from "../../../../lib/users.ts";
+import { users } from "../../../../lib/storage/mod.ts";
+import { BadRequestError, ForbiddenError, NotFoundError, statusText } from "../../../../lib/errors.ts";
+import { reauthThrottle } from "../../../../middleware/conn.ts";
 
 function targetId(c: AppContext): number {
   const id = Number(c.req.param("id"));
