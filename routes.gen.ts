@@ -2,77 +2,81 @@
 import type { Manifest } from "./framework/router.ts";
 import * as $r0 from "./routes/_app.tsx";
 import * as $r1 from "./routes/_error.tsx";
-import * as $r2 from "./routes/api/apppasswords/[id].ts";
-import * as $r3 from "./routes/api/apppasswords/index.ts";
-import * as $r4 from "./routes/api/audit/index.ts";
-import * as $r5 from "./routes/api/command/[...path].ts";
-import * as $r6 from "./routes/api/extract/[...path].ts";
-import * as $r7 from "./routes/api/extract/_middleware.ts";
-import * as $r8 from "./routes/api/foldersize/[...path].ts";
-import * as $r9 from "./routes/api/foldersize/_middleware.ts";
-import * as $r10 from "./routes/api/login.ts";
-import * as $r11 from "./routes/api/logout.ts";
-import * as $r12 from "./routes/api/preview/[size]/[...path].ts";
-import * as $r13 from "./routes/api/preview/_middleware.ts";
-import * as $r14 from "./routes/api/public/dl/[...path].ts";
-import * as $r15 from "./routes/api/public/share/[...path].ts";
-import * as $r16 from "./routes/api/public/tus/[...path].ts";
-import * as $r17 from "./routes/api/public/tus/_middleware.ts";
-import * as $r18 from "./routes/api/publish/_middleware.ts";
-import * as $r19 from "./routes/api/publish/archetypes.ts";
-import * as $r20 from "./routes/api/publish/now.ts";
-import * as $r21 from "./routes/api/publish/post.ts";
-import * as $r22 from "./routes/api/publish/posts.ts";
-import * as $r23 from "./routes/api/publish/schedules/[id].ts";
-import * as $r24 from "./routes/api/publish/schedules/[id]/log.ts";
-import * as $r25 from "./routes/api/publish/schedules/index.ts";
-import * as $r26 from "./routes/api/publish/site.ts";
-import * as $r27 from "./routes/api/raw/[...path].ts";
-import * as $r28 from "./routes/api/raw/_middleware.ts";
-import * as $r29 from "./routes/api/renew.ts";
-import * as $r30 from "./routes/api/resources/[...path].ts";
-import * as $r31 from "./routes/api/resources/_middleware.ts";
-import * as $r32 from "./routes/api/resources/recursive/[...path].ts";
-import * as $r33 from "./routes/api/search/[...path].ts";
-import * as $r34 from "./routes/api/search/_middleware.ts";
-import * as $r35 from "./routes/api/settings/index.ts";
-import * as $r36 from "./routes/api/share/[...path].ts";
-import * as $r37 from "./routes/api/shares/index.ts";
-import * as $r38 from "./routes/api/signup.ts";
-import * as $r39 from "./routes/api/subtitle/[...path].ts";
-import * as $r40 from "./routes/api/subtitle/_middleware.ts";
-import * as $r41 from "./routes/api/trash/[id].ts";
-import * as $r42 from "./routes/api/trash/_middleware.ts";
-import * as $r43 from "./routes/api/trash/index.ts";
-import * as $r44 from "./routes/api/tus/[...path].ts";
-import * as $r45 from "./routes/api/tus/_middleware.ts";
-import * as $r46 from "./routes/api/twofa/_middleware.ts";
-import * as $r47 from "./routes/api/twofa/confirm.ts";
-import * as $r48 from "./routes/api/twofa/disable.ts";
-import * as $r49 from "./routes/api/twofa/enroll.ts";
-import * as $r50 from "./routes/api/twofa/index.ts";
-import * as $r51 from "./routes/api/usage/[...path].ts";
-import * as $r52 from "./routes/api/usage/_middleware.ts";
-import * as $r53 from "./routes/api/users/[id].ts";
-import * as $r54 from "./routes/api/users/[id]/twofa.ts";
-import * as $r55 from "./routes/api/users/index.ts";
-import * as $r56 from "./routes/custom.css.ts";
-import * as $r57 from "./routes/files/[...path].tsx";
-import * as $r58 from "./routes/files/index.tsx";
-import * as $r59 from "./routes/index.tsx";
-import * as $r60 from "./routes/login.tsx";
-import * as $r61 from "./routes/settings/_middleware.ts";
-import * as $r62 from "./routes/settings/audit.tsx";
-import * as $r63 from "./routes/settings/global/_middleware.ts";
-import * as $r64 from "./routes/settings/global/index.tsx";
-import * as $r65 from "./routes/settings/index.tsx";
-import * as $r66 from "./routes/settings/profile.tsx";
-import * as $r67 from "./routes/settings/shares.tsx";
-import * as $r68 from "./routes/settings/trash.tsx";
-import * as $r69 from "./routes/settings/users/[id].tsx";
-import * as $r70 from "./routes/settings/users/_middleware.ts";
-import * as $r71 from "./routes/settings/users/index.tsx";
-import * as $r72 from "./routes/share/[...path].tsx";
+import * as $r2 from "./routes/_layout.tsx";
+import * as $r3 from "./routes/api/apppasswords/[id].ts";
+import * as $r4 from "./routes/api/apppasswords/index.ts";
+import * as $r5 from "./routes/api/audit/index.ts";
+import * as $r6 from "./routes/api/command/[...path].ts";
+import * as $r7 from "./routes/api/extract/[...path].ts";
+import * as $r8 from "./routes/api/extract/_middleware.ts";
+import * as $r9 from "./routes/api/foldersize/[...path].ts";
+import * as $r10 from "./routes/api/foldersize/_middleware.ts";
+import * as $r11 from "./routes/api/login.ts";
+import * as $r12 from "./routes/api/logout.ts";
+import * as $r13 from "./routes/api/preview/[size]/[...path].ts";
+import * as $r14 from "./routes/api/preview/_middleware.ts";
+import * as $r15 from "./routes/api/public/dl/[...path].ts";
+import * as $r16 from "./routes/api/public/share/[...path].ts";
+import * as $r17 from "./routes/api/public/tus/[...path].ts";
+import * as $r18 from "./routes/api/public/tus/_middleware.ts";
+import * as $r19 from "./routes/api/publish/_middleware.ts";
+import * as $r20 from "./routes/api/publish/archetypes.ts";
+import * as $r21 from "./routes/api/publish/now.ts";
+import * as $r22 from "./routes/api/publish/post.ts";
+import * as $r23 from "./routes/api/publish/posts.ts";
+import * as $r24 from "./routes/api/publish/schedules/[id].ts";
+import * as $r25 from "./routes/api/publish/schedules/[id]/log.ts";
+import * as $r26 from "./routes/api/publish/schedules/index.ts";
+import * as $r27 from "./routes/api/publish/site.ts";
+import * as $r28 from "./routes/api/raw/[...path].ts";
+import * as $r29 from "./routes/api/raw/_middleware.ts";
+import * as $r30 from "./routes/api/renew.ts";
+import * as $r31 from "./routes/api/resources/[...path].ts";
+import * as $r32 from "./routes/api/resources/_middleware.ts";
+import * as $r33 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r34 from "./routes/api/search/[...path].ts";
+import * as $r35 from "./routes/api/search/_middleware.ts";
+import * as $r36 from "./routes/api/settings/index.ts";
+import * as $r37 from "./routes/api/share/[...path].ts";
+import * as $r38 from "./routes/api/shares/index.ts";
+import * as $r39 from "./routes/api/signup.ts";
+import * as $r40 from "./routes/api/subtitle/[...path].ts";
+import * as $r41 from "./routes/api/subtitle/_middleware.ts";
+import * as $r42 from "./routes/api/trash/[id].ts";
+import * as $r43 from "./routes/api/trash/_middleware.ts";
+import * as $r44 from "./routes/api/trash/index.ts";
+import * as $r45 from "./routes/api/tus/[...path].ts";
+import * as $r46 from "./routes/api/tus/_middleware.ts";
+import * as $r47 from "./routes/api/twofa/_middleware.ts";
+import * as $r48 from "./routes/api/twofa/confirm.ts";
+import * as $r49 from "./routes/api/twofa/disable.ts";
+import * as $r50 from "./routes/api/twofa/enroll.ts";
+import * as $r51 from "./routes/api/twofa/index.ts";
+import * as $r52 from "./routes/api/usage/[...path].ts";
+import * as $r53 from "./routes/api/usage/_middleware.ts";
+import * as $r54 from "./routes/api/users/[id].ts";
+import * as $r55 from "./routes/api/users/[id]/twofa.ts";
+import * as $r56 from "./routes/api/users/index.ts";
+import * as $r57 from "./routes/custom.css.ts";
+import * as $r58 from "./routes/files/[...path].tsx";
+import * as $r59 from "./routes/files/_layout.tsx";
+import * as $r60 from "./routes/files/index.tsx";
+import * as $r61 from "./routes/index.tsx";
+import * as $r62 from "./routes/login.tsx";
+import * as $r63 from "./routes/settings/_layout.tsx";
+import * as $r64 from "./routes/settings/_middleware.ts";
+import * as $r65 from "./routes/settings/audit.tsx";
+import * as $r66 from "./routes/settings/global/_middleware.ts";
+import * as $r67 from "./routes/settings/global/index.tsx";
+import * as $r68 from "./routes/settings/index.tsx";
+import * as $r69 from "./routes/settings/profile.tsx";
+import * as $r70 from "./routes/settings/shares.tsx";
+import * as $r71 from "./routes/settings/trash.tsx";
+import * as $r72 from "./routes/settings/users/[id].tsx";
+import * as $r73 from "./routes/settings/users/_middleware.ts";
+import * as $r74 from "./routes/settings/users/index.tsx";
+import * as $r75 from "./routes/share/[...path].tsx";
+import * as $r76 from "./routes/share/_layout.tsx";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -95,77 +99,81 @@ export const manifest: Manifest = {
   routes: {
     "routes/_app.tsx": $r0,
     "routes/_error.tsx": $r1,
-    "routes/api/apppasswords/[id].ts": $r2,
-    "routes/api/apppasswords/index.ts": $r3,
-    "routes/api/audit/index.ts": $r4,
-    "routes/api/command/[...path].ts": $r5,
-    "routes/api/extract/[...path].ts": $r6,
-    "routes/api/extract/_middleware.ts": $r7,
-    "routes/api/foldersize/[...path].ts": $r8,
-    "routes/api/foldersize/_middleware.ts": $r9,
-    "routes/api/login.ts": $r10,
-    "routes/api/logout.ts": $r11,
-    "routes/api/preview/[size]/[...path].ts": $r12,
-    "routes/api/preview/_middleware.ts": $r13,
-    "routes/api/public/dl/[...path].ts": $r14,
-    "routes/api/public/share/[...path].ts": $r15,
-    "routes/api/public/tus/[...path].ts": $r16,
-    "routes/api/public/tus/_middleware.ts": $r17,
-    "routes/api/publish/_middleware.ts": $r18,
-    "routes/api/publish/archetypes.ts": $r19,
-    "routes/api/publish/now.ts": $r20,
-    "routes/api/publish/post.ts": $r21,
-    "routes/api/publish/posts.ts": $r22,
-    "routes/api/publish/schedules/[id].ts": $r23,
-    "routes/api/publish/schedules/[id]/log.ts": $r24,
-    "routes/api/publish/schedules/index.ts": $r25,
-    "routes/api/publish/site.ts": $r26,
-    "routes/api/raw/[...path].ts": $r27,
-    "routes/api/raw/_middleware.ts": $r28,
-    "routes/api/renew.ts": $r29,
-    "routes/api/resources/[...path].ts": $r30,
-    "routes/api/resources/_middleware.ts": $r31,
-    "routes/api/resources/recursive/[...path].ts": $r32,
-    "routes/api/search/[...path].ts": $r33,
-    "routes/api/search/_middleware.ts": $r34,
-    "routes/api/settings/index.ts": $r35,
-    "routes/api/share/[...path].ts": $r36,
-    "routes/api/shares/index.ts": $r37,
-    "routes/api/signup.ts": $r38,
-    "routes/api/subtitle/[...path].ts": $r39,
-    "routes/api/subtitle/_middleware.ts": $r40,
-    "routes/api/trash/[id].ts": $r41,
-    "routes/api/trash/_middleware.ts": $r42,
-    "routes/api/trash/index.ts": $r43,
-    "routes/api/tus/[...path].ts": $r44,
-    "routes/api/tus/_middleware.ts": $r45,
-    "routes/api/twofa/_middleware.ts": $r46,
-    "routes/api/twofa/confirm.ts": $r47,
-    "routes/api/twofa/disable.ts": $r48,
-    "routes/api/twofa/enroll.ts": $r49,
-    "routes/api/twofa/index.ts": $r50,
-    "routes/api/usage/[...path].ts": $r51,
-    "routes/api/usage/_middleware.ts": $r52,
-    "routes/api/users/[id].ts": $r53,
-    "routes/api/users/[id]/twofa.ts": $r54,
-    "routes/api/users/index.ts": $r55,
-    "routes/custom.css.ts": $r56,
-    "routes/files/[...path].tsx": $r57,
-    "routes/files/index.tsx": $r58,
-    "routes/index.tsx": $r59,
-    "routes/login.tsx": $r60,
-    "routes/settings/_middleware.ts": $r61,
-    "routes/settings/audit.tsx": $r62,
-    "routes/settings/global/_middleware.ts": $r63,
-    "routes/settings/global/index.tsx": $r64,
-    "routes/settings/index.tsx": $r65,
-    "routes/settings/profile.tsx": $r66,
-    "routes/settings/shares.tsx": $r67,
-    "routes/settings/trash.tsx": $r68,
-    "routes/settings/users/[id].tsx": $r69,
-    "routes/settings/users/_middleware.ts": $r70,
-    "routes/settings/users/index.tsx": $r71,
-    "routes/share/[...path].tsx": $r72,
+    "routes/_layout.tsx": $r2,
+    "routes/api/apppasswords/[id].ts": $r3,
+    "routes/api/apppasswords/index.ts": $r4,
+    "routes/api/audit/index.ts": $r5,
+    "routes/api/command/[...path].ts": $r6,
+    "routes/api/extract/[...path].ts": $r7,
+    "routes/api/extract/_middleware.ts": $r8,
+    "routes/api/foldersize/[...path].ts": $r9,
+    "routes/api/foldersize/_middleware.ts": $r10,
+    "routes/api/login.ts": $r11,
+    "routes/api/logout.ts": $r12,
+    "routes/api/preview/[size]/[...path].ts": $r13,
+    "routes/api/preview/_middleware.ts": $r14,
+    "routes/api/public/dl/[...path].ts": $r15,
+    "routes/api/public/share/[...path].ts": $r16,
+    "routes/api/public/tus/[...path].ts": $r17,
+    "routes/api/public/tus/_middleware.ts": $r18,
+    "routes/api/publish/_middleware.ts": $r19,
+    "routes/api/publish/archetypes.ts": $r20,
+    "routes/api/publish/now.ts": $r21,
+    "routes/api/publish/post.ts": $r22,
+    "routes/api/publish/posts.ts": $r23,
+    "routes/api/publish/schedules/[id].ts": $r24,
+    "routes/api/publish/schedules/[id]/log.ts": $r25,
+    "routes/api/publish/schedules/index.ts": $r26,
+    "routes/api/publish/site.ts": $r27,
+    "routes/api/raw/[...path].ts": $r28,
+    "routes/api/raw/_middleware.ts": $r29,
+    "routes/api/renew.ts": $r30,
+    "routes/api/resources/[...path].ts": $r31,
+    "routes/api/resources/_middleware.ts": $r32,
+    "routes/api/resources/recursive/[...path].ts": $r33,
+    "routes/api/search/[...path].ts": $r34,
+    "routes/api/search/_middleware.ts": $r35,
+    "routes/api/settings/index.ts": $r36,
+    "routes/api/share/[...path].ts": $r37,
+    "routes/api/shares/index.ts": $r38,
+    "routes/api/signup.ts": $r39,
+    "routes/api/subtitle/[...path].ts": $r40,
+    "routes/api/subtitle/_middleware.ts": $r41,
+    "routes/api/trash/[id].ts": $r42,
+    "routes/api/trash/_middleware.ts": $r43,
+    "routes/api/trash/index.ts": $r44,
+    "routes/api/tus/[...path].ts": $r45,
+    "routes/api/tus/_middleware.ts": $r46,
+    "routes/api/twofa/_middleware.ts": $r47,
+    "routes/api/twofa/confirm.ts": $r48,
+    "routes/api/twofa/disable.ts": $r49,
+    "routes/api/twofa/enroll.ts": $r50,
+    "routes/api/twofa/index.ts": $r51,
+    "routes/api/usage/[...path].ts": $r52,
+    "routes/api/usage/_middleware.ts": $r53,
+    "routes/api/users/[id].ts": $r54,
+    "routes/api/users/[id]/twofa.ts": $r55,
+    "routes/api/users/index.ts": $r56,
+    "routes/custom.css.ts": $r57,
+    "routes/files/[...path].tsx": $r58,
+    "routes/files/_layout.tsx": $r59,
+    "routes/files/index.tsx": $r60,
+    "routes/index.tsx": $r61,
+    "routes/login.tsx": $r62,
+    "routes/settings/_layout.tsx": $r63,
+    "routes/settings/_middleware.ts": $r64,
+    "routes/settings/audit.tsx": $r65,
+    "routes/settings/global/_middleware.ts": $r66,
+    "routes/settings/global/index.tsx": $r67,
+    "routes/settings/index.tsx": $r68,
+    "routes/settings/profile.tsx": $r69,
+    "routes/settings/shares.tsx": $r70,
+    "routes/settings/trash.tsx": $r71,
+    "routes/settings/users/[id].tsx": $r72,
+    "routes/settings/users/_middleware.ts": $r73,
+    "routes/settings/users/index.tsx": $r74,
+    "routes/share/[...path].tsx": $r75,
+    "routes/share/_layout.tsx": $r76,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

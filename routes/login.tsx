@@ -5,6 +5,9 @@ import { safeRedirect } from "../lib/redirect.ts";
 
 export const middleware = requirePageUser({ optional: true });
 
+/** The login page is a centred card of its own, outside the app shell. */
+export const config = { skipInheritedLayouts: true };
+
 export const handler = define.handlers({
   GET(c) {
     const redirect = safeRedirect(c.req.query("redirect"), { baseUrl: c.var.deps.config.baseUrl });

@@ -1,5 +1,4 @@
 import { define, page } from "../../define.ts";
-import { SettingsPage } from "../../islands/settings/SettingsPage.tsx";
 import { SettingsAudit } from "../../islands/SettingsAudit.tsx";
 import { requirePageUser } from "../../middleware/require_page_user.ts";
 
@@ -12,8 +11,4 @@ export const handler = define.handlers({
   },
 });
 
-export default define.page<typeof handler>(() => (
-  <SettingsPage section="audit">
-    <SettingsAudit />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(() => <SettingsAudit />);

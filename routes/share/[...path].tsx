@@ -1,10 +1,5 @@
 import { define, page } from "../../define.ts";
-import { Layout } from "../../components/Layout.tsx";
-import { Header } from "../../islands/Header.tsx";
-import { Prompts } from "../../islands/Prompts.tsx";
 import { SharePage } from "../../islands/SharePage.tsx";
-import { Sidebar } from "../../islands/Sidebar.tsx";
-import { Toasts } from "../../islands/Toasts.tsx";
 import { requirePageUser } from "../../middleware/require_page_user.ts";
 
 // Public: no login needed; a signed-in visitor still gets their sidebar.
@@ -27,20 +22,5 @@ export const handler = define.handlers({
   },
 });
 
-export default define.page<typeof handler>(({ data }) => (
-  <Layout
-    drawer
-    header={<Header />}
-    // Visitors get the logged-out sidebar (Login, and Signup when it is on); users their own. It stays behind the
-    // menu button here so the shared item is centred.
-    sidebar={<Sidebar />}
-    overlays={
-      <>
-        <Prompts />
-        <Toasts />
-      </>
-    }
-  >
-    <SharePage hash={data.hash} sub={data.sub} />
-  </Layout>
-));
+// The frame (header, drawer sidebar, overlays) is routes/share/_layout.tsx.
+export default define.page<typeof handler>(({ data }) => <SharePage hash={data.hash} sub={data.sub} />);

@@ -1,5 +1,4 @@
 import { define, page } from "../../../define.ts";
-import { SettingsPage } from "../../../islands/settings/SettingsPage.tsx";
 import { SettingsGlobal } from "../../../islands/SettingsGlobal.tsx";
 import { findImportRecord } from "../../../lib/import/mod.ts";
 
@@ -11,8 +10,4 @@ export const handler = define.handlers({
   },
 });
 
-export default define.page<typeof handler>(({ data }) => (
-  <SettingsPage section="global">
-    <SettingsGlobal imported={data.imported} />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(({ data }) => <SettingsGlobal imported={data.imported} />);

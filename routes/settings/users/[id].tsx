@@ -1,5 +1,4 @@
 import { define, page } from "../../../define.ts";
-import { SettingsPage } from "../../../islands/settings/SettingsPage.tsx";
 import { SettingsUser } from "../../../islands/SettingsUser.tsx";
 
 export const handler = define.handlers({
@@ -9,8 +8,4 @@ export const handler = define.handlers({
   },
 });
 
-export default define.page<typeof handler>(({ data }) => (
-  <SettingsPage section="users">
-    <SettingsUser id={data.id} />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(({ data }) => <SettingsUser id={data.id} />);
