@@ -227,11 +227,13 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
   );
 }
 
-function SettingsGlobalImpl(props: { imported: FilebrowserImport | null }) {
+function SettingsGlobalImpl(props: { imported: FilebrowserImport | null; settings?: Settings }) {
   const { t } = usePage();
-  const [settings, setSettings] = useState<Settings | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(props.settings ?? null);
   const [error, setError] = useState<number | null>(null);
   useEffect(() => {
+    // The page brings the settings; the API only when it came without.
+    if (props.settings) return;
     getSettings().then(setSettings).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, []);
   if (error !== null) return <ErrorView status={error} t={t} />;

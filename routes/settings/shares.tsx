@@ -1,10 +1,12 @@
 import { define, page } from "../../define.ts";
 import { ShareManager } from "../../islands/ShareManager.tsx";
+import { findManagedShares } from "../../lib/share_pages.ts";
 
 export const handler = define.handlers({
-  GET() {
-    return page({}, { title: "settings.nav.shares" });
+  async GET(c) {
+    const links = await findManagedShares(c.var.deps, c.var.user);
+    return page({ links }, { title: "settings.nav.shares" });
   },
 });
 
-export default define.page<typeof handler>(() => <ShareManager />);
+export default define.page<typeof handler>(({ data }) => <ShareManager links={data.links} />);

@@ -1,5 +1,7 @@
 import { define, page } from "../../define.ts";
 import { SharePage } from "../../islands/SharePage.tsx";
+import { findPublicPage } from "../../lib/share_pages.ts";
+import { clientAddress } from "../../middleware/conn.ts";
 import { requirePageUser } from "../../middleware/require_page_user.ts";
 
 // Public: no login needed; a signed-in visitor still gets their sidebar.
@@ -14,13 +16,17 @@ function decodeSegment(s: string): string {
 }
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
     const rest = (c.req.param("path") ?? "").split("/").map(decodeSegment);
     const hash = rest[0] ?? "";
     const sub = "/" + rest.slice(1).join("/");
-    return page({ hash, sub }, { title: "share.title" });
+    // What the page's island would ask the public share API for, unless the link needs a password or is gone.
+    const initial = await findPublicPage(c.var.deps, c.var.settings, { hash, sub, client: clientAddress(c) });
+    return page({ hash, sub, initial }, { title: "share.title" });
   },
 });
 
 // The frame (header, drawer sidebar, overlays) is routes/share/_layout.tsx.
-export default define.page<typeof handler>(({ data }) => <SharePage hash={data.hash} sub={data.sub} />);
+export default define.page<typeof handler>(({ data }) => (
+  <SharePage hash={data.hash} sub={data.sub} initial={data.initial} />
+));
