@@ -2,7 +2,7 @@
  * The data of the share pages, loaded on the server so the page renders with it (its island asks the API only
  * when the page came without): the share management table and the public share page.
  */
-import { HttpError } from "./errors.ts";
+import { toHttpError } from "./errors.ts";
 import { type DropInfo, dropInfo } from "./drop.ts";
 import {
   listSharesFor,
@@ -49,7 +49,8 @@ export async function findPublicPage(
     return { drop, name: drop.name, path: "/", isDir: true } as PublicPageData;
   } catch (err) {
     // A refusal is the page's to show (password card, "link gone"); failures of the server still fail.
-    if (err instanceof HttpError && err.status < 500) return null;
+    // (Foreign errors too: a missing sub-folder is Deno's NotFound, a 404 as the API answers it.)
+    if (toHttpError(err).status < 500) return null;
     throw err;
   }
 }

@@ -114,6 +114,8 @@ Deno.test("page data: the public share page brings the item, never a password li
       const gone = await propsOf(t, `/share/${hash}`, "SharePage");
       assert.equal(gone.initial, null, hash);
     }
+    const missing = await propsOf(t, `/share/${open.hash}/nope/deeper`, "SharePage");
+    assert.equal(missing.initial, null, "a missing sub-folder is the island's to show");
     const outside = await propsOf(t, `/share/${open.hash}/..%2f..%2fsecret.txt`, "SharePage");
     assert.equal(outside.initial, null, "no way out of the shared folder");
   } finally {
