@@ -95,6 +95,31 @@ Deno.test({
       });
 
       await t.step(
+        "from a first load of the settings to the files: the shell panel opens there",
+        async () => {
+          await page.goto(`${server.url}/settings/audit`);
+          await allHydrated(page);
+          await page.evaluate(() => (globalThis as { __marker?: number }).__marker = 42);
+          await page.getByTestId("sidebar").getByText("My files").click();
+          await page.waitForURL(/\/files\/$/);
+          await page.waitForSelector('[data-testid="files"]:not([data-loading])');
+          assert.ok(await marked(page), "settings → files: no full page load");
+          await page.locator('[data-testid="listing"] [data-name="a.txt"]').waitFor();
+          await page.getByRole("button", { name: "Toggle shell" }).click();
+          await page.getByTestId("shell").waitFor();
+          await page.getByTestId("sidebar-settings").click();
+          await page.waitForURL(/\/settings\/profile$/);
+          await page.getByTestId("settings").waitFor();
+          assert.ok(await marked(page), "files → settings: no full page load");
+          assert.equal(
+            await page.getByTestId("shell").isVisible(),
+            false,
+            "the panel shows on files pages only",
+          );
+        },
+      );
+
+      await t.step(
         "a first load of a settings screen asks the API nothing: its data came with the page",
         async () => {
           for (
