@@ -1,5 +1,7 @@
 import { define, Head } from "../../define.ts";
-import { usePage } from "../../client/hooks.ts";
+import { useContext } from "preact/hooks";
+import { RenderContext } from "../../framework/render_context.ts";
+import type { RenderData } from "../../lib/startup_config.ts";
 import { SettingsNav } from "../../components/settings/SettingsNav.tsx";
 import type { SettingsSection } from "../../components/settings/SettingsNav.tsx";
 
@@ -11,7 +13,7 @@ function sectionOf(url: string, base: string): SettingsSection {
 
 /** The frame of every settings screen, inside the app shell: the settings stylesheet, heading and nav. */
 export default define.layout(({ Component, url }) => {
-  const { config, t } = usePage();
+  const { info: { config }, t } = useContext(RenderContext) as RenderData;
   return (
     <>
       <Head>
