@@ -4,88 +4,92 @@ import * as $r0 from "./routes/(public)/_middleware.ts";
 import * as $r1 from "./routes/(public)/login.tsx";
 import * as $r2 from "./routes/_app.tsx";
 import * as $r3 from "./routes/_error.tsx";
-import * as $r4 from "./routes/api/(enrolling)/_middleware.ts";
-import * as $r5 from "./routes/api/(enrolling)/logout.ts";
-import * as $r6 from "./routes/api/(enrolling)/renew.ts";
-import * as $r7 from "./routes/api/apppasswords/[id].ts";
-import * as $r8 from "./routes/api/apppasswords/_middleware.ts";
-import * as $r9 from "./routes/api/apppasswords/index.ts";
-import * as $r10 from "./routes/api/audit/_middleware.ts";
-import * as $r11 from "./routes/api/audit/index.ts";
-import * as $r12 from "./routes/api/command/[...path].ts";
-import * as $r13 from "./routes/api/command/_middleware.ts";
-import * as $r14 from "./routes/api/extract/[...path].ts";
-import * as $r15 from "./routes/api/extract/_middleware.ts";
-import * as $r16 from "./routes/api/foldersize/[...path].ts";
-import * as $r17 from "./routes/api/foldersize/_middleware.ts";
-import * as $r18 from "./routes/api/login.ts";
-import * as $r19 from "./routes/api/preview/[size]/[...path].ts";
-import * as $r20 from "./routes/api/preview/_middleware.ts";
-import * as $r21 from "./routes/api/public/dl/[...path].ts";
-import * as $r22 from "./routes/api/public/share/[...path].ts";
-import * as $r23 from "./routes/api/public/tus/[...path].ts";
-import * as $r24 from "./routes/api/public/tus/_middleware.ts";
-import * as $r25 from "./routes/api/publish/_middleware.ts";
-import * as $r26 from "./routes/api/publish/archetypes.ts";
-import * as $r27 from "./routes/api/publish/now.ts";
-import * as $r28 from "./routes/api/publish/post.ts";
-import * as $r29 from "./routes/api/publish/posts.ts";
-import * as $r30 from "./routes/api/publish/schedules/[id].ts";
-import * as $r31 from "./routes/api/publish/schedules/[id]/log.ts";
-import * as $r32 from "./routes/api/publish/schedules/index.ts";
-import * as $r33 from "./routes/api/publish/site.ts";
-import * as $r34 from "./routes/api/raw/[...path].ts";
-import * as $r35 from "./routes/api/raw/_middleware.ts";
-import * as $r36 from "./routes/api/resources/[...path].ts";
-import * as $r37 from "./routes/api/resources/_middleware.ts";
-import * as $r38 from "./routes/api/resources/recursive/[...path].ts";
-import * as $r39 from "./routes/api/search/[...path].ts";
-import * as $r40 from "./routes/api/search/_middleware.ts";
-import * as $r41 from "./routes/api/settings/_middleware.ts";
-import * as $r42 from "./routes/api/settings/index.ts";
-import * as $r43 from "./routes/api/share/[...path].ts";
-import * as $r44 from "./routes/api/share/_middleware.ts";
-import * as $r45 from "./routes/api/shares/_middleware.ts";
-import * as $r46 from "./routes/api/shares/index.ts";
-import * as $r47 from "./routes/api/signup.ts";
-import * as $r48 from "./routes/api/subtitle/[...path].ts";
-import * as $r49 from "./routes/api/subtitle/_middleware.ts";
-import * as $r50 from "./routes/api/trash/[id].ts";
-import * as $r51 from "./routes/api/trash/_middleware.ts";
-import * as $r52 from "./routes/api/trash/index.ts";
-import * as $r53 from "./routes/api/tus/[...path].ts";
-import * as $r54 from "./routes/api/tus/_middleware.ts";
-import * as $r55 from "./routes/api/twofa/_middleware.ts";
-import * as $r56 from "./routes/api/twofa/confirm.ts";
-import * as $r57 from "./routes/api/twofa/disable.ts";
-import * as $r58 from "./routes/api/twofa/enroll.ts";
-import * as $r59 from "./routes/api/twofa/index.ts";
-import * as $r60 from "./routes/api/usage/[...path].ts";
-import * as $r61 from "./routes/api/usage/_middleware.ts";
-import * as $r62 from "./routes/api/users/(admin)/[id]/twofa.ts";
-import * as $r63 from "./routes/api/users/(admin)/_middleware.ts";
-import * as $r64 from "./routes/api/users/(admin)/index.ts";
-import * as $r65 from "./routes/api/users/(self)/[id].ts";
-import * as $r66 from "./routes/api/users/(self)/_middleware.ts";
-import * as $r67 from "./routes/custom.css.ts";
-import * as $r68 from "./routes/files/[...path].tsx";
-import * as $r69 from "./routes/files/_middleware.ts";
-import * as $r70 from "./routes/files/index.tsx";
-import * as $r71 from "./routes/index.tsx";
-import * as $r72 from "./routes/settings/(admin)/_middleware.ts";
-import * as $r73 from "./routes/settings/(admin)/audit.tsx";
-import * as $r74 from "./routes/settings/_middleware.ts";
-import * as $r75 from "./routes/settings/global/_middleware.ts";
-import * as $r76 from "./routes/settings/global/index.tsx";
-import * as $r77 from "./routes/settings/index.tsx";
-import * as $r78 from "./routes/settings/profile.tsx";
-import * as $r79 from "./routes/settings/shares.tsx";
-import * as $r80 from "./routes/settings/trash.tsx";
-import * as $r81 from "./routes/settings/users/[id].tsx";
-import * as $r82 from "./routes/settings/users/_middleware.ts";
-import * as $r83 from "./routes/settings/users/index.tsx";
-import * as $r84 from "./routes/share/[...path].tsx";
-import * as $r85 from "./routes/share/_middleware.ts";
+import * as $r4 from "./routes/_layout.tsx";
+import * as $r5 from "./routes/api/(enrolling)/_middleware.ts";
+import * as $r6 from "./routes/api/(enrolling)/logout.ts";
+import * as $r7 from "./routes/api/(enrolling)/renew.ts";
+import * as $r8 from "./routes/api/apppasswords/[id].ts";
+import * as $r9 from "./routes/api/apppasswords/_middleware.ts";
+import * as $r10 from "./routes/api/apppasswords/index.ts";
+import * as $r11 from "./routes/api/audit/_middleware.ts";
+import * as $r12 from "./routes/api/audit/index.ts";
+import * as $r13 from "./routes/api/command/[...path].ts";
+import * as $r14 from "./routes/api/command/_middleware.ts";
+import * as $r15 from "./routes/api/extract/[...path].ts";
+import * as $r16 from "./routes/api/extract/_middleware.ts";
+import * as $r17 from "./routes/api/foldersize/[...path].ts";
+import * as $r18 from "./routes/api/foldersize/_middleware.ts";
+import * as $r19 from "./routes/api/login.ts";
+import * as $r20 from "./routes/api/preview/[size]/[...path].ts";
+import * as $r21 from "./routes/api/preview/_middleware.ts";
+import * as $r22 from "./routes/api/public/dl/[...path].ts";
+import * as $r23 from "./routes/api/public/share/[...path].ts";
+import * as $r24 from "./routes/api/public/tus/[...path].ts";
+import * as $r25 from "./routes/api/public/tus/_middleware.ts";
+import * as $r26 from "./routes/api/publish/_middleware.ts";
+import * as $r27 from "./routes/api/publish/archetypes.ts";
+import * as $r28 from "./routes/api/publish/now.ts";
+import * as $r29 from "./routes/api/publish/post.ts";
+import * as $r30 from "./routes/api/publish/posts.ts";
+import * as $r31 from "./routes/api/publish/schedules/[id].ts";
+import * as $r32 from "./routes/api/publish/schedules/[id]/log.ts";
+import * as $r33 from "./routes/api/publish/schedules/index.ts";
+import * as $r34 from "./routes/api/publish/site.ts";
+import * as $r35 from "./routes/api/raw/[...path].ts";
+import * as $r36 from "./routes/api/raw/_middleware.ts";
+import * as $r37 from "./routes/api/resources/[...path].ts";
+import * as $r38 from "./routes/api/resources/_middleware.ts";
+import * as $r39 from "./routes/api/resources/recursive/[...path].ts";
+import * as $r40 from "./routes/api/search/[...path].ts";
+import * as $r41 from "./routes/api/search/_middleware.ts";
+import * as $r42 from "./routes/api/settings/_middleware.ts";
+import * as $r43 from "./routes/api/settings/index.ts";
+import * as $r44 from "./routes/api/share/[...path].ts";
+import * as $r45 from "./routes/api/share/_middleware.ts";
+import * as $r46 from "./routes/api/shares/_middleware.ts";
+import * as $r47 from "./routes/api/shares/index.ts";
+import * as $r48 from "./routes/api/signup.ts";
+import * as $r49 from "./routes/api/subtitle/[...path].ts";
+import * as $r50 from "./routes/api/subtitle/_middleware.ts";
+import * as $r51 from "./routes/api/trash/[id].ts";
+import * as $r52 from "./routes/api/trash/_middleware.ts";
+import * as $r53 from "./routes/api/trash/index.ts";
+import * as $r54 from "./routes/api/tus/[...path].ts";
+import * as $r55 from "./routes/api/tus/_middleware.ts";
+import * as $r56 from "./routes/api/twofa/_middleware.ts";
+import * as $r57 from "./routes/api/twofa/confirm.ts";
+import * as $r58 from "./routes/api/twofa/disable.ts";
+import * as $r59 from "./routes/api/twofa/enroll.ts";
+import * as $r60 from "./routes/api/twofa/index.ts";
+import * as $r61 from "./routes/api/usage/[...path].ts";
+import * as $r62 from "./routes/api/usage/_middleware.ts";
+import * as $r63 from "./routes/api/users/(admin)/[id]/twofa.ts";
+import * as $r64 from "./routes/api/users/(admin)/_middleware.ts";
+import * as $r65 from "./routes/api/users/(admin)/index.ts";
+import * as $r66 from "./routes/api/users/(self)/[id].ts";
+import * as $r67 from "./routes/api/users/(self)/_middleware.ts";
+import * as $r68 from "./routes/custom.css.ts";
+import * as $r69 from "./routes/files/[...path].tsx";
+import * as $r70 from "./routes/files/_layout.tsx";
+import * as $r71 from "./routes/files/_middleware.ts";
+import * as $r72 from "./routes/files/index.tsx";
+import * as $r73 from "./routes/index.tsx";
+import * as $r74 from "./routes/settings/(admin)/_middleware.ts";
+import * as $r75 from "./routes/settings/(admin)/audit.tsx";
+import * as $r76 from "./routes/settings/_layout.tsx";
+import * as $r77 from "./routes/settings/_middleware.ts";
+import * as $r78 from "./routes/settings/global/_middleware.ts";
+import * as $r79 from "./routes/settings/global/index.tsx";
+import * as $r80 from "./routes/settings/index.tsx";
+import * as $r81 from "./routes/settings/profile.tsx";
+import * as $r82 from "./routes/settings/shares.tsx";
+import * as $r83 from "./routes/settings/trash.tsx";
+import * as $r84 from "./routes/settings/users/[id].tsx";
+import * as $r85 from "./routes/settings/users/_middleware.ts";
+import * as $r86 from "./routes/settings/users/index.tsx";
+import * as $r87 from "./routes/share/[...path].tsx";
+import * as $r88 from "./routes/share/_layout.tsx";
+import * as $r89 from "./routes/share/_middleware.ts";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -110,88 +114,92 @@ export const manifest: Manifest = {
     "routes/(public)/login.tsx": $r1,
     "routes/_app.tsx": $r2,
     "routes/_error.tsx": $r3,
-    "routes/api/(enrolling)/_middleware.ts": $r4,
-    "routes/api/(enrolling)/logout.ts": $r5,
-    "routes/api/(enrolling)/renew.ts": $r6,
-    "routes/api/apppasswords/[id].ts": $r7,
-    "routes/api/apppasswords/_middleware.ts": $r8,
-    "routes/api/apppasswords/index.ts": $r9,
-    "routes/api/audit/_middleware.ts": $r10,
-    "routes/api/audit/index.ts": $r11,
-    "routes/api/command/[...path].ts": $r12,
-    "routes/api/command/_middleware.ts": $r13,
-    "routes/api/extract/[...path].ts": $r14,
-    "routes/api/extract/_middleware.ts": $r15,
-    "routes/api/foldersize/[...path].ts": $r16,
-    "routes/api/foldersize/_middleware.ts": $r17,
-    "routes/api/login.ts": $r18,
-    "routes/api/preview/[size]/[...path].ts": $r19,
-    "routes/api/preview/_middleware.ts": $r20,
-    "routes/api/public/dl/[...path].ts": $r21,
-    "routes/api/public/share/[...path].ts": $r22,
-    "routes/api/public/tus/[...path].ts": $r23,
-    "routes/api/public/tus/_middleware.ts": $r24,
-    "routes/api/publish/_middleware.ts": $r25,
-    "routes/api/publish/archetypes.ts": $r26,
-    "routes/api/publish/now.ts": $r27,
-    "routes/api/publish/post.ts": $r28,
-    "routes/api/publish/posts.ts": $r29,
-    "routes/api/publish/schedules/[id].ts": $r30,
-    "routes/api/publish/schedules/[id]/log.ts": $r31,
-    "routes/api/publish/schedules/index.ts": $r32,
-    "routes/api/publish/site.ts": $r33,
-    "routes/api/raw/[...path].ts": $r34,
-    "routes/api/raw/_middleware.ts": $r35,
-    "routes/api/resources/[...path].ts": $r36,
-    "routes/api/resources/_middleware.ts": $r37,
-    "routes/api/resources/recursive/[...path].ts": $r38,
-    "routes/api/search/[...path].ts": $r39,
-    "routes/api/search/_middleware.ts": $r40,
-    "routes/api/settings/_middleware.ts": $r41,
-    "routes/api/settings/index.ts": $r42,
-    "routes/api/share/[...path].ts": $r43,
-    "routes/api/share/_middleware.ts": $r44,
-    "routes/api/shares/_middleware.ts": $r45,
-    "routes/api/shares/index.ts": $r46,
-    "routes/api/signup.ts": $r47,
-    "routes/api/subtitle/[...path].ts": $r48,
-    "routes/api/subtitle/_middleware.ts": $r49,
-    "routes/api/trash/[id].ts": $r50,
-    "routes/api/trash/_middleware.ts": $r51,
-    "routes/api/trash/index.ts": $r52,
-    "routes/api/tus/[...path].ts": $r53,
-    "routes/api/tus/_middleware.ts": $r54,
-    "routes/api/twofa/_middleware.ts": $r55,
-    "routes/api/twofa/confirm.ts": $r56,
-    "routes/api/twofa/disable.ts": $r57,
-    "routes/api/twofa/enroll.ts": $r58,
-    "routes/api/twofa/index.ts": $r59,
-    "routes/api/usage/[...path].ts": $r60,
-    "routes/api/usage/_middleware.ts": $r61,
-    "routes/api/users/(admin)/[id]/twofa.ts": $r62,
-    "routes/api/users/(admin)/_middleware.ts": $r63,
-    "routes/api/users/(admin)/index.ts": $r64,
-    "routes/api/users/(self)/[id].ts": $r65,
-    "routes/api/users/(self)/_middleware.ts": $r66,
-    "routes/custom.css.ts": $r67,
-    "routes/files/[...path].tsx": $r68,
-    "routes/files/_middleware.ts": $r69,
-    "routes/files/index.tsx": $r70,
-    "routes/index.tsx": $r71,
-    "routes/settings/(admin)/_middleware.ts": $r72,
-    "routes/settings/(admin)/audit.tsx": $r73,
-    "routes/settings/_middleware.ts": $r74,
-    "routes/settings/global/_middleware.ts": $r75,
-    "routes/settings/global/index.tsx": $r76,
-    "routes/settings/index.tsx": $r77,
-    "routes/settings/profile.tsx": $r78,
-    "routes/settings/shares.tsx": $r79,
-    "routes/settings/trash.tsx": $r80,
-    "routes/settings/users/[id].tsx": $r81,
-    "routes/settings/users/_middleware.ts": $r82,
-    "routes/settings/users/index.tsx": $r83,
-    "routes/share/[...path].tsx": $r84,
-    "routes/share/_middleware.ts": $r85,
+    "routes/_layout.tsx": $r4,
+    "routes/api/(enrolling)/_middleware.ts": $r5,
+    "routes/api/(enrolling)/logout.ts": $r6,
+    "routes/api/(enrolling)/renew.ts": $r7,
+    "routes/api/apppasswords/[id].ts": $r8,
+    "routes/api/apppasswords/_middleware.ts": $r9,
+    "routes/api/apppasswords/index.ts": $r10,
+    "routes/api/audit/_middleware.ts": $r11,
+    "routes/api/audit/index.ts": $r12,
+    "routes/api/command/[...path].ts": $r13,
+    "routes/api/command/_middleware.ts": $r14,
+    "routes/api/extract/[...path].ts": $r15,
+    "routes/api/extract/_middleware.ts": $r16,
+    "routes/api/foldersize/[...path].ts": $r17,
+    "routes/api/foldersize/_middleware.ts": $r18,
+    "routes/api/login.ts": $r19,
+    "routes/api/preview/[size]/[...path].ts": $r20,
+    "routes/api/preview/_middleware.ts": $r21,
+    "routes/api/public/dl/[...path].ts": $r22,
+    "routes/api/public/share/[...path].ts": $r23,
+    "routes/api/public/tus/[...path].ts": $r24,
+    "routes/api/public/tus/_middleware.ts": $r25,
+    "routes/api/publish/_middleware.ts": $r26,
+    "routes/api/publish/archetypes.ts": $r27,
+    "routes/api/publish/now.ts": $r28,
+    "routes/api/publish/post.ts": $r29,
+    "routes/api/publish/posts.ts": $r30,
+    "routes/api/publish/schedules/[id].ts": $r31,
+    "routes/api/publish/schedules/[id]/log.ts": $r32,
+    "routes/api/publish/schedules/index.ts": $r33,
+    "routes/api/publish/site.ts": $r34,
+    "routes/api/raw/[...path].ts": $r35,
+    "routes/api/raw/_middleware.ts": $r36,
+    "routes/api/resources/[...path].ts": $r37,
+    "routes/api/resources/_middleware.ts": $r38,
+    "routes/api/resources/recursive/[...path].ts": $r39,
+    "routes/api/search/[...path].ts": $r40,
+    "routes/api/search/_middleware.ts": $r41,
+    "routes/api/settings/_middleware.ts": $r42,
+    "routes/api/settings/index.ts": $r43,
+    "routes/api/share/[...path].ts": $r44,
+    "routes/api/share/_middleware.ts": $r45,
+    "routes/api/shares/_middleware.ts": $r46,
+    "routes/api/shares/index.ts": $r47,
+    "routes/api/signup.ts": $r48,
+    "routes/api/subtitle/[...path].ts": $r49,
+    "routes/api/subtitle/_middleware.ts": $r50,
+    "routes/api/trash/[id].ts": $r51,
+    "routes/api/trash/_middleware.ts": $r52,
+    "routes/api/trash/index.ts": $r53,
+    "routes/api/tus/[...path].ts": $r54,
+    "routes/api/tus/_middleware.ts": $r55,
+    "routes/api/twofa/_middleware.ts": $r56,
+    "routes/api/twofa/confirm.ts": $r57,
+    "routes/api/twofa/disable.ts": $r58,
+    "routes/api/twofa/enroll.ts": $r59,
+    "routes/api/twofa/index.ts": $r60,
+    "routes/api/usage/[...path].ts": $r61,
+    "routes/api/usage/_middleware.ts": $r62,
+    "routes/api/users/(admin)/[id]/twofa.ts": $r63,
+    "routes/api/users/(admin)/_middleware.ts": $r64,
+    "routes/api/users/(admin)/index.ts": $r65,
+    "routes/api/users/(self)/[id].ts": $r66,
+    "routes/api/users/(self)/_middleware.ts": $r67,
+    "routes/custom.css.ts": $r68,
+    "routes/files/[...path].tsx": $r69,
+    "routes/files/_layout.tsx": $r70,
+    "routes/files/_middleware.ts": $r71,
+    "routes/files/index.tsx": $r72,
+    "routes/index.tsx": $r73,
+    "routes/settings/(admin)/_middleware.ts": $r74,
+    "routes/settings/(admin)/audit.tsx": $r75,
+    "routes/settings/_layout.tsx": $r76,
+    "routes/settings/_middleware.ts": $r77,
+    "routes/settings/global/_middleware.ts": $r78,
+    "routes/settings/global/index.tsx": $r79,
+    "routes/settings/index.tsx": $r80,
+    "routes/settings/profile.tsx": $r81,
+    "routes/settings/shares.tsx": $r82,
+    "routes/settings/trash.tsx": $r83,
+    "routes/settings/users/[id].tsx": $r84,
+    "routes/settings/users/_middleware.ts": $r85,
+    "routes/settings/users/index.tsx": $r86,
+    "routes/share/[...path].tsx": $r87,
+    "routes/share/_layout.tsx": $r88,
+    "routes/share/_middleware.ts": $r89,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

@@ -115,7 +115,26 @@ function onPopState(): void {
   }
 }
 
-if (IS_BROWSER && isLayoutPage(location.pathname)) addEventListener("popstate", onPopState);
+/**
+ * Plain clicks on links to files or settings pages that no island handled (the settings nav, edit links, the
+ * error view's way home, all rendered on the server) navigate client-side too.
+ */
+function onLinkClick(e: MouseEvent): void {
+  if (!isPlainClick(e)) return;
+  const a = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
+  if (!a || (a.target && a.target !== "_self") || a.hasAttribute("download")) return;
+  const target = new URL(a.href, location.href);
+  if (target.origin !== location.origin || !isLayoutPage(target.pathname) || !currentMain()) return;
+  // A jump to an anchor of this page stays the browser's.
+  if (target.hash && target.pathname === location.pathname && target.search === location.search) return;
+  e.preventDefault();
+  navigate(target.href);
+}
+
+if (IS_BROWSER && isLayoutPage(location.pathname)) {
+  addEventListener("popstate", onPopState);
+  document.addEventListener("click", onLinkClick);
+}
 
 /** Turns on client-side routing inside the files page (called by the files page once hydrated); returns the off. */
 export function startRouter(): () => void {

@@ -12,8 +12,6 @@ export interface LayoutProps {
   children?: ComponentChildren;
   /** Keep the sidebar behind the menu button at every width (pages centred on their own content). */
   drawer?: boolean;
-  /** The page's one `<h1>`, for screen readers only (pages whose visible titles are cards or breadcrumbs). */
-  heading?: string;
 }
 
 /** The names of the islands in a tree of elements (not inside components that are not islands). */
@@ -38,11 +36,13 @@ export function layoutSignature(props: LayoutProps): string {
   return `${props.drawer ? "drawer" : "layout"}:${names.join(",")}`;
 }
 
-/** The main layout: top bar, sidebar (a drawer on mobile), the routed main area and the overlay layers. */
+/**
+ * The main layout: top bar, sidebar (a drawer on mobile), the routed main area and the overlay layers. The
+ * `_layout.tsx` files of routes/ compose it once; a section's own layout puts its heading in the main area.
+ */
 export function Layout(props: LayoutProps) {
   const main = (
     <main id="main" class="main" data-layout={layoutSignature(props)}>
-      {props.heading && <h1 class="sr-only">{props.heading}</h1>}
       {props.children}
     </main>
   );

@@ -52,6 +52,18 @@ export interface PageProps<D, S = unknown> {
   state: S;
 }
 
+/** Props given to a `_layout.tsx` component: the page's props and `Component`, the inner layout or the page. */
+export interface LayoutProps<D = unknown, S = unknown> extends PageProps<D, S> {
+  /** Renders what this layout wraps (the next layout down, or the page itself). */
+  Component: ComponentType;
+}
+
+/** Per-module options of a page route or a `_layout.tsx` (`export const config = { … }`). */
+export interface RouteConfig {
+  /** Drop the layouts of the folders above: the module's own layout (if any) is the outermost one. */
+  skipInheritedLayouts?: boolean;
+}
+
 type DataOf<H> = H extends Partial<Record<Method, (...args: never[]) => infer R>>
   ? Extract<Awaited<R>, PageResult<unknown>>["data"]
   : never;
@@ -65,6 +77,10 @@ export function createDefine<E extends Env>() {
     },
     /** Declares a page component whose `data` type is inferred from the handler. */
     page<H>(component: ComponentType<PageProps<DataOf<H>, E["Variables"]>>) {
+      return component;
+    },
+    /** Declares a `_layout.tsx` component: it renders `Component` (the page, or the layout below) in its frame. */
+    layout(component: ComponentType<LayoutProps<unknown, E["Variables"]>>) {
       return component;
     },
     /** Declares a middleware for a route folder. */

@@ -3,7 +3,8 @@
 import { createContext } from "preact";
 
 /**
- * Per-request data for one server render (the app decides its shape). Islands hydrate as separate roots in the
+ * Per-request shell data for one server render (the app decides its shape: the session, the locale), the same
+ * on every page; page data goes through the page's props, never here. Islands hydrate as separate roots in the
  * browser, where this context is empty: browser code reads the same data from the page instead.
  */
 export const RenderContext = createContext<unknown>(undefined);

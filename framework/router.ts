@@ -1,12 +1,12 @@
 /** Mounts the file routes of a generated manifest on a Hono app, and renders pages with island scripts. */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { Fragment, h } from "preact";
-import type { ComponentChildren, ComponentType } from "preact";
+import type { ComponentChildren, ComponentType, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { beginIslandCollection, endIslandCollection, nameIslands } from "./island.tsx";
 import { isPageResult } from "./define.ts";
 import { beginHeadCollection, endHeadCollection } from "./head.ts";
-import type { Handlers, Method, PageProps } from "./define.ts";
+import type { Handlers, LayoutProps, Method, PageProps, RouteConfig } from "./define.ts";
 import { DEPS_FILE } from "./build.ts";
 import { PARTIAL_HEADER, PARTIAL_MAIN, setPartialRender } from "./render_context.ts";
 
@@ -17,6 +17,8 @@ export interface RouteModule {
   handler?: Handlers<AnyEnv>;
   default?: ComponentType<AnyEnv>;
   middleware?: MiddlewareHandler<AnyEnv> | MiddlewareHandler<AnyEnv>[];
+  /** Options of a page route or a `_layout.tsx` (skipping the layouts of the folders above). */
+  config?: RouteConfig;
   /** Only in `_error.tsx`: statuses that also get a page of their own at `/<status>` (e.g. a redirect target). */
   statusPages?: number[];
 }
@@ -120,12 +122,49 @@ function compareRoutes(a: string, b: string): number {
   return rb.length - ra.length || a.localeCompare(b);
 }
 
+/** A `_layout.tsx` component. */
+export type LayoutComponent = ComponentType<LayoutProps<unknown>>;
+
+/**
+ * The layouts around a page file, outermost first: the `_layout.tsx` of every folder from `routes/` down to the
+ * file's own. A layout with `config.skipInheritedLayouts` drops those above it; a page with it gets none.
+ */
+export function layoutsOf(manifest: Manifest, file: string): LayoutComponent[] {
+  if (manifest.routes[file]?.config?.skipInheritedLayouts) return [];
+  const dirs = file.split("/").slice(0, -1);
+  let out: LayoutComponent[] = [];
+  for (let i = 1; i <= dirs.length; i++) {
+    const dir = dirs.slice(0, i).join("/");
+    const mod = manifest.routes[`${dir}/_layout.tsx`] ?? manifest.routes[`${dir}/_layout.ts`];
+    if (!mod?.default) continue;
+    if (mod.config?.skipInheritedLayouts) out = [];
+    out.push(mod.default as LayoutComponent);
+  }
+  return out;
+}
+
+/** The page wrapped in its layouts: each layout gets the page props and `Component`, what it wraps. */
+function withLayouts(
+  page: ComponentType<PageProps<unknown>>,
+  layouts: LayoutComponent[],
+  props: PageProps<unknown>,
+): VNode {
+  let inner: ComponentType = () => h(page, props);
+  for (const layout of [...layouts].reverse()) {
+    const child: ComponentType = inner;
+    inner = (): VNode => h(layout, { ...props, Component: child }) as VNode;
+  }
+  return h(inner, null);
+}
+
 /** Renders a page component inside routes/_app.tsx and injects the scripts of the islands it used. */
 export function renderPage(
   c: Context,
   options: {
     manifest: Manifest;
     component: ComponentType<PageProps<unknown>>;
+    /** The page's layouts, outermost first (see layoutsOf). */
+    layouts?: LayoutComponent[];
     data: unknown;
     status?: number;
     title?: string;
@@ -150,7 +189,7 @@ export function renderPage(
   let islands: string[] = [];
   let headNodes: ComponentChildren[] = [];
   try {
-    const body = h(options.component, props);
+    const body = withLayouts(options.component, options.layouts ?? [], props);
     const tree = shell
       ? h(shell, {
         children: body,
@@ -218,10 +257,12 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
   }
   const errorModule = manifest.routes["routes/_error.tsx"];
   const errorPage = errorModule?.default;
+  // The error page sits in `routes/`: the root layout wraps it unless it skips inherited layouts.
+  const errorLayouts = layoutsOf(manifest, "routes/_error.tsx");
   const renderError: ErrorRenderer = (c, status) => {
     if (!errorPage) return null;
     const data: ErrorPageData = { status };
-    return renderPage(c, { ...options, manifest, component: errorPage, data, status });
+    return renderPage(c, { ...options, manifest, component: errorPage, layouts: errorLayouts, data, status });
   };
   for (const status of errorModule?.statusPages ?? []) {
     const own = [errorModule.middleware ?? []].flat();
@@ -233,6 +274,7 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
     const path = routePathOf(f);
     const handlers = mod.handler ?? {};
     const component = mod.default;
+    const layouts = layoutsOf(manifest, f);
     const own = [...groupMiddlewareOf(f), ...[mod.middleware ?? []].flat()];
     for (const method of METHODS) {
       const fn = handlers[method];
@@ -245,6 +287,7 @@ export function mountManifest(app: Hono, manifest: Manifest, options: MountOptio
         return renderPage(c, {
           manifest,
           component,
+          layouts,
           data: pageResult?.data,
           status: pageResult?.status,
           title: pageResult?.title,

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from "react";
-import type { ComponentChildren } from "preact";
 import { island } from "../framework/island.tsx";
 import { Check } from "../components/settings/Check.tsx";
 import { ExecNotice } from "../components/settings/ExecNotice.tsx";
@@ -18,29 +17,10 @@ import { RulesEditor } from "./settings/RulesEditor.tsx";
 import { SiteCard } from "./settings/SiteCard.tsx";
 import { ImportedNote } from "./settings/ImportedNote.tsx";
 import { SecurityFields } from "./settings/SecurityFields.tsx";
+import { BrandingFields } from "./settings/BrandingFields.tsx";
+import { SettingsCard } from "./settings/SettingsCard.tsx";
 
 const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
-
-function Card(
-  props: { title: string; id: string; children: ComponentChildren; onSave: () => void; label: string },
-) {
-  return (
-    <form
-      class="card settings-card"
-      data-testid={`card-${props.id}`}
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.onSave();
-      }}
-    >
-      <h2 class="card-title">{props.title}</h2>
-      <div class="card-content settings-fields">{props.children}</div>
-      <div class="card-actions">
-        <button type="submit" class="button">{props.label}</button>
-      </div>
-    </form>
-  );
-}
 
 function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | null }) {
   const { config, locale, t } = usePage();
@@ -49,8 +29,6 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
   const busy = useRef(false);
   const exec = config.EnableExec;
   const set = <K extends keyof Settings>(k: K) => (v: Settings[K]) => setS((cur) => ({ ...cur, [k]: v }));
-  const setBranding = <K extends keyof Settings["branding"]>(k: K) => (v: Settings["branding"][K]) =>
-    setS((cur) => ({ ...cur, branding: { ...cur.branding, [k]: v } }));
   const save = async () => {
     if (busy.current) return;
     busy.current = true;
@@ -78,7 +56,7 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
   return (
     <div class="settings-columns three">
       <div class="settings-column">
-        <Card title={t("settings.global.title")} id="global" {...common}>
+        <SettingsCard title={t("settings.global.title")} id="global" {...common}>
           {props.imported && <ImportedNote record={props.imported} locale={locale} t={t} />}
           <Check
             name="enableGuest"
@@ -115,49 +93,9 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
             </label>
           )}
           <ExecNotice status={s.exec} shell={s.shell} t={t} />
-        </Card>
-        <Card title={t("settings.branding.title")} id="branding" {...common}>
-          <Check
-            label={t("settings.branding.disableExternal")}
-            checked={s.branding.disableExternal}
-            onChange={setBranding("disableExternal")}
-          />
-          <Check
-            label={t("settings.branding.disableUsedPercentage")}
-            checked={s.branding.disableUsedPercentage}
-            onChange={setBranding("disableUsedPercentage")}
-          />
-          <label class="field">
-            <span>{t("settings.theme.label")}</span>
-            <select
-              class="input"
-              name="branding.theme"
-              value={s.branding.theme}
-              onChange={(e) => setBranding("theme")((e.currentTarget as HTMLSelectElement).value)}
-            >
-              <option value="">{t("settings.theme.system")}</option>
-              <option value="light">{t("settings.theme.light")}</option>
-              <option value="dark">{t("settings.theme.dark")}</option>
-            </select>
-          </label>
-          <label class="field">
-            <span>{t("settings.branding.name")}</span>
-            <input
-              class="input"
-              name="branding.name"
-              value={s.branding.name}
-              onInput={(e) => setBranding("name")((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
-          <label class="field">
-            <span>{t("settings.branding.files")}</span>
-            <input
-              class="input"
-              name="branding.files"
-              value={s.branding.files}
-              onInput={(e) => setBranding("files")((e.currentTarget as HTMLInputElement).value)}
-            />
-          </label>
+        </SettingsCard>
+        <SettingsCard title={t("settings.branding.title")} id="branding" {...common}>
+          <BrandingFields value={s.branding} onChange={set("branding")} t={t} />
           <label class="field">
             <span>{t("settings.customCss")}</span>
             <textarea
@@ -168,8 +106,8 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
               onInput={(e) => set("customCss")((e.currentTarget as HTMLTextAreaElement).value)}
             />
           </label>
-        </Card>
-        <Card title={t("settings.tus.title")} id="tus" {...common}>
+        </SettingsCard>
+        <SettingsCard title={t("settings.tus.title")} id="tus" {...common}>
           <ChunkSizeField
             label={t("settings.tus.chunkSize")}
             bytes={s.tus.chunkSize}
@@ -190,21 +128,21 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
               }}
             />
           </label>
-        </Card>
+        </SettingsCard>
       </div>
       <div class="settings-column">
-        <Card title={t("settings.defaults.title")} id="defaults" {...common}>
+        <SettingsCard title={t("settings.defaults.title")} id="defaults" {...common}>
           <p class="settings-hint">{t("settings.defaults.hint")}</p>
           <DefaultsFields value={s.defaults} onChange={set("defaults")} exec={exec} t={t} />
-        </Card>
-        <Card title={t("settings.site.title")} id="site" {...common}>
+        </SettingsCard>
+        <SettingsCard title={t("settings.site.title")} id="site" {...common}>
           {/* GET /api/settings always carries `site` (lib/settings.ts toWireSettings). */}
           <SiteCard value={s.site!} onChange={set("site")} exec={exec} t={t} />
-        </Card>
+        </SettingsCard>
       </div>
       {exec && (
         <div class="settings-column">
-          <Card title={t("settings.commandRunner.title")} id="commands" {...common}>
+          <SettingsCard title={t("settings.commandRunner.title")} id="commands" {...common}>
             <p class="settings-hint">{t("settings.commandRunner.hint")}</p>
             {HOOK_NAMES.map((name) => (
               <details key={name} class="settings-hook" open={(s.commands[name]?.length ?? 0) > 0}>
@@ -220,18 +158,20 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
                 />
               </details>
             ))}
-          </Card>
+          </SettingsCard>
         </div>
       )}
     </div>
   );
 }
 
-function SettingsGlobalImpl(props: { imported: FilebrowserImport | null }) {
+function SettingsGlobalImpl(props: { imported: FilebrowserImport | null; settings?: Settings }) {
   const { t } = usePage();
-  const [settings, setSettings] = useState<Settings | null>(null);
+  const [settings, setSettings] = useState<Settings | null>(props.settings ?? null);
   const [error, setError] = useState<number | null>(null);
   useEffect(() => {
+    // The page brings the settings; the API only when it came without.
+    if (props.settings) return;
     getSettings().then(setSettings).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, []);
   if (error !== null) return <ErrorView status={error} t={t} />;

@@ -16,7 +16,7 @@ import { baseUrl } from "../client/page.ts";
 import { registerPrompt, showPrompt } from "../client/prompts.ts";
 import { userFromDefaults } from "../client/settings.ts";
 import { showError, showSuccess, showSuccessOnNextPage } from "../client/toasts.ts";
-import type { User } from "../lib/types.ts";
+import type { User, UserDefaults } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
 import { UserForm } from "./settings/UserForm.tsx";
 import { checkPassword } from "../client/password_policy.ts";
@@ -27,6 +27,10 @@ registerPrompt("settings-delete-user", DeleteUserPrompt, { labelKey: "prompts.de
 export interface SettingsUserProps {
   /** The user id, or "new". */
   id: string;
+  /** The user to edit, as the API answers it. */
+  user?: User;
+  /** For a new user: the defaults it starts from. */
+  defaults?: NewUserDefaults;
 }
 
 interface Loaded {
@@ -38,24 +42,40 @@ interface Loaded {
   scope: string;
 }
 
+/** What the server puts in the page for a new user: the defaults of new users. */
+export interface NewUserDefaults {
+  defaults: UserDefaults;
+  createUserDir: boolean;
+}
+
+function fromDefaults(d: NewUserDefaults): Loaded {
+  const user = userFromDefaults(d.defaults);
+  const scope = user.scope;
+  if (d.createUserDir) user.scope = "";
+  return { user, name: "", createHome: d.createUserDir, scope };
+}
+
+function fromUser(user: User): Loaded {
+  return { user: { ...user, password: "" }, name: user.username, createHome: false, scope: user.scope };
+}
+
 async function load(id: string): Promise<Loaded> {
-  if (id === "new") {
-    const s = await getSettings();
-    const user = userFromDefaults(s.defaults);
-    const scope = user.scope;
-    if (s.createUserDir) user.scope = "";
-    return { user, name: "", createHome: s.createUserDir, scope };
-  }
+  if (id === "new") return fromDefaults(await getSettings());
   const n = Number(id);
   if (!Number.isInteger(n) || n < 1) throw new ApiError(404, "not found");
-  const user = await getUser(n);
-  return { user: { ...user, password: "" }, name: user.username, createHome: false, scope: user.scope };
+  return fromUser(await getUser(n));
+}
+
+/** The form's data from the page, if the server put it there. */
+function initialOf(props: SettingsUserProps): Loaded | null {
+  if (props.user) return fromUser(props.user);
+  return props.defaults ? fromDefaults(props.defaults) : null;
 }
 
 function SettingsUserImpl(props: SettingsUserProps) {
   const { config, t } = usePage();
   const isNew = props.id === "new";
-  const [data, setData] = useState<Loaded | null>(null);
+  const [data, setData] = useState<Loaded | null>(() => initialOf(props));
   const [error, setError] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   // The admin's own password: json auth re-authenticates every save of this form (it may change names, passwords,
@@ -63,6 +83,8 @@ function SettingsUserImpl(props: SettingsUserProps) {
   const [current, setCurrent] = useState("");
   const askCurrent = config.AuthMethod === "json";
   useEffect(() => {
+    // The page brings the user (or the defaults); the API only when it came without.
+    if (initialOf(props)) return;
     load(props.id).then(setData).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, [props.id]);
   // An empty password keeps the current one (existing users); any other must meet the length rule.

@@ -7,12 +7,14 @@ import { ApiError, listUsers } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import type { User } from "../lib/types.ts";
 
-function SettingsUsersImpl() {
+function SettingsUsersImpl(props: { users?: User[] }) {
   const { config, t } = usePage();
   const base = config.BaseURL;
-  const [users, setUsers] = useState<User[] | null>(null);
+  const [users, setUsers] = useState<User[] | null>(props.users ?? null);
   const [error, setError] = useState<number | null>(null);
   useEffect(() => {
+    // The page brings the list; the API only when it came without.
+    if (props.users) return;
     listUsers().then(setUsers).catch((err) => setError(err instanceof ApiError ? err.status : 500));
   }, []);
   if (error !== null) return <ErrorView status={error} t={t} />;

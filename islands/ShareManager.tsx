@@ -28,9 +28,9 @@ function DateCell(
   );
 }
 
-function ShareManagerImpl() {
+function ShareManagerImpl(props: { links?: Share[] | null }) {
   const { t, locale, user } = usePage();
-  const [links, setLinks] = useState<Share[] | null>(null);
+  const [links, setLinks] = useState<Share[] | null>(props.links ?? null);
   const [error, setError] = useState<number | null>(null);
   const admin = !!user?.perm.admin;
 
@@ -47,7 +47,10 @@ function ShareManagerImpl() {
       setError(err instanceof ApiError ? err.status : 500);
     }
   };
-  useEffect(() => void load(), []);
+  // The page brings the links; the API only when it came without (and after a deletion).
+  useEffect(() => {
+    if (!props.links) void load();
+  }, []);
 
   const copy = (hash: string) => copyShareLink(hash, t("share.linkCopied"));
 

@@ -27,6 +27,8 @@ export interface SharePageProps {
   hash: string;
   /** Path inside the share, decoded ("/" for the root). */
   sub: string;
+  /** What the public share API answers for `sub`, when the server could tell (no password, link alive). */
+  initial?: ShareOrDrop | null;
 }
 
 function pageUrl(hash: string, sub: string): string {
@@ -48,7 +50,7 @@ function SharePageImpl(props: SharePageProps) {
   const { hash } = props;
   const [sub, setSub] = useState(props.sub);
   const [password, setPassword] = useState("");
-  const [res, setRes] = useState<ShareOrDrop | null>(null);
+  const [res, setRes] = useState<ShareOrDrop | null>(props.initial ?? null);
   const [status, setStatus] = useState<number | null>(null);
   const [needPassword, setNeedPassword] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -76,7 +78,8 @@ function SharePageImpl(props: SharePageProps) {
     }
   };
   useEffect(() => {
-    void load(sub, password);
+    // The page brings the first answer; the API only when it came without, and on every move inside the share.
+    if (!props.initial) void load(sub, password);
     const onPop = () => {
       const next = subOfLocation(hash);
       setSub(next);

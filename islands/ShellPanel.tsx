@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { usePage } from "../client/hooks.ts";
 import { IS_BROWSER } from "../client/page.ts";
+import { onFilesRoute } from "../client/router.ts";
 import { canUseShell, shellOpen } from "../client/shell/state.ts";
 import "../client/shell/action.ts";
 import { ShellWindow } from "./shell/ShellWindow.tsx";
@@ -9,7 +10,8 @@ import { ShellWindow } from "./shell/ShellWindow.tsx";
 function ShellPanelImpl() {
   const page = usePage();
   const { config } = page;
-  const open = IS_BROWSER && shellOpen.value;
+  // Mounted on the settings pages too (one shell for client-side navigation), but shown on files URLs only.
+  const open = IS_BROWSER && shellOpen.value && onFilesRoute.value;
   // Once opened the panel stays mounted (hidden when closed): its output and a running command survive.
   const [used, setUsed] = useState(false);
   useEffect(() => {

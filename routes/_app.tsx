@@ -25,7 +25,11 @@ function errorTitle(status: number): string | undefined {
   return status >= 500 ? "errors.title.500" : undefined;
 }
 
-/** The document shell: language and direction, theme, startup config and the active locale's strings. */
+/**
+ * The document shell: language and direction, theme, startup config and the active locale's strings. Its JSON
+ * blocks and RenderContext carry shell data only (config, session user, locale), the same on every page of a
+ * session; a page's own data reaches its islands as props (docs/architecture.md, "Islands and the framework").
+ */
 export default function App(props: AppShellProps) {
   const state = props.state as Partial<AppState>;
   const settings = state.settings!;

@@ -12,6 +12,9 @@ export const statusPages = [403, 404, 500];
 /** On the status pages the session is optional (the header, theme and language follow the user if any). */
 export const middleware = requirePageUser({ optional: true });
 
+/** A full page of its own (logo and message), not inside the app shell: it also shows to visitors. */
+export const config = { skipInheritedLayouts: true };
+
 /** The error page: rendered by the router for failed page requests (status in `data`) and at `/<status>`. */
 export default define.page<unknown>(({ data }) => {
   const { info, t } = useContext(RenderContext) as RenderData;

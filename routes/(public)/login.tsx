@@ -2,6 +2,9 @@ import { define, page } from "../../define.ts";
 import { Login } from "../../islands/Login.tsx";
 import { safeRedirect } from "../../lib/redirect.ts";
 
+/** The login page is a centred card of its own, outside the app shell. */
+export const config = { skipInheritedLayouts: true };
+
 export const handler = define.handlers({
   GET(c) {
     const redirect = safeRedirect(c.req.query("redirect"), { baseUrl: c.var.deps.config.baseUrl });

@@ -1,14 +1,6 @@
 import { define, page } from "../../define.ts";
 import { decodePathLenient } from "../../lib/request_path.ts";
-import { Layout } from "../../components/Layout.tsx";
-import { usePage } from "../../client/hooks.ts";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
-import { Header } from "../../islands/Header.tsx";
-import { Prompts } from "../../islands/Prompts.tsx";
-import { ShellPanel } from "../../islands/ShellPanel.tsx";
-import { Sidebar } from "../../islands/Sidebar.tsx";
-import { Uploads } from "../../islands/Uploads.tsx";
-import { Toasts } from "../../islands/Toasts.tsx";
 
 export const handler = define.handlers({
   GET(c) {
@@ -18,36 +10,14 @@ export const handler = define.handlers({
     const name = path.split("/").filter(Boolean).pop();
     // The browser fetches the listing while the scripts load (client/listing.ts asks for the same URL).
     const preload = `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
-    // The shell panel (and its script) only for users who may run commands.
-    const shell = c.var.deps.config.enableExec && c.var.user?.perm.execute === true;
-    return page({ path, preload, shell }, { title: name ?? "sidebar.myFiles" });
+    return page({ path, preload }, { title: name ?? "sidebar.myFiles" });
   },
 });
 
+// The shell (header, sidebar, overlays) is routes/_layout.tsx, the heading routes/files/_layout.tsx.
 export default define.page<typeof handler>(({ data }) => (
-  <FilesPage path={data.path} preload={data.preload} shell={data.shell} />
+  <>
+    <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
+    <FileBrowser path={data.path} />
+  </>
 ));
-
-function FilesPage(data: { path: string; preload: string; shell: boolean }) {
-  const { t } = usePage();
-  return (
-    <>
-      <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
-      <Layout
-        heading={t("sidebar.myFiles")}
-        header={<Header actions />}
-        sidebar={<Sidebar usage />}
-        overlays={
-          <>
-            <Prompts />
-            <Toasts />
-            <Uploads />
-            {data.shell && <ShellPanel />}
-          </>
-        }
-      >
-        <FileBrowser path={data.path} />
-      </Layout>
-    </>
-  );
-}

@@ -1,15 +1,12 @@
 import { define, page } from "../../define.ts";
-import { SettingsPage } from "../../islands/settings/SettingsPage.tsx";
 import { ShareManager } from "../../islands/ShareManager.tsx";
+import { findManagedShares } from "../../lib/share_pages.ts";
 
 export const handler = define.handlers({
-  GET() {
-    return page({}, { title: "settings.nav.shares" });
+  async GET(c) {
+    const links = await findManagedShares(c.var.ctx);
+    return page({ links }, { title: "settings.nav.shares" });
   },
 });
 
-export default define.page<typeof handler>(() => (
-  <SettingsPage section="shares">
-    <ShareManager />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(({ data }) => <ShareManager links={data.links} />);

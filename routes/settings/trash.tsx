@@ -1,5 +1,4 @@
 import { define, page } from "../../define.ts";
-import { SettingsPage } from "../../islands/settings/SettingsPage.tsx";
 import { SettingsTrash } from "../../islands/SettingsTrash.tsx";
 
 export const handler = define.handlers({
@@ -8,8 +7,4 @@ export const handler = define.handlers({
   },
 });
 
-export default define.page<typeof handler>(() => (
-  <SettingsPage section="trash">
-    <SettingsTrash />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(() => <SettingsTrash />);

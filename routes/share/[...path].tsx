@@ -1,35 +1,21 @@
 import { define, page } from "../../define.ts";
 import { decodePathLenient } from "../../lib/request_path.ts";
-import { Layout } from "../../components/Layout.tsx";
-import { Header } from "../../islands/Header.tsx";
-import { Prompts } from "../../islands/Prompts.tsx";
 import { SharePage } from "../../islands/SharePage.tsx";
-import { Sidebar } from "../../islands/Sidebar.tsx";
-import { Toasts } from "../../islands/Toasts.tsx";
+import { findPublicPage } from "../../lib/share_pages.ts";
+import { clientAddress } from "../../middleware/conn.ts";
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
     const rest = (c.req.param("path") ?? "").split("/").map(decodePathLenient);
     const hash = rest[0] ?? "";
     const sub = "/" + rest.slice(1).join("/");
-    return page({ hash, sub }, { title: "share.title" });
+    // What the page's island would ask the public share API for, unless the link needs a password or is gone.
+    const initial = await findPublicPage(c.var.deps, c.var.settings, { hash, sub, client: clientAddress(c) });
+    return page({ hash, sub, initial }, { title: "share.title" });
   },
 });
 
+// The frame (header, drawer sidebar, overlays) is routes/share/_layout.tsx.
 export default define.page<typeof handler>(({ data }) => (
-  <Layout
-    drawer
-    header={<Header />}
-    // Visitors get the logged-out sidebar (Login, and Signup when it is on); users their own. It stays behind the
-    // menu button here so the shared item is centred.
-    sidebar={<Sidebar />}
-    overlays={
-      <>
-        <Prompts />
-        <Toasts />
-      </>
-    }
-  >
-    <SharePage hash={data.hash} sub={data.sub} />
-  </Layout>
+  <SharePage hash={data.hash} sub={data.sub} initial={data.initial} />
 ));

@@ -72,3 +72,28 @@ Deno.test("partial: pages of another layout and non-GET requests are not partial
     await t.close();
   }
 });
+
+Deno.test("partial: with command execution on, files and settings still share one layout signature", async () => {
+  const t = await testApp({
+    config: { enableExec: true },
+    users: [{ username: "runner", perm: { create: true, execute: true } }, { username: "bob", perm: {} }],
+  });
+  try {
+    const signature = async (path: string, as: string) => {
+      const r = await t.request(path, { headers: cookie(t.tokens[as]) });
+      assert.equal(r.status, 200, path);
+      return layoutOf(await r.text());
+    };
+    for (const as of ["runner", "bob"]) {
+      const files = await signature("/files/", as);
+      assert.equal(files, await signature("/settings/profile", as), as);
+      assert.equal(
+        files?.includes("ShellPanel"),
+        as === "runner",
+        `${as}: the shell panel on every page or none`,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});

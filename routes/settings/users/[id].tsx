@@ -1,16 +1,30 @@
 import { define, page } from "../../../define.ts";
-import { SettingsPage } from "../../../islands/settings/SettingsPage.tsx";
 import { SettingsUser } from "../../../islands/SettingsUser.tsx";
+import type { NewUserDefaults } from "../../../islands/SettingsUser.tsx";
+import { users } from "../../../lib/storage/mod.ts";
+import { toWireSettings } from "../../../lib/settings.ts";
+import { toWireUser } from "../../../lib/users.ts";
+import type { User } from "../../../lib/types.ts";
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
     const id = c.req.param("id") ?? "new";
-    return page({ id }, { title: id === "new" ? "settings.users.newTitle" : "settings.users.title" });
+    let user: User | undefined;
+    let defaults: NewUserDefaults | undefined;
+    if (id === "new") {
+      const { createUserDir } = c.var.settings;
+      defaults = { defaults: toWireSettings(c.var.settings).defaults, createUserDir };
+    } else {
+      // What GET /api/users/<id> answers; an unknown id leaves the form to ask the API and show its 404.
+      const n = Number(id);
+      const stored = Number.isSafeInteger(n) && n > 0 ? await users.findUser(c.var.deps.kv, n) : null;
+      user = stored ? toWireUser(stored, { viewerIsAdmin: true }) : undefined;
+    }
+    const title = id === "new" ? "settings.users.newTitle" : "settings.users.title";
+    return page({ id, user, defaults }, { title });
   },
 });
 
 export default define.page<typeof handler>(({ data }) => (
-  <SettingsPage section="users">
-    <SettingsUser id={data.id} />
-  </SettingsPage>
+  <SettingsUser id={data.id} user={data.user} defaults={data.defaults} />
 ));

@@ -1,15 +1,14 @@
 import { define, page } from "../../../define.ts";
-import { SettingsPage } from "../../../islands/settings/SettingsPage.tsx";
 import { SettingsUsers } from "../../../islands/SettingsUsers.tsx";
+import { users } from "../../../lib/storage/mod.ts";
+import { toWireUser } from "../../../lib/users.ts";
 
 export const handler = define.handlers({
-  GET() {
-    return page({}, { title: "settings.users.title" });
+  async GET(c) {
+    // What GET /api/users answers (the folder's guard lets admins only in).
+    const list = (await users.listUsers(c.var.deps.kv)).map((u) => toWireUser(u, { viewerIsAdmin: true }));
+    return page({ users: list }, { title: "settings.users.title" });
   },
 });
 
-export default define.page<typeof handler>(() => (
-  <SettingsPage section="users">
-    <SettingsUsers />
-  </SettingsPage>
-));
+export default define.page<typeof handler>(({ data }) => <SettingsUsers users={data.users} />);
