@@ -43,9 +43,9 @@ export function Listing(props: ListingProps) {
   const items = dir.items ?? [];
   const mode = user?.viewMode === "mosaic" || user?.viewMode === "mosaic gallery" ? user.viewMode : "list";
   const listRef = useRef<HTMLDivElement>(null);
-  // The listbox is as tall as every item together (the scrollbar shows the whole folder); only the rows in and
-  // around the viewport exist in the DOM.
-  const count = items.length;
+  // The listbox is as tall as every item together (the scrollbar shows the whole folder, also while only its
+  // first screen has arrived); only the rows in and around the viewport exist in the DOM.
+  const count = Math.max(items.length, (dir.numDirs ?? 0) + (dir.numFiles ?? 0));
   const win = useWindow(listRef, count, mode);
   const events = useListingEvents({ items, win, listRef, user });
 
@@ -67,6 +67,10 @@ export function Listing(props: ListingProps) {
   }, [dir.path, items]);
 
   const rows = Math.ceil(count / win.cols);
+  // Until measured (the server's render and its hydration) the cards fill the width by CSS alone.
+  const cols = win.measured || mode === "list"
+    ? `repeat(${win.cols}, minmax(0, 1fr))`
+    : `repeat(auto-fill, minmax(${mode === "mosaic" ? 280 : 200}px, 1fr))`;
   const startRow = Math.floor(win.start / win.cols);
   const focus = focusIndex.value;
   const multi = multiple.value;
@@ -99,7 +103,7 @@ export function Listing(props: ListingProps) {
             data-testid="listing"
             data-count={items.length}
             style={{
-              height: `${Math.max(0, rows * win.rowH - win.gap)}px`,
+              height: win.measured || mode === "list" ? `${Math.max(0, rows * win.rowH - win.gap)}px` : undefined,
               "--row-h": `${win.rowH - win.gap}px`,
             }}
             {...events}
@@ -108,7 +112,7 @@ export function Listing(props: ListingProps) {
               class="window"
               style={{
                 transform: `translateY(${startRow * win.rowH}px)`,
-                gridTemplateColumns: `repeat(${win.cols}, minmax(0, 1fr))`,
+                gridTemplateColumns: cols,
                 gap: `${win.gap}px`,
               }}
             >
@@ -117,7 +121,7 @@ export function Listing(props: ListingProps) {
                   key={item.path}
                   item={item}
                   index={win.start + i}
-                  total={items.length}
+                  total={count}
                   mode={mode}
                   locale={locale}
                   absoluteDates={!!user?.dateFormat}
