@@ -45,10 +45,6 @@ export interface FileBrowserProps {
   listing?: Resource | null;
 }
 
-function isComplete(r: Resource): boolean {
-  return r.items!.length >= (r.numDirs ?? 0) + (r.numFiles ?? 0);
-}
-
 /** Shows the server's first screen at once (the page's first render, or a main area swapped in). */
 function adopt(first: Resource | null | undefined): boolean {
   if (!IS_BROWSER || !first || first.path.replace(/\/*$/, "/") !== currentPath.value) return false;
@@ -59,7 +55,7 @@ function adopt(first: Resource | null | undefined): boolean {
     loadError.value = null;
   });
   // A whole folder needs no request; otherwise the rest comes from the listing the page preloaded.
-  if (!isComplete(first)) return false;
+  if (first.items!.length < first.numDirs! + first.numFiles!) return false;
   preloaded = false;
   return true;
 }

@@ -67,10 +67,6 @@ export function Listing(props: ListingProps) {
   }, [dir.path, items]);
 
   const rows = Math.ceil(count / win.cols);
-  // Until measured (the server's render and its hydration) the cards fill the width by CSS alone.
-  const cols = win.measured || mode === "list"
-    ? `repeat(${win.cols}, minmax(0, 1fr))`
-    : `repeat(auto-fill, minmax(${mode === "mosaic" ? 280 : 200}px, 1fr))`;
   const startRow = Math.floor(win.start / win.cols);
   const focus = focusIndex.value;
   const multi = multiple.value;
@@ -103,7 +99,7 @@ export function Listing(props: ListingProps) {
             data-testid="listing"
             data-count={items.length}
             style={{
-              height: win.measured || mode === "list" ? `${Math.max(0, rows * win.rowH - win.gap)}px` : undefined,
+              height: `${Math.max(0, rows * win.rowH - win.gap)}px`,
               "--row-h": `${win.rowH - win.gap}px`,
             }}
             {...events}
@@ -112,7 +108,11 @@ export function Listing(props: ListingProps) {
               class="window"
               style={{
                 transform: `translateY(${startRow * win.rowH}px)`,
-                gridTemplateColumns: cols,
+                // The columns geometryOf() counts, by CSS alone: right before the width is measured too (the
+                // server's render, before any script runs).
+                gridTemplateColumns: mode === "list"
+                  ? "minmax(0,1fr)"
+                  : `repeat(auto-fill,minmax(min(${mode === "mosaic" ? "280px,100%" : "200px,50% - 4px"}),1fr))`,
                 gap: `${win.gap}px`,
               }}
             >

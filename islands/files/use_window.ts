@@ -7,8 +7,10 @@ import type { RefObject } from "preact";
 const GAP = 8;
 const OVERSCAN_ROWS = 6;
 const MOBILE_QUERY = "(max-width: 736px)";
-/** Items in the first window, before the listing is measured: the server renders these (and sends no more). */
+/** Items the server sends with a folder's page: enough for the first screen of any view mode. */
 export const FIRST_SCREEN = 60;
+/** Rows of the list view rendered before the listing is measured (a tall screen's worth). */
+const FIRST_LIST_ROWS = 40;
 /** A window resize is acted on this long after the last resize event, ms. */
 export const RESIZE_DEBOUNCE_MS = 100;
 
@@ -38,21 +40,17 @@ export function geometryOf(mode: string, width: number, mobile: boolean): Geomet
 export interface WindowState extends Geometry {
   start: number;
   end: number;
-  /** False for the first render (the server's, and the hydration of it): the width is not known yet. */
-  measured: boolean;
 }
 
 function same(a: WindowState, b: WindowState): boolean {
-  return a.start === b.start && a.end === b.end && a.cols === b.cols && a.rowH === b.rowH && a.gap === b.gap &&
-    a.measured === b.measured;
+  return a.start === b.start && a.end === b.end && a.cols === b.cols && a.rowH === b.rowH && a.gap === b.gap;
 }
 
 /** Tracks which of `count` items are visible in the window-scrolled element `ref`. */
 export function useWindow(ref: RefObject<HTMLElement | null>, count: number, mode: string): WindowState {
   const [state, setState] = useState<WindowState>(() => ({
     start: 0,
-    end: Math.min(count, FIRST_SCREEN),
-    measured: false,
+    end: Math.min(count, mode === "list" ? FIRST_LIST_ROWS : FIRST_SCREEN),
     ...geometryOf(mode, 800, false),
   }));
   useLayoutEffect(() => {
@@ -70,7 +68,6 @@ export function useWindow(ref: RefObject<HTMLElement | null>, count: number, mod
         ...geo,
         start: Math.min(count, first * geo.cols),
         end: Math.min(count, last * geo.cols),
-        measured: true,
       };
       setState((prev) => same(prev, next) ? prev : next);
     };
