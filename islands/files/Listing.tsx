@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
 import type { PageView } from "../../client/hooks.ts";
@@ -48,6 +48,9 @@ export function Listing(props: ListingProps) {
   const count = Math.max(items.length, (dir.numDirs ?? 0) + (dir.numFiles ?? 0));
   const win = useWindow(listRef, count, mode);
   const events = useListingEvents({ items, win, listRef, user });
+  // Rendered anew once mounted, with what depends on the browser (see RowProps.dateTitles).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
 
   // Back from a preview: focus the item it showed, scrolled into view.
   useEffect(() => {
@@ -112,7 +115,9 @@ export function Listing(props: ListingProps) {
                 // server's render, before any script runs).
                 gridTemplateColumns: mode === "list"
                   ? "minmax(0,1fr)"
-                  : `repeat(auto-fill,minmax(min(${mode === "mosaic" ? "280px,100%" : "200px,50% - 4px"}),1fr))`,
+                  : `repeat(auto-fill,minmax(min(${
+                    mode === "mosaic" ? "280px,100%" : "200px,50% - 4px"
+                  }),1fr))`,
                 gap: `${win.gap}px`,
               }}
             >
@@ -128,6 +133,7 @@ export function Listing(props: ListingProps) {
                   thumbs={config.EnableThumbs}
                   draggable={!!user?.perm.rename}
                   invalidLinkText={t("files.invalidLink")}
+                  dateTitles={mounted}
                 />
               ))}
             </div>

@@ -26,7 +26,10 @@ function rowBoxes(page: Page): Promise<number[][]> {
 }
 
 /** Loads a files URL with the FileBrowser script held back; returns what was there before it ran. */
-async function beforeScripts(page: Page, url: string): Promise<{ boxes: number[][]; release(): Promise<void> }> {
+async function beforeScripts(
+  page: Page,
+  url: string,
+): Promise<{ boxes: number[][]; release(): Promise<void> }> {
   let release = () => {};
   const held = new Promise<void>((r) => release = r);
   let passed = () => {};
@@ -89,10 +92,15 @@ Deno.test({
         }
         assert.equal(await page.locator('[role="option"]').first().isVisible(), true);
         assert.equal(await page.locator("[data-hydrated]").count(), 0, "no script ran");
+        assert.equal(await page.locator("time[title]").count(), 0, "no tooltip in the server's time zone");
         await context.close();
       });
 
-      const { context, page } = await newSession(browser, server, { as: "alice" });
+      // A time zone the server does not have: what hydration keeps must not be the server's formatting.
+      const { context, page } = await newSession(browser, server, {
+        as: "alice",
+        timezoneId: "Asia/Kathmandu",
+      });
       const listings: string[] = [];
       page.on("request", (r) => {
         if (r.url().includes("/api/resources/")) listings.push(new URL(r.url()).pathname);
@@ -120,6 +128,12 @@ Deno.test({
         const first = page.locator('[data-testid="listing"] [role="option"]').nth(1);
         await first.click();
         assert.equal(await first.getAttribute("aria-selected"), "true");
+        const tooltip = await page.locator('[data-testid="listing"] time').first().evaluate((el) => {
+          const time = el as HTMLTimeElement;
+          const f = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
+          return [time.title, f.format(new Date(time.dateTime))];
+        });
+        assert.equal(tooltip[0], tooltip[1], "the date's tooltip is the browser's");
         await page.keyboard.press("ArrowDown");
         assert.equal(await page.locator(".row.focused").getAttribute("data-index"), "2");
         await page.locator('[data-name="sub"]').dblclick();
