@@ -54,17 +54,11 @@ function parseInWorker(w: Worker, res: Response, onFirst?: (r: Resource) => void
         resolve(result!.items ? { ...result!, items } : result!);
       }
     });
-    const body = res.body;
-    try {
-      // Hand the body stream over: the bytes then flow to the worker, not through the main thread.
-      w.postMessage({ id, stream: body! } satisfies ParseRequest, [body! as unknown as Transferable]);
-    } catch {
-      // Streams not transferable here: buffer on this thread and transfer the bytes.
-      res.arrayBuffer().then(
-        (buffer) => w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]),
-        reject,
-      );
-    }
+    // The body is read natively and its bytes moved (not copied) to the worker.
+    res.arrayBuffer().then(
+      (buffer) => w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]),
+      reject,
+    );
   });
 }
 

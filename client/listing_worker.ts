@@ -9,13 +9,12 @@ import { displayOrder } from "./display_order.ts";
 
 /** Items in the first slice (enough for the first screen), then per slice. */
 const FIRST_SLICE = 300;
-const SLICE = 2000;
+const SLICE = 1000;
 
-/** A request: the JSON of a resource, as bytes or as the response body stream itself. */
+/** A request: the JSON of a resource, as bytes (transferred, not copied). */
 export interface ParseRequest {
   id: number;
-  buffer?: ArrayBuffer;
-  stream?: ReadableStream<Uint8Array>;
+  buffer: ArrayBuffer;
 }
 
 /** A reply: the resource without its items first, then slices of items until `done`. */
@@ -33,13 +32,11 @@ const scope = globalThis as unknown as {
   postMessage(reply: ParseReply): void;
 };
 
-scope.onmessage = async (e) => {
-  const { id, buffer, stream } = e.data;
+scope.onmessage = (e) => {
+  const { id, buffer } = e.data;
   let res: Resource;
   try {
-    // A transferred body stream is read here, so the main thread never holds the bytes.
-    const bytes = stream ? await new Response(stream).arrayBuffer() : buffer!;
-    res = JSON.parse(new TextDecoder().decode(bytes));
+    res = JSON.parse(new TextDecoder().decode(buffer));
   } catch (err) {
     scope.postMessage({ id, error: String(err) });
     return;
