@@ -26,8 +26,7 @@ function decodeSegment(s: string): string {
 
 export const handler = define.handlers({
   async GET(c) {
-    const { config, listings } = c.var.deps;
-    const base = config.baseUrl;
+    const base = c.var.deps.config.baseUrl;
     const rel = new URL(c.req.url).pathname.slice(base.length + "/files".length) || "/";
     const path = rel.split("/").map(decodeSegment).join("/");
     const name = path.split("/").filter(Boolean).pop();
@@ -36,18 +35,20 @@ export const handler = define.handlers({
     const listing = path.endsWith("/")
       ? await findListingHead(gateContextOf(c.var), path, {
         sorting: c.var.user.sorting,
-        readHeaders: config.typeDetectionByHeader,
+        readHeaders: c.var.deps.config.typeDetectionByHeader,
         limit: FIRST_SCREEN,
-        listings,
+        listings: c.var.deps.listings,
         signal: c.req.raw.signal,
       })
       : null;
     const complete = listing !== null && listing.items!.length === listing.numDirs! + listing.numFiles!;
     // The rest of the listing: the browser fetches it while the scripts load (client/listing.ts asks for the
     // same URL). A folder that fits in the first screen needs no second request.
-    const preload = complete ? null : `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
+    const preload = complete
+      ? null
+      : `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
     // The shell panel (and its script) only for users who may run commands.
-    const shell = config.enableExec && c.var.user?.perm.execute === true;
+    const shell = c.var.deps.config.enableExec && c.var.user?.perm.execute === true;
     return page({ path, preload, shell, listing }, { title: name ?? "sidebar.myFiles" });
   },
 });
