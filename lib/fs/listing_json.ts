@@ -39,7 +39,11 @@ export interface LinkItem {
 }
 
 /** Resolves the symlinks of a snapshot through the gate, for one request. */
-export async function resolveLinks(dir: ScopedPath, snap: DirSnapshot, readHeaders: boolean): Promise<LinkItem[]> {
+export async function resolveLinks(
+  dir: ScopedPath,
+  snap: DirSnapshot,
+  readHeaders: boolean,
+): Promise<LinkItem[]> {
   const links: LinkItem[] = [];
   for (let i = 0; i < snap.names.length; i++) {
     if (snap.kinds[i] !== KIND_LINK) continue;
@@ -97,7 +101,11 @@ export function placeLinks(snap: DirSnapshot, order: Uint32Array, links: LinkIte
 }
 
 /** Marks (1) the non-link entries that pass `v` (and `there`, for folders reached through a link). */
-export function visibleEntries(snap: DirSnapshot, v: ChildVisibility, there: ChildVisibility | null): Uint8Array {
+export function visibleEntries(
+  snap: DirSnapshot,
+  v: ChildVisibility,
+  there: ChildVisibility | null,
+): Uint8Array {
   const n = snap.names.length;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = snap.kinds[i] === KIND_LINK ? 0 : 1;
