@@ -4,7 +4,9 @@
  * the server time of the listing request, and the JavaScript shipped for the files page (raw and gzip).
  *
  * Run: `deno run -A bench/listing_paint.ts [--runs 3] [--sizes 10000,100000]`
- * Goal (issue #4): first rows <= 300 ms (10k) and <= 800 ms (100k), no task > 50 ms.
+ * Goals: first rows <= 300 ms (10k) and <= 800 ms (100k), no task > 50 ms (issue #4); with the first screen
+ * rendered by the server ("pages carry their data"), warm: <= 150 ms (10k) and <= 400 ms (100k), and no more
+ * JavaScript for the files page than before.
  */
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
@@ -22,22 +24,27 @@ const SIZES = values.sizes!.split(",").map(Number);
 /** Installed before any page script: records long tasks and the first painted row. */
 function probe() {
   const w = globalThis as unknown as {
-    __bench: { longTasks: number[]; firstRows: number; hydrated: number };
+    __bench: { longTasks: number[]; firstRows: number; hydrated: number; seen: number; fcp: number };
   };
-  w.__bench = { longTasks: [], firstRows: 0, hydrated: 0 };
+  w.__bench = { longTasks: [], firstRows: 0, hydrated: 0, seen: 0, fcp: 0 };
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) w.__bench.longTasks.push(e.duration);
   }).observe({ type: "longtask", buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === "first-contentful-paint") w.__bench.fcp = e.startTime;
+  }).observe({ type: "paint", buffered: true });
   const check = () => {
     if (!w.__bench.hydrated && document.querySelector('[data-island-root="FileBrowser"][data-hydrated]')) {
       w.__bench.hydrated = performance.now();
     }
     if (!w.__bench.firstRows && document.querySelector('[data-testid="listing"] [role="option"]')) {
-      // The next frame after the rows exist is the one that paints them.
+      // The next frame after the rows exist is the one that paints them (rows the server rendered exist
+      // before any script runs, so keep watching for the hydration).
+      w.__bench.firstRows = -1;
+      w.__bench.seen = performance.now();
       requestAnimationFrame(() => setTimeout(() => w.__bench.firstRows = performance.now()));
-      return;
     }
-    requestAnimationFrame(check);
+    if (!w.__bench.hydrated || !w.__bench.firstRows) requestAnimationFrame(check);
   };
   requestAnimationFrame(check);
 }
@@ -46,6 +53,8 @@ interface RunResult {
   firstRows: number;
   /** Document received, listing request sent, listing received (ms since navigation). */
   html: number;
+  /** First contentful paint. */
+  fcp: number;
   hydrated: number;
   apiStart: number;
   apiEnd: number;
@@ -78,9 +87,13 @@ async function measure(page: Page, url: string, count: number): Promise<RunResul
   );
   await page.waitForSelector(`[data-testid="listing"][data-count="${count}"]`);
   await page.waitForTimeout(300);
-  const firstRows = await page.evaluate(() =>
-    (globalThis as unknown as { __bench: { firstRows: number } }).__bench.firstRows
-  );
+  const firstRows = await page.evaluate(() => {
+    const b =
+      (globalThis as unknown as { __bench: { firstRows: number; seen: number; fcp: number } }).__bench;
+    // Rows in the DOM when the first contentful frame was drawn were painted by it: the timer above would
+    // also count the scripts that run after that frame (the hydration).
+    return b.fcp > 0 && b.seen > 0 && b.seen <= b.fcp ? b.fcp : b.firstRows;
+  });
   const loadLongest = await longestSince(page, 0);
   const timing = await page.evaluate(() => {
     const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
@@ -89,6 +102,7 @@ async function measure(page: Page, url: string, count: number): Promise<RunResul
     const b = (globalThis as unknown as { __bench: { hydrated: number } }).__bench;
     return {
       html: nav.responseEnd,
+      fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
       hydrated: b.hydrated,
       apiStart: api?.startTime ?? 0,
       apiEnd: api?.responseEnd ?? 0,
@@ -216,7 +230,9 @@ function report(size: number, kind: string, results: RunResult[]): void {
   console.log(
     `${size} items, ${kind}: ` +
       `first rows ${med("firstRows")} [${results.map((r) => ms(r.firstRows)).join(", ")}] ` +
-      `(html ${med("html")}, listing requested ${med("apiStart")}, hydrated ${med("hydrated")}, ` +
+      `(html ${med("html")}, first paint ${med("fcp")}, listing requested ${med("apiStart")}, hydrated ${
+        med("hydrated")
+      }, ` +
       `listing received ${med("apiEnd")}); longest task: load ${med("loadLongest")}, scroll ${
         med("scrollLongest")
       }, ` +

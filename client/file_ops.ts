@@ -55,7 +55,9 @@ export function folderName(dir: string): string {
 
 async function namesIn(dir: string): Promise<Set<string>> {
   const current = listing.value;
-  if (current && current.path.replace(/\/*$/, "/") === dir) {
+  // Only a whole listing: the page may still be loading the rest of a big folder.
+  const whole = current && (current.items?.length ?? 0) >= (current.numDirs ?? 0) + (current.numFiles ?? 0);
+  if (whole && current.path.replace(/\/*$/, "/") === dir) {
     return new Set((current.items ?? []).map((i) => i.name));
   }
   const res = await api.getResource(dir);

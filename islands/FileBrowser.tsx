@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { batch } from "@preact/signals";
 import { island } from "../framework/island.tsx";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
@@ -19,6 +19,7 @@ import {
 } from "../client/state.ts";
 import { fileViews } from "../client/views.ts";
 import { filesUrl, IS_BROWSER } from "../client/page.ts";
+import type { Resource } from "../lib/types.ts";
 import { FileCard } from "./files/FileCard.tsx";
 import { Listing } from "./files/Listing.tsx";
 import { PasteChip } from "./files/PasteChip.tsx";
@@ -36,6 +37,26 @@ import { UploadLayer } from "./upload/UploadLayer.tsx";
 export interface FileBrowserProps {
   /** The vpath of the URL, decoded (the server renders breadcrumbs for it). */
   path: string;
+  /**
+   * A folder's first screen, rendered by the server and adopted by the browser: the folder with its first
+   * items in display order and the totals of the whole folder (`numDirs`, `numFiles`). Null for anything else.
+   */
+  listing?: Resource | null;
+}
+
+/** Shows the server's first screen at once (the page's first render, or a main area swapped in). */
+function adopt(first: Resource | null | undefined): boolean {
+  if (!IS_BROWSER || !first || first.path.replace(/\/*$/, "/") !== currentPath.value) return false;
+  batch(() => {
+    resource.value = first;
+    listing.value = first;
+    loading.value = false;
+    loadError.value = null;
+  });
+  // A whole folder needs no request; otherwise the rest comes from the listing the page preloaded.
+  if (first.items!.length < first.numDirs! + first.numFiles!) return false;
+  preloaded = false;
+  return true;
 }
 
 let loadId = 0;
@@ -95,6 +116,9 @@ function FileBrowserImpl(props: FileBrowserProps) {
   const { t, config } = page;
   const path = IS_BROWSER ? currentPath.value : props.path;
   const tick = reloadTick.value;
+  // Adopted during the first render, before anything reads the store, so it matches the server's markup.
+  const skipLoad = useRef<boolean | null>(null);
+  if (skipLoad.current === null) skipLoad.current = adopt(props.listing);
 
   useEffect(() => {
     const stopRouter = startRouter();
@@ -104,13 +128,16 @@ function FileBrowserImpl(props: FileBrowserProps) {
       removeShortcuts();
     };
   }, []);
-  useEffect(() => void load(currentPath.value), [path, tick]);
+  useEffect(() => {
+    if (skipLoad.current) skipLoad.current = false;
+    else void load(currentPath.value);
+  }, [path, tick]);
   useEffect(() => {
     const name = path.split("/").filter(Boolean).pop() ?? t("sidebar.myFiles");
     document.title = `${name} - ${config.Name || "File Browser"}`;
   }, [path]);
 
-  const res = IS_BROWSER ? resource.value : null;
+  const res = IS_BROWSER ? resource.value : props.listing ?? null;
   const error = IS_BROWSER ? loadError.value : null;
   const folder = res && !res.isDir ? path.slice(0, path.lastIndexOf("/") + 1) : path;
   const onNav = (e: MouseEvent) => {

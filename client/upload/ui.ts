@@ -34,7 +34,9 @@ const readers: ConflictReaders = {
   async list(dir) {
     // The folder on screen is already known; any other one (a drop onto a folder row) is fetched.
     const current = listing.value;
-    const items = current?.isDir && folderOf(current.path) === dir
+    // Only a whole listing: the page may still be loading the rest of a big folder.
+    const whole = (current?.items?.length ?? 0) >= (current?.numDirs ?? 0) + (current?.numFiles ?? 0);
+    const items = current?.isDir && whole && folderOf(current.path) === dir
       ? current.items ?? []
       : (await getResource(dir)).items ?? [];
     return items;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Icon } from "../../components/Icon.tsx";
 import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
 import type { PageView } from "../../client/hooks.ts";
@@ -43,11 +43,14 @@ export function Listing(props: ListingProps) {
   const items = dir.items ?? [];
   const mode = user?.viewMode === "mosaic" || user?.viewMode === "mosaic gallery" ? user.viewMode : "list";
   const listRef = useRef<HTMLDivElement>(null);
-  // The listbox is as tall as every item together (the scrollbar shows the whole folder); only the rows in and
-  // around the viewport exist in the DOM.
-  const count = items.length;
+  // The listbox is as tall as every item together (the scrollbar shows the whole folder, also while only its
+  // first screen has arrived); only the rows in and around the viewport exist in the DOM.
+  const count = Math.max(items.length, (dir.numDirs ?? 0) + (dir.numFiles ?? 0));
   const win = useWindow(listRef, count, mode);
   const events = useListingEvents({ items, win, listRef, user });
+  // Rendered anew once mounted, with what depends on the browser (see RowProps.dateTitles).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
 
   // Back from a preview: focus the item it showed, scrolled into view.
   useEffect(() => {
@@ -108,7 +111,13 @@ export function Listing(props: ListingProps) {
               class="window"
               style={{
                 transform: `translateY(${startRow * win.rowH}px)`,
-                gridTemplateColumns: `repeat(${win.cols}, minmax(0, 1fr))`,
+                // The columns geometryOf() counts, by CSS alone: right before the width is measured too (the
+                // server's render, before any script runs).
+                gridTemplateColumns: mode === "list"
+                  ? "minmax(0,1fr)"
+                  : `repeat(auto-fill,minmax(min(${
+                    mode === "mosaic" ? "280px,100%" : "200px,50% - 4px"
+                  }),1fr))`,
                 gap: `${win.gap}px`,
               }}
             >
@@ -117,13 +126,14 @@ export function Listing(props: ListingProps) {
                   key={item.path}
                   item={item}
                   index={win.start + i}
-                  total={items.length}
+                  total={count}
                   mode={mode}
                   locale={locale}
                   absoluteDates={!!user?.dateFormat}
                   thumbs={config.EnableThumbs}
                   draggable={!!user?.perm.rename}
                   invalidLinkText={t("files.invalidLink")}
+                  dateTitles={mounted}
                 />
               ))}
             </div>

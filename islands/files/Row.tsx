@@ -26,6 +26,11 @@ export interface RowProps {
   draggable: boolean;
   /** Text for broken links (their size column). */
   invalidLinkText: string;
+  /**
+   * Give dates their full-date tooltip. Off in the server's render and its hydration: the server formats in
+   * its own time zone, and hydration keeps attributes as they are, so the tooltip is added once mounted.
+   */
+  dateTitles: boolean;
 }
 
 function RowImpl(props: RowProps) {
@@ -72,7 +77,7 @@ function RowImpl(props: RowProps) {
           : <bdi>{formatSize(item.size, locale)}</bdi>}
       </span>
       <span class="modified">
-        <time dateTime={item.modified} title={full}>
+        <time dateTime={item.modified} title={props.dateTitles ? full : undefined}>
           {props.absoluteDates ? full : formatRelative(item.modified, { locale })}
         </time>
       </span>

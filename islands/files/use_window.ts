@@ -7,6 +7,10 @@ import type { RefObject } from "preact";
 const GAP = 8;
 const OVERSCAN_ROWS = 6;
 const MOBILE_QUERY = "(max-width: 736px)";
+/** Items the server sends with a folder's page: enough for the first screen of any view mode. */
+export const FIRST_SCREEN = 60;
+/** Rows of the list view rendered before the listing is measured (a tall screen's worth). */
+const FIRST_LIST_ROWS = 40;
 /** A window resize is acted on this long after the last resize event, ms. */
 export const RESIZE_DEBOUNCE_MS = 100;
 
@@ -46,7 +50,7 @@ function same(a: WindowState, b: WindowState): boolean {
 export function useWindow(ref: RefObject<HTMLElement | null>, count: number, mode: string): WindowState {
   const [state, setState] = useState<WindowState>(() => ({
     start: 0,
-    end: Math.min(count, 30),
+    end: Math.min(count, mode === "list" ? FIRST_LIST_ROWS : FIRST_SCREEN),
     ...geometryOf(mode, 800, false),
   }));
   useLayoutEffect(() => {

@@ -29,7 +29,7 @@ export interface RenderOptions {
 }
 
 /** A symlink entry resolved for this request. */
-interface LinkItem {
+export interface LinkItem {
   index: number;
   facts: SortFacts;
   json: Uint8Array;
@@ -37,7 +37,12 @@ interface LinkItem {
   at: number;
 }
 
-async function resolveLinks(dir: ScopedPath, snap: DirSnapshot, readHeaders: boolean): Promise<LinkItem[]> {
+/** Resolves the symlinks of a snapshot through the gate, for one request. */
+export async function resolveLinks(
+  dir: ScopedPath,
+  snap: DirSnapshot,
+  readHeaders: boolean,
+): Promise<LinkItem[]> {
   const links: LinkItem[] = [];
   for (let i = 0; i < snap.names.length; i++) {
     if (snap.kinds[i] !== KIND_LINK) continue;
@@ -76,7 +81,7 @@ async function resolveLinks(dir: ScopedPath, snap: DirSnapshot, readHeaders: boo
  * Places resolved links among the ordered non-link entries: each goes before the first entry that a stable
  * sort of read order would put after it (ties broken by read position).
  */
-function placeLinks(snap: DirSnapshot, order: Uint32Array, links: LinkItem[], sorting: Sorting): void {
+export function placeLinks(snap: DirSnapshot, order: Uint32Array, links: LinkItem[], sorting: Sorting): void {
   const compare = comparatorFor(sorting);
   const after = (a: SortFacts, ai: number, b: SortFacts, bi: number) => {
     const c = compare(a, b);
@@ -95,7 +100,11 @@ function placeLinks(snap: DirSnapshot, order: Uint32Array, links: LinkItem[], so
 }
 
 /** Marks (1) the non-link entries that pass `v` (and `there`, for folders reached through a link). */
-function visibleEntries(snap: DirSnapshot, v: ChildVisibility, there: ChildVisibility | null): Uint8Array {
+export function visibleEntries(
+  snap: DirSnapshot,
+  v: ChildVisibility,
+  there: ChildVisibility | null,
+): Uint8Array {
   const n = snap.names.length;
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = snap.kinds[i] === KIND_LINK ? 0 : 1;

@@ -1,23 +1,39 @@
 import { define, page } from "../../define.ts";
 import { decodePathLenient } from "../../lib/request_path.ts";
+import { encodePath } from "../../lib/url_path.ts";
+import { findListingHead } from "../../lib/fs/listing_head.ts";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
+import { FIRST_SCREEN } from "../../islands/files/use_window.ts";
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
     const base = c.var.deps.config.baseUrl;
     const rel = new URL(c.req.url).pathname.slice(base.length + "/files".length) || "/";
     const path = decodePathLenient(rel);
     const name = path.split("/").filter(Boolean).pop();
-    // The browser fetches the listing while the scripts load (client/listing.ts asks for the same URL).
-    const preload = `${base}/api/resources${path.split("/").map(encodeURIComponent).join("/")}`;
-    return page({ path, preload }, { title: name ?? "sidebar.myFiles" });
+    // A folder's first screen of rows is rendered here, from the listing the API would answer; anything else
+    // (a file, a missing or forbidden path) is loaded by the page as before.
+    const listing = path.endsWith("/")
+      ? await findListingHead(c.var.ctx.gate, path, {
+        sorting: c.var.user.sorting,
+        readHeaders: c.var.deps.config.typeDetectionByHeader,
+        limit: FIRST_SCREEN,
+        listings: c.var.deps.listings,
+        signal: c.req.raw.signal,
+      })
+      : null;
+    const complete = listing !== null && listing.items!.length === listing.numDirs! + listing.numFiles!;
+    // The rest of the listing: the browser fetches it while the scripts load (client/api/listing.ts asks for
+    // the same URL, encoded the same way). A folder that fits in the first screen needs no second request.
+    const preload = complete ? null : `${base}/api/resources${encodePath(path)}`;
+    return page({ path, preload, listing }, { title: name ?? "sidebar.myFiles" });
   },
 });
 
 // The shell (header, sidebar, overlays) is routes/_layout.tsx, the heading routes/files/_layout.tsx.
 export default define.page<typeof handler>(({ data }) => (
   <>
-    <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />
-    <FileBrowser path={data.path} />
+    {data.preload && <link rel="preload" as="fetch" href={data.preload} crossOrigin="anonymous" />}
+    <FileBrowser path={data.path} listing={data.listing} />
   </>
 ));
