@@ -5,7 +5,7 @@
  * path gate. Routes call these functions and only turn results into headers.
  */
 import { ConflictError, ForbiddenError, LockedError } from "../errors.ts";
-import { checkQuota } from "../quota.ts";
+import { reserveQuota } from "./reservations.ts";
 import { createStagingFile, removeStagingFile, stagingPath } from "./staging.ts";
 import { dropLease, forgetLease, isLeaseLive, parkLease, takeLease } from "./lease.ts";
 import { deleteUpload, findUpload, saveUpload } from "./store.ts";
@@ -63,7 +63,8 @@ export async function createUpload(
   assertPlaceable(ctx, target, { override: options.override });
   // The declared length is what the upload will add (less the file it replaces): refuse it now, not at the end.
   const replaced = target.path.stat?.isFile ? target.path.stat.size : 0;
-  await checkQuota(ctx.deps, ctx.user, length - replaced);
+  // Held until the record is saved, which then keeps the length reserved (lib/upload/reservations.ts).
+  using _hold = await reserveQuota(ctx.deps, ctx.user, length - replaced, { target: target.path.real });
   const { kv } = ctx.deps;
   const previous = await findUpload(kv, target.key);
   const ours = previous?.record.userId === ctx.user.id;

@@ -5,6 +5,7 @@ import { assertPermission, gateContextOf, resolveScoped, scopeDirOf } from "../f
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
+import { invalidateUsage, usageKeyOf } from "../quota.ts";
 import type { Settings, StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
 import { forgetLease } from "./lease.ts";
@@ -151,6 +152,8 @@ export async function completeUpload(
     await settleBackgroundSync(staging);
     await syncStagingFile(staging);
     await placeFile(staging, target.path.real, { override: record.override });
+    // The bytes now count in the scope: drop its cached usage before the record (and its reservation) goes.
+    invalidateUsage(usageKeyOf(ctx.deps, ctx.user));
   } catch (err) {
     await discardUpload(ctx, target, options);
     throw err;
