@@ -11,6 +11,7 @@ import { dropPreviewsUnder } from "./remove.ts";
 import { type FsRequest, hookContext } from "./request.ts";
 import { findDeniedDescendant } from "./tree.ts";
 import { reserveQuota } from "../upload/reservations.ts";
+import { assertNoDropUpload } from "../upload/drop_guard.ts";
 import { sizeOfEntry } from "../trash/move.ts";
 
 /** Query of a PATCH request. */
@@ -99,6 +100,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
     throw new ForbiddenError("rule_denied", `Cannot ${action}: "${denied}" is denied by a rule`);
   }
   if (follows) await assertTreeFits(src, dst);
+  await assertNoDropUpload(req.deps?.kv ?? req.kv, dst.real, dst.vpath);
   // A copy adds the source's bytes, less those of the entry it replaces; they stay held until it is done.
   using _hold = action === "copy" && req.deps && src.stat
     ? await reserveQuota(

@@ -6,6 +6,7 @@ import { DIR_MODE, uploadEtag, type WriteBody, writeFileAtomic } from "./atomic.
 import { type FsRequest, hookContext } from "./request.ts";
 import { quotaOf } from "../quota.ts";
 import { heldBody, reserveQuota } from "../upload/reservations.ts";
+import { assertNoDropUpload } from "../upload/drop_guard.ts";
 
 /**
  * With a quota, the body holds quota bytes while it streams (lib/upload/reservations.ts): at most the room left
@@ -73,6 +74,7 @@ export async function uploadResource(
     }
     await req.previews?.dropPreviews(target.real).catch(() => 0);
   }
+  await assertNoDropUpload(req.deps?.kv ?? req.kv, target.real, target.vpath);
   using guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
     req.hooks,

@@ -6,6 +6,7 @@
  */
 import { ConflictError, ForbiddenError, LockedError } from "../errors.ts";
 import { reserveQuota } from "./reservations.ts";
+import { guardDropName } from "./drop_guard.ts";
 import { createStagingFile, removeStagingFile, stagingPath } from "./staging.ts";
 import { dropLease, forgetLease, isLeaseLive, parkLease, takeLease } from "./lease.ts";
 import { deleteUpload, findUpload, saveUpload } from "./store.ts";
@@ -67,6 +68,10 @@ export async function createUpload(
   using _hold = await reserveQuota(ctx.deps, ctx.user, length - replaced, { target: target.path.real });
   const { kv } = ctx.deps;
   const previous = await findUpload(kv, target.key);
+  await guardDropName(kv, { key: target.key, vpath: target.path.vpath }, {
+    previous,
+    viaShare: ctx.gate.base !== undefined,
+  });
   const ours = previous?.record.userId === ctx.user.id;
   const running = () =>
     new ConflictError(
