@@ -13,6 +13,7 @@ import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
 import { webdavAuth } from "./middleware/webdav_auth.ts";
+import { remoteAddress } from "./middleware/conn.ts";
 import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
 import { usageInvalidation } from "./middleware/usage_invalidation.ts";
 import { auditTrail } from "./middleware/audit_trail.ts";
@@ -59,7 +60,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       [...DAV_METHODS],
       ["/dav", "/dav/*"],
       webdavAuth(),
-      (c) => handleDav(davContextOf(c.var, c.req.raw)),
+      (c) => handleDav({ ...davContextOf(c.var, c.req.raw), peer: remoteAddress(c) }),
     );
   }
 
