@@ -15,8 +15,13 @@ import { listUploads } from "./store.ts";
 export interface QuotaHold extends Disposable {
   /** Bytes held now. */
   readonly bytes: number;
-  /** Makes sure `total` bytes are held, asking for more under the scope's lock; throws 507 when they do not fit. */
+  /**
+   * Makes sure the write's `total` bytes so far are held (less those settled), asking for more under the scope's
+   * lock; throws 507 when they do not fit.
+   */
   grow(total: number): Promise<void>;
+  /** `bytes` of the write are in place (a finished file of many): drops the usage cache, then holds that less. */
+  settle(bytes: number): void;
   /** Drops the usage cache of the scope, then the hold (idempotent). */
   release(): void;
 }
@@ -44,6 +49,7 @@ const GROWTH = 1.125;
 const NO_HOLD: QuotaHold = {
   bytes: 0,
   grow: () => Promise.resolve(),
+  settle: () => {},
   release: () => {},
   [Symbol.dispose]: () => {},
 };
@@ -136,6 +142,7 @@ export async function reserveQuota(
     ledger.holds.add(slot);
   });
   let released = false;
+  let settled = 0;
   const release = () => {
     if (released) return;
     released = true;
@@ -146,7 +153,8 @@ export async function reserveQuota(
     get bytes() {
       return slot.bytes;
     },
-    grow(total: number): Promise<void> {
+    grow(all: number): Promise<void> {
+      const total = all - settled;
       if (total <= slot.bytes || released) return Promise.resolve();
       return serialized(ledger, async () => {
         if (total <= slot.bytes) return;
@@ -154,6 +162,13 @@ export async function reserveQuota(
         if (total > left) throw refuse(total, left, quota);
         slot.bytes = Math.min(left, Math.max(total, Math.floor(slot.bytes * GROWTH)));
       });
+    },
+    settle(bytes: number): void {
+      if (bytes <= 0 || released) return;
+      // As at release: the usage read next includes these bytes before the hold lets go of them.
+      invalidateUsage(scope);
+      settled += bytes;
+      slot.bytes = Math.max(0, slot.bytes - bytes);
     },
     release,
     [Symbol.dispose]: release,
