@@ -10,7 +10,7 @@
  * Goal: every WebDAV figure within 1.3x of its `/api/` counterpart. Folders and the source file are kept
  * under bench/_work between runs. Also printed: the gzip size of the multistatus (what a client across a
  * network receives; loopback clients get it plain), the throughput of the big PUT and GET and the server's
- * peak RSS during each (sampled from /proc every 20 ms, Linux only).
+ * peak RSS during each (sampled from /proc every 20 ms, Linux only; the transfers run through `curl`).
  */
 import { parseArgs } from "node:util";
 import { percentile, startApp } from "./_nginx.ts";
@@ -147,18 +147,27 @@ try {
     );
     print(`| list ${n} entries: gzip size, allprop vs JSON | ${mb(gz)} | ${mb(gzApi)} | |`);
   }
-  const upload = async (url: string, init: RequestInit) => {
-    const f = await Deno.open(blob, { read: true });
-    return await timed(() => fetch(url, { ...init, body: f.readable }));
+  // The big transfers go through curl: Deno's fetch streaming a file body is itself the bottleneck (a few
+  // MB/s on a loaded machine), which would hide the server's figures.
+  const curl = async (args: string[]) => {
+    const t0 = performance.now();
+    const out = await new Deno.Command("curl", { args: ["-sS", "-f", "-o", "/dev/null", ...args] }).output();
+    if (!out.success) throw new Error(`curl ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+    return performance.now() - t0;
   };
-  const putDav = () => upload(`${server.url}/dav/blob.bin`, { method: "PUT", headers: dav });
+  const auth = (h: Record<string, string>) => Object.entries(h).flatMap(([k, v]) => ["-H", `${k}: ${v}`]);
+  const putDav = () => curl([...auth(dav), "-T", blob, `${server.url}/dav/blob.bin`]);
   const putApi = () =>
-    upload(`${server.url}/api/resources/blob-api.bin?override=true`, {
-      method: "POST",
-      headers: server.headers,
-    });
-  const getDav = () => timed(() => fetch(`${server.url}/dav/blob.bin`, { headers: dav }));
-  const getApi = () => timed(() => fetch(`${server.url}/api/raw/blob-api.bin`, { headers: server.headers }));
+    curl([
+      ...auth(server.headers),
+      "-X",
+      "POST",
+      "--data-binary",
+      `@${blob}`,
+      `${server.url}/api/resources/blob-api.bin?override=true`,
+    ]);
+  const getDav = () => curl([...auth(dav), `${server.url}/dav/blob.bin`]);
+  const getApi = () => curl([...auth(server.headers), `${server.url}/api/raw/blob-api.bin`]);
   // A-B-B-A, best of two each: the disk is shared, so order and neighbours move single figures a lot.
   const peaks: Record<string, number> = {};
   const measured = async (what: string, op: () => Promise<number>) => {
