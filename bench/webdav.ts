@@ -162,8 +162,8 @@ try {
       ...auth(server.headers),
       "-X",
       "POST",
-      "--data-binary",
-      `@${blob}`,
+      "-T",
+      blob,
       `${server.url}/api/resources/blob-api.bin?override=true`,
     ]);
   const getDav = () => curl([...auth(dav), `${server.url}/dav/blob.bin`]);
