@@ -36,6 +36,15 @@ export async function guardDropName(
   await kv.atomic().check(marker).delete(marker.key).commit();
 }
 
+/**
+ * tus HEAD, PATCH and DELETE of the owner: a visitor's upload (the name has a drop marker) is not theirs to
+ * continue, read or end, though it runs as their user: 404 as for any upload of someone else.
+ */
+export async function isVisitorUpload(kv: Deno.Kv, targetKey: string, viaShare: boolean): Promise<boolean> {
+  if (viaShare) return false;
+  return (await kv.get<string>(keys.dropUpload(targetKey))).value !== null;
+}
+
 /** Plain writes (POST, PUT, WebDAV, copy and move) of the owner: 409 while a visitor's upload holds the name. */
 export async function assertNoDropUpload(
   kv: Deno.Kv | undefined,

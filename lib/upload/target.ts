@@ -9,6 +9,7 @@ import { invalidateUsage, usageKeyOf } from "../quota.ts";
 import type { Settings, StoredUser } from "../types.ts";
 import { placeFile, removeStagingFile, stagingPath, stagingSize, syncStagingFile } from "./staging.ts";
 import { forgetLease } from "./lease.ts";
+import { isVisitorUpload } from "./drop_guard.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry, UploadLock } from "./store.ts";
@@ -62,10 +63,16 @@ export async function resolveTarget(
   return { path, key: await targetKeyOf(path.real) };
 }
 
-/** The caller's upload to a target; 404 when there is none (another user's upload is not visible). */
+/**
+ * The caller's upload to a target; 404 when there is none (another user's upload is not visible, nor, to the
+ * owner of a drop link, a visitor's upload that runs as them).
+ */
 export async function getOwnUpload(ctx: UploadContext, target: UploadTarget): Promise<UploadEntry> {
   const entry = await findUpload(ctx.deps.kv, target.key);
   if (!entry || entry.record.userId !== ctx.user.id) throw new NotFoundError("upload_not_found");
+  if (await isVisitorUpload(ctx.deps.kv, target.key, ctx.gate.base !== undefined)) {
+    throw new NotFoundError("upload_not_found");
+  }
   return entry;
 }
 

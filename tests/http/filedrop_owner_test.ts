@@ -12,7 +12,7 @@ async function ownerApp(): Promise<{ f: TestApp; hash: string }> {
   const f = await testApp({
     users: [{
       username: "owner",
-      perm: { share: true, download: true, create: true, modify: true, rename: true },
+      perm: { share: true, download: true, create: true, modify: true, rename: true, delete: true },
     }],
   });
   await Deno.mkdir(`${f.root}/inbox`);
@@ -68,6 +68,15 @@ Deno.test("drop link: the owner cannot take a name a visitor is uploading to", a
       });
       assert.equal(r, 409, action);
     }
+    // Nor can the owner read, continue or end it, though it runs as their user.
+    const tus = (method: string, headers: Record<string, string> = {}) =>
+      status(f, "/api/tus/inbox/a.txt", { method, as: "owner", headers: { ...TUS, ...headers } });
+    assert.equal(await tus("HEAD"), 404);
+    assert.equal(
+      await tus("PATCH", { "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" }),
+      404,
+    );
+    assert.equal(await tus("DELETE"), 404);
     // The visitor's upload is untouched and finishes.
     const patched = await status(f, location, {
       method: "PATCH",
