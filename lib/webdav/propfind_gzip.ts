@@ -56,8 +56,16 @@ export function keptGzip(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const hit = kept.get(children);
   if (hit !== undefined && sameBytes(hit.head, head)) return hit.gz;
-  const parts = [head, ...children, end] as BlobPart[];
-  const gz = new Response(gzipStream(new Blob(parts).stream())).bytes();
+  // The parts are handed to the compressor one at a time (the kept children are shared, never copied).
+  const parts = [head, ...children, end];
+  let next = 0;
+  const plain = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      controller.enqueue(parts[next++]);
+      if (next === parts.length) controller.close();
+    },
+  }, { highWaterMark: 0 });
+  const gz = new Response(gzipStream(plain)).bytes();
   const entry = { head, gz };
   kept.set(children, entry);
   gz.catch(() => kept.get(children) === entry && kept.delete(children));
