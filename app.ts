@@ -14,6 +14,7 @@ import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
 import { webdavAuth } from "./middleware/webdav_auth.ts";
+import { remoteAddress } from "./middleware/conn.ts";
 import { DAV_METHODS, davContextOf, handleDav } from "./lib/webdav/mod.ts";
 import { usageInvalidation } from "./middleware/usage_invalidation.ts";
 import { auditTrail } from "./middleware/audit_trail.ts";
@@ -61,7 +62,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       [...DAV_METHODS],
       ["/dav", "/dav/*"],
       webdavAuth(),
-      (c) => handleDav(davContextOf(c.var.ctx, c.req.raw)),
+      (c) => handleDav({ ...davContextOf(c.var.ctx, c.req.raw), peer: remoteAddress(c) }),
     );
   }
 

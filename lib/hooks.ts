@@ -2,7 +2,7 @@
 import type { StoredUser } from "./types.ts";
 
 /** The events that have before/after hooks. */
-export type HookEvent = "save" | "copy" | "rename" | "upload" | "delete";
+export type HookEvent = "save" | "copy" | "rename" | "upload" | "delete" | "restore";
 
 /** What a hook is told about an operation. */
 export interface HookContext {

@@ -17,7 +17,7 @@ Deno.test("normalizeSettings() applies filebrowser's read defaults", () => {
   assert.equal(s.minimumPasswordLength, 12);
   assert.equal(s.userHomeBasePath, "/users");
   assert.equal(s.defaults.viewMode, "mosaic");
-  assert.equal(Object.keys(s.commands).length, 10);
+  assert.equal(Object.keys(s.commands).length, 12);
 });
 
 Deno.test("compileRuleRegex() accepts RE2-style leading flags", () => {

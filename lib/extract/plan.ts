@@ -9,6 +9,7 @@ import { DIR_MODE } from "../fs/atomic.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { vpathDir } from "../fs/path.ts";
 import type { FsRequest } from "../fs/request.ts";
+import { reserveQuota } from "../upload/reservations.ts";
 import { checkEntryName } from "./entry_name.ts";
 import { type ExtractConflict, type ExtractFormat, extractFormatOf } from "./formats.ts";
 import { assertFormatAvailable, damagedStream, openArchive } from "./source.ts";
@@ -95,6 +96,9 @@ export async function planExtract(
   const { limits } = options;
   const budget = Math.min(limits.maxBytes, Math.max(RATIO_FLOOR, limits.maxRatio * archive.stat.size));
   const totals = await scanEntries(archive, format, { limits, budget, signal: options.signal });
+  // The declared sizes must fit the quota now (507 before anything is written); the write pass holds the
+  // real bytes as they come.
+  if (req.deps) (await reserveQuota(req.deps, req.user, totals.bytes)).release();
   if (dest.stat === null) {
     await Deno.mkdir(dest.real, { recursive: true, mode: DIR_MODE });
     // Read the new folder back through the gate: it passed the same checks a moment ago.

@@ -13,6 +13,7 @@ import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { hookContext } from "../fs/request.ts";
 import { numberedName } from "../fs/transfer.ts";
 import type { ExtractEvent, ExtractSkipReason } from "../types.ts";
+import { type QuotaHold, reserveQuota } from "../upload/reservations.ts";
 import { checkEntryName } from "./entry_name.ts";
 import type { ArchiveItem } from "./item.ts";
 import type { ExtractPlan } from "./plan.ts";
@@ -34,7 +35,9 @@ const LINK_REASONS: Record<string, ExtractSkipReason> = {
 /** Runs the write pass and yields its events; ends with a `done` or an `error` event. */
 export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): AsyncGenerator<ExtractEvent> {
   yield { type: "start", entries: plan.entries, bytes: plan.bytes };
-  const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0 };
+  // Held quota grows with the bytes written (less those of replaced files) and is released at the end.
+  using hold = plan.req.deps ? await reserveQuota(plan.req.deps, plan.req.user, 0) : null;
+  const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0, replaced: 0, hold };
   let lastProgress = Date.now();
   const opened = await openArchive(plan.archive.real, plan.format, { signal });
   const items = opened.items[Symbol.asyncIterator]();
@@ -63,7 +66,8 @@ export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): Asyn
   } catch (err) {
     if (signal?.aborted) throw err;
     const http = toHttpError(err);
-    if (http.status >= 500) log.error("extract: failed", err);
+    // 507 (quota) is the user's limit, not a server fault.
+    if (http.status >= 500 && http.status !== 507) log.error("extract: failed", err);
     yield { type: "error", status: http.status, message: http.expose ? http.message : String(http.status) };
     return;
   } finally {
@@ -77,6 +81,9 @@ interface Totals {
   files: number;
   folders: number;
   bytes: number;
+  /** Bytes of the files replaced so far (`conflict=replace`): they no longer count against the quota. */
+  replaced: number;
+  hold: QuotaHold | null;
 }
 
 /** Extracts one entry; returns why it was skipped, or null. */
@@ -117,11 +124,15 @@ async function extractItem(
     totals.folders++;
     return null;
   }
+  const netBefore = totals.bytes - totals.replaced;
   if (target.lstat !== null) {
     if (target.stat?.isDirectory) return "is_folder";
     if (plan.conflict === "skip") return "exists";
     if (plan.conflict === "rename") target = await freeName(plan, target);
-    else await plan.req.previews?.dropPreviews(target).catch(() => 0);
+    else {
+      await plan.req.previews?.dropPreviews(target).catch(() => 0);
+      if (target.stat?.isFile) totals.replaced += target.stat.size;
+    }
   }
   const content = limitedContent(plan, item, totals);
   const dest = target;
@@ -131,6 +142,8 @@ async function extractItem(
       await Deno.utime(dest.real, new Date(), item.mtime).catch((err) => log.debug("extract: utime", err));
     }
   });
+  // The file is in place: the quota usage counts it from now on, the hold need not.
+  totals.hold?.settle(totals.bytes - totals.replaced - netBefore);
   totals.files++;
   return null;
 }
@@ -174,6 +187,7 @@ function limitedContent(plan: ExtractPlan, item: ArchiveItem, totals: Totals): R
           `Cannot extract: the archive expands past the limit (${plan.budget} bytes)`,
         );
       }
+      await totals.hold?.grow(totals.bytes - totals.replaced);
       controller.enqueue(chunk.value);
     },
     cancel: (reason) => reader.cancel(reason),

@@ -9,7 +9,8 @@ import { assertTreeFits } from "./path_limits.ts";
 import { dropPreviewsUnder } from "./remove.ts";
 import { type FsRequest, hookContext } from "./request.ts";
 import { findDeniedDescendant } from "./tree.ts";
-import { checkQuota } from "../quota.ts";
+import { reserveQuota } from "../upload/reservations.ts";
+import { assertNoDropUpload } from "../upload/drop_guard.ts";
 import { sizeOfEntry } from "../trash/move.ts";
 
 /** Query of a PATCH request. */
@@ -98,11 +99,15 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
     throw new ForbiddenError("rule_denied", `Cannot ${action}: "${denied}" is denied by a rule`);
   }
   if (follows) await assertTreeFits(src, dst);
-  if (action === "copy" && req.deps && src.stat) {
-    // A copy adds the source's bytes, less those of the entry it replaces.
-    const freed = dst.stat ? await sizeOfEntry(dst.real, dst.stat) : 0;
-    await checkQuota(req.deps, req.user, await sizeOfEntry(src.real, src.stat) - freed);
-  }
+  await assertNoDropUpload(req.deps?.kv ?? req.kv, dst.real, dst.vpath);
+  // A copy adds the source's bytes, less those of the entry it replaces; they stay held until it is done.
+  using _hold = action === "copy" && req.deps && src.stat
+    ? await reserveQuota(
+      req.deps,
+      req.user,
+      await sizeOfEntry(src.real, src.stat) - (dst.stat ? await sizeOfEntry(dst.real, dst.stat) : 0),
+    )
+    : null;
   await withHooks(req.hooks, action, hookContext(req, src.path, dst.path), async () => {
     if (action === "copy") {
       await copyEntry(src, dst, { signal: options.signal });

@@ -1,27 +1,31 @@
 /** POST (mkdir / upload) and PUT (save) of /api/resources (docs/api.md#resources), always atomic. */
-import { ConflictError, InsufficientStorageError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
+import { ConflictError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "./gate.ts";
 import { DIR_MODE, uploadEtag, type WriteBody, writeFileAtomic } from "./atomic.ts";
 import { type FsRequest, hookContext } from "./request.ts";
-import { limitBody, roomLeft } from "../quota.ts";
+import { quotaOf } from "../quota.ts";
+import { heldBody, reserveQuota } from "../upload/reservations.ts";
+import { assertNoDropUpload } from "../upload/drop_guard.ts";
 
 /**
- * With a quota, the body may bring at most the room left plus the bytes of the file it replaces; a longer body
- * fails with 507 while streaming (nothing is left behind).
+ * With a quota, the body holds quota bytes while it streams (lib/upload/reservations.ts): at most the room left
+ * (less what parallel writes hold) plus the bytes of the file it replaces; a longer body fails with 507 while
+ * streaming (nothing is left behind). Dispose of the result once the write ended.
  */
-async function quotaGuarded(req: FsRequest, target: ScopedPath, body: WriteBody): Promise<WriteBody> {
-  const room = req.deps ? await roomLeft(req.deps, req.user) : null;
-  if (room === null || body === null) return body;
-  const allowance = room + (target.stat?.isFile ? target.stat.size : 0);
-  if (!(body instanceof Uint8Array)) return limitBody(body, allowance);
-  if (body.byteLength > allowance) {
-    throw new InsufficientStorageError(
-      "quota_exceeded",
-      `Cannot write: only ${allowance} bytes of the quota are left`,
-    );
-  }
-  return body;
+async function quotaGuarded(
+  req: FsRequest,
+  target: ScopedPath,
+  body: WriteBody,
+): Promise<{ body: WriteBody } & Disposable> {
+  if (!req.deps || body === null || quotaOf(req.user) === 0) return { body, [Symbol.dispose]: () => {} };
+  const replaced = target.stat?.isFile ? target.stat.size : 0;
+  const first = body instanceof Uint8Array ? body.byteLength - replaced : 0;
+  const hold = await reserveQuota(req.deps, req.user, first);
+  return {
+    body: body instanceof Uint8Array ? body : heldBody(body, hold, replaced),
+    [Symbol.dispose]: hold.release,
+  };
 }
 
 /** Options of {@link uploadResource}. */
@@ -70,12 +74,13 @@ export async function uploadResource(
     }
     await req.previews?.dropPreviews(target).catch(() => 0);
   }
-  const guarded = await quotaGuarded(req, target, body);
+  await assertNoDropUpload(req.deps?.kv ?? req.kv, target.real, target.vpath);
+  using guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
     req.hooks,
     "upload",
     hookContext(req, target.path),
-    () => writeFileAtomic(target, guarded, { createParents: true, signal: options.signal }),
+    () => writeFileAtomic(target, guarded.body, { createParents: true, signal: options.signal }),
   );
   return { etag: uploadEtag(info) };
 }
@@ -93,13 +98,13 @@ export async function saveResource(
   if (target.stat.isDirectory) {
     throw new ConflictError("is_directory", `Cannot save "${target.vpath}": it is a folder`);
   }
-  const guarded = await quotaGuarded(req, target, body);
+  using guarded = await quotaGuarded(req, target, body);
   await req.previews?.dropPreviews(target).catch(() => 0);
   const info = await withHooks(
     req.hooks,
     "save",
     hookContext(req, target.path),
-    () => writeFileAtomic(target, guarded, { signal: options.signal }),
+    () => writeFileAtomic(target, guarded.body, { signal: options.signal }),
   );
   return { etag: uploadEtag(info) };
 }

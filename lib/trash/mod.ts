@@ -6,9 +6,16 @@
  */
 import type { Config } from "../../config.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
+import type { EventHooks } from "../hooks.ts";
 import { log } from "../log.ts";
 import { lstatOrNull } from "../fs/confine.ts";
-import { assertPermission, type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts";
+import {
+  assertPermission,
+  type GateContext,
+  resolveScoped,
+  scopeDirOf,
+  type ScopedPath,
+} from "../fs/gate.ts";
 import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { numberedName } from "../fs/transfer.ts";
 import type { StoredUser, TrashItem } from "../types.ts";
@@ -32,10 +39,11 @@ export interface TrashDeps {
   now: () => number;
 }
 
-/** Who is asking: the gate of their request and their record. */
+/** Who is asking: the gate of their request and their record, and the event hooks a restore runs. */
 export interface TrashRequest {
   gate: GateContext;
   user: StoredUser;
+  hooks?: EventHooks;
 }
 
 const DAY_MS = 86_400_000;
@@ -131,7 +139,8 @@ export interface RestoreOptions {
 
 /**
  * Puts an item back at its origin (missing parent folders are made). Needs `create`; an occupied origin is 409
- * unless `rename` or `override`. Returns the vpath it was restored to.
+ * unless `rename` or `override`. Runs the `restore` hooks with the restored path (a failing before hook changes
+ * nothing). Returns the vpath it was restored to.
  */
 export async function restoreTrashItem(
   deps: TrashDeps,
@@ -148,6 +157,7 @@ export async function restoreTrashItem(
     throw new NotFoundError("trash_item_missing");
   }
   let dst = await resolveScoped(gate, r.vpath, "create");
+  let replace = false;
   if (dst.lstat !== null) {
     if (options.rename) dst = await freeName(gate, dst);
     else if (!options.override) {
@@ -160,15 +170,21 @@ export async function restoreTrashItem(
           `Cannot restore "${r.vpath}": a different kind of entry is there`,
         );
       }
-      // What is replaced is not lost: it takes the restored item's place in the trash.
-      if (isTrashEnabled(deps.config)) await moveToTrash(deps, user, dst);
-      else await Deno.remove(dst.path, { recursive: dst.lstat.isDirectory });
-      dst = await resolveScoped(gate, r.vpath, "create");
+      replace = true;
     }
+  }
+  const hook = { user, file: dst.path, destination: scopeDirOf(gate) };
+  await req.hooks?.before("restore", hook);
+  if (replace && dst.lstat !== null) {
+    // What is replaced is not lost: it takes the restored item's place in the trash.
+    if (isTrashEnabled(deps.config)) await moveToTrash(deps, user, dst);
+    else await Deno.remove(dst.path, { recursive: dst.lstat.isDirectory });
+    dst = await resolveScoped(gate, r.vpath, "create");
   }
   await Deno.mkdir(dst.path.slice(0, dst.path.lastIndexOf("/")) || "/", { recursive: true });
   await moveAnywhere(src, dst.path);
   await forget(deps, r);
+  await req.hooks?.after("restore", hook);
   return dst.vpath;
 }
 

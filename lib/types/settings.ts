@@ -26,7 +26,7 @@ export interface ExecStatus {
 }
 
 /** Event hook names. */
-export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete"] as const;
+export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete", "restore"] as const;
 
 /** Settings as on the wire (docs/api.md#settings). */
 export interface Settings {

@@ -1,6 +1,7 @@
 /** tus POST: registering an upload, under its lock, after every check. */
 import { ConflictError, LockedError } from "../errors.ts";
-import { checkQuota } from "../quota.ts";
+import { reserveQuota } from "./reservations.ts";
+import { guardDropName } from "./drop_guard.ts";
 import { createStagingFile, removeStagingFile, stagingPath } from "./staging.ts";
 import { dropLease, isLeaseLive, parkLease, takeLease } from "./lock.ts";
 import { findUpload, saveUpload } from "./store.ts";
@@ -36,9 +37,14 @@ export async function createUpload(
   assertPlaceable(ctx, target, { override: options.override });
   // The declared length is what the upload will add (less the file it replaces): refuse it now, not at the end.
   const replaced = target.path.stat?.isFile ? target.path.stat.size : 0;
-  await checkQuota(ctx.deps, ctx.user, length - replaced);
+  // Held until the record is saved, which then keeps the length reserved (lib/upload/reservations.ts).
+  using _hold = await reserveQuota(ctx.deps, ctx.user, length - replaced, { target: target.path.real });
   const { kv } = ctx.deps;
   const previous = await findUpload(kv, target.key);
+  await guardDropName(kv, { key: target.key, vpath: target.path.vpath }, {
+    previous,
+    viaShare: ctx.gate.base !== undefined,
+  });
   const ours = previous?.record.userId === ctx.user.id;
   const running = () =>
     new ConflictError(

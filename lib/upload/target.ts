@@ -5,11 +5,12 @@ import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
-import type { UsageCache } from "../quota.ts";
+import { type UsageCache, usageKeyOf } from "../quota.ts";
 import type { StoredUser } from "../types.ts";
 import { removeStagingFile, stagingPath, stagingSize } from "./staging.ts";
 import { placeFile } from "./placement.ts";
 import { forgetLease, type UploadLeases } from "./lock.ts";
+import { isVisitorUpload } from "./drop_guard.ts";
 import { settleBackgroundSync } from "./background_sync.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry } from "./store.ts";
@@ -61,10 +62,16 @@ export async function resolveTarget(
   return { path, key: await targetKeyOf(path.real) };
 }
 
-/** The caller's upload to a target; 404 when there is none (another user's upload is not visible). */
+/**
+ * The caller's upload to a target; 404 when there is none (another user's upload is not visible, nor, to the
+ * owner of a drop link, a visitor's upload that runs as them).
+ */
 export async function getOwnUpload(ctx: UploadContext, target: UploadTarget): Promise<UploadEntry> {
   const entry = await findUpload(ctx.deps.kv, target.key);
   if (!entry || entry.record.userId !== ctx.user.id) throw new NotFoundError("upload_not_found");
+  if (await isVisitorUpload(ctx.deps.kv, target.key, ctx.gate.base !== undefined)) {
+    throw new NotFoundError("upload_not_found");
+  }
   return entry;
 }
 
@@ -150,6 +157,8 @@ export async function completeUpload(
     // Chunks were flushed in the background while they arrived: this sync finds little left to write.
     await settleBackgroundSync(staging);
     await placeFile(staging, target.path, { override: record.override });
+    // The bytes now count in the scope: drop its cached usage before the record (and its reservation) goes.
+    ctx.deps.usage.invalidate(usageKeyOf(ctx.deps, ctx.user));
   } catch (err) {
     await discardUpload(ctx, target, options);
     throw err;

@@ -26,6 +26,8 @@ export interface DavContext {
   vpath: string;
   listings?: ListingCache;
   now: () => number;
+  /** Address of the TCP peer (undefined in-process); large answers are not compressed for loopback peers. */
+  peer?: string;
 }
 
 /** Decodes the path of a request URL below `prefix`; null when the URL is not below it, 400 when malformed. */

@@ -4,50 +4,24 @@
  * rendered a chunk at a time, so a 100k-entry folder never becomes one string. Entries the user may not see
  * (rules, hidden dot-files, links leaving the scope) are left out, as in listings.
  */
-import { HttpError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
 import { childVisibility, realVpathOf, resolveScoped, scopedChild, type ScopedPath } from "../fs/gate.ts";
-import { KIND_DIR, KIND_LINK, scanDirectory } from "../fs/listing_snapshot.ts";
+import { type DirSnapshot, KIND_DIR, KIND_LINK, scanDirectory } from "../fs/listing_snapshot.ts";
 import { visibilityKey } from "../fs/listing_json.ts";
 import { vpathBase } from "../fs/path.ts";
 import { type DavContext, encodeSegment, hrefOf, segsOf } from "./context.ts";
-import { clarkName, getChildDeadProps, getDeadProps } from "./dead_props.ts";
+import { getChildDeadProps, getDeadProps } from "./dead_props.ts";
 import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
-import {
-  emptyPropXml,
-  type EntryFacts,
-  LIVE_PROPS,
-  livePropXml,
-  MULTISTATUS_END,
-  MULTISTATUS_START,
-  propstatXml,
-  splitClark,
-} from "./props_xml.ts";
+import { type EntryFacts, MULTISTATUS_END, MULTISTATUS_START } from "./props_xml.ts";
 import { keepChildren, keptChildren } from "./propfind_cache.ts";
-import { childElements, DAV_NS, readXmlBody, type XmlElement } from "./xml.ts";
-
-/** What the client asked for. */
-type PropRequest =
-  | { kind: "allprop"; include: { ns: string; name: string }[] }
-  | { kind: "propname" }
-  | { kind: "prop"; props: { ns: string; name: string }[] };
+import { gzipStream, keptGzip, wantsGzip } from "./propfind_gzip.ts";
+import { entryXml, parsePropfind, type PropRequest } from "./propfind_xml.ts";
+import { DAV_NS, readXmlBody } from "./xml.ts";
 
 const CHUNK = 500;
+/** Folders with fewer entries are answered uncompressed. */
+const GZIP_MIN_ENTRIES = 64;
 const encoder = new TextEncoder();
-
-function parsePropfind(root: XmlElement | null): PropRequest {
-  if (root === null) return { kind: "allprop", include: [] };
-  if (root.ns !== DAV_NS || root.name !== "propfind") throw new HttpError(400, "bad_propfind");
-  const [first] = childElements(root, DAV_NS);
-  if (!first) throw new HttpError(400, "bad_propfind");
-  const names = (el: XmlElement | undefined) =>
-    el ? childElements(el).map((c) => ({ ns: c.ns, name: c.name })) : [];
-  if (first.name === "propname") return { kind: "propname" };
-  if (first.name === "allprop") {
-    return { kind: "allprop", include: names(childElements(root, DAV_NS, "include")[0]) };
-  }
-  if (first.name === "prop") return { kind: "prop", props: names(first) };
-  throw new HttpError(400, "bad_propfind");
-}
 
 function factsOfStat(p: ScopedPath, ctx: DavContext): EntryFacts {
   const stat = p.stat ?? p.lstat!;
@@ -60,44 +34,6 @@ function factsOfStat(p: ScopedPath, ctx: DavContext): EntryFacts {
     mtimeMs,
     createdMs: stat.birthtime?.getTime() ?? mtimeMs,
   };
-}
-
-/** The `<D:response>` of one entry. */
-export function entryXml(
-  e: EntryFacts,
-  req: PropRequest,
-  dead: Map<string, string> | undefined,
-  locks: readonly DavLock[],
-  now: number,
-): string {
-  const found: string[] = [];
-  const missing: string[] = [];
-  if (req.kind === "propname") {
-    for (const n of LIVE_PROPS) if (livePropXml(n, e, locks, now) !== null) found.push(`<D:${n}/>`);
-    for (const clark of dead?.keys() ?? []) {
-      const { ns, name } = splitClark(clark);
-      found.push(emptyPropXml(ns, name));
-    }
-  } else if (req.kind === "allprop") {
-    for (const n of LIVE_PROPS) {
-      const x = livePropXml(n, e, locks, now);
-      if (x !== null) found.push(x);
-    }
-    for (const v of dead?.values() ?? []) found.push(v);
-  } else {
-    for (const { ns, name } of req.props) {
-      const x = ns === DAV_NS ? livePropXml(name, e, locks, now) : null;
-      const d = x === null ? dead?.get(clarkName(ns, name)) : undefined;
-      if (x !== null) found.push(x);
-      else if (d !== undefined) found.push(d);
-      else missing.push(emptyPropXml(ns, name));
-    }
-  }
-  const href = e.href.includes("&") ? e.href.replace(/&/g, "&amp;") : e.href;
-  let out = `<D:response><D:href>${href}</D:href>`;
-  if (found.length || !missing.length) out += propstatXml(found.join(""), "200 OK");
-  if (missing.length) out += propstatXml(missing.join(""), "404 Not Found");
-  return out + "</D:response>";
 }
 
 /** Answers a PROPFIND. */
@@ -116,27 +52,58 @@ export async function propfind(ctx: DavContext): Promise<Response> {
   const wantsLocks = req.kind !== "prop" ||
     req.props.some((x) => x.ns === DAV_NS && x.name === "lockdiscovery");
   const segs = segsOf(p);
-  const selfLocks = wantsLocks ? await locksCovering(ctx.kv, segs, now) : [];
-  const head = MULTISTATUS_START +
-    entryXml(factsOfStat(p, ctx), req, await getDeadProps(ctx.kv, segs), selfLocks, now);
-  const headers = { "Content-Type": "application/xml; charset=utf-8" };
-  if (depth === "0" || !p.stat.isDirectory) {
-    return new Response(head + MULTISTATUS_END, { status: 207, headers });
-  }
-  const body = await childrenStream(ctx, p, req, { head, selfLocks, wantsLocks, now });
+  const children = depth === "1" && p.stat.isDirectory;
+  // The lookups do not depend on each other: one round of waiting, not five.
+  const [selfLocks, selfDead, listed] = await Promise.all([
+    wantsLocks ? locksCovering(ctx.kv, segs, now) : [],
+    getDeadProps(ctx.kv, segs),
+    children ? lookupChildren(ctx, p, req, { segs, wantsLocks, now }) : null,
+  ]);
+  const head = MULTISTATUS_START + entryXml(factsOfStat(p, ctx), req, selfDead, selfLocks, now);
+  const headers: Record<string, string> = { "Content-Type": "application/xml; charset=utf-8" };
+  if (listed === null) return new Response(head + MULTISTATUS_END, { status: 207, headers });
+  headers["Vary"] = "Accept-Encoding";
+  const gzip = listed.snap.names.length >= GZIP_MIN_ENTRIES && wantsGzip(ctx.request, ctx.peer);
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  const body = await childrenBody(ctx, p, req, listed, { head, selfLocks, wantsLocks, now, gzip });
   return new Response(body, { status: 207, headers });
 }
 
-async function childrenStream(
+/** What a Depth 1 answer reads besides the folder itself. */
+interface Listed {
+  snap: DirSnapshot;
+  dead: Map<string, Map<string, string>>;
+  below: DavLock[];
+}
+
+async function lookupChildren(
   ctx: DavContext,
   dir: ScopedPath,
   req: PropRequest,
-  options: { head: string; selfLocks: DavLock[]; wantsLocks: boolean; now: number },
-): Promise<ReadableStream<Uint8Array>> {
+  options: { segs: string[]; wantsLocks: boolean; now: number },
+): Promise<Listed> {
+  const { segs } = options;
+  const [snap, dead, below] = await Promise.all([
+    ctx.listings
+      ? ctx.listings.snapshot(dir, { readHeaders: false, signal: ctx.request.signal })
+      : scanDirectory(dir.real, { readHeaders: false, signal: ctx.request.signal }),
+    req.kind === "prop" && !req.props.some((x) => x.ns !== DAV_NS)
+      ? new Map<string, Map<string, string>>()
+      : getChildDeadProps(ctx.kv, segs),
+    options.wantsLocks ? locksBelow(ctx.kv, segs, options.now) : [],
+  ]);
+  return { snap, dead, below };
+}
+
+async function childrenBody(
+  ctx: DavContext,
+  dir: ScopedPath,
+  req: PropRequest,
+  listed: Listed,
+  options: { head: string; selfLocks: DavLock[]; wantsLocks: boolean; now: number; gzip: boolean },
+): Promise<ReadableStream<Uint8Array> | Uint8Array<ArrayBuffer>> {
   const { now } = options;
-  const snap = ctx.listings
-    ? await ctx.listings.snapshot(dir, { readHeaders: false, signal: ctx.request.signal })
-    : await scanDirectory(dir.real, { readHeaders: false, signal: ctx.request.signal });
+  const { snap, dead, below } = listed;
   const conf = dir.confinement;
   const realBase = realVpathOf(dir);
   const checks = [
@@ -148,11 +115,7 @@ async function childrenStream(
       !v.none && !(v.hideDots && snap.dots[i]) && (v.allowed === null || v.allowed(snap.names[i]))
     );
   const segs = segsOf(dir);
-  const dead = req.kind === "prop" && !req.props.some((x) => x.ns !== DAV_NS)
-    ? new Map<string, Map<string, string>>()
-    : await getChildDeadProps(ctx.kv, segs);
   const inherited = options.selfLocks.filter((l) => l.depth === "infinity");
-  const below = options.wantsLocks ? await locksBelow(ctx.kv, segs, now) : [];
   const locksOf = (name: string) =>
     inherited.concat(below.filter((l) => l.segs.length === segs.length + 1 && l.segs[segs.length] === name));
   // Hrefs of children: the folder's part is encoded once.
@@ -164,12 +127,15 @@ async function childrenStream(
     : null;
   const hit = key === null ? null : keptChildren(snap, key);
   const head = encoder.encode(options.head);
-  if (hit !== null) return chunkStream([head, ...hit, encoder.encode(MULTISTATUS_END)]);
+  if (hit !== null) {
+    const end = encoder.encode(MULTISTATUS_END);
+    return options.gzip ? await keptGzip(hit, head, end) : chunkStream([head, ...hit, end]);
+  }
   const changes = snap.changes;
   const rendered: Uint8Array[] = [];
   let i = 0;
   let started = false;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
         started = true;
@@ -212,6 +178,7 @@ async function childrenStream(
       }
     },
   });
+  return options.gzip ? gzipStream(stream) : stream;
 }
 
 /** A stream handing out shared chunks as they are read. */

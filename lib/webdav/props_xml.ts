@@ -98,7 +98,9 @@ export function livePropXml(
     case "getlastmodified":
       return `<D:getlastmodified>${httpDate(e.mtimeMs)}</D:getlastmodified>`;
     case "lockdiscovery":
-      return `<D:lockdiscovery>${locks.map((l) => activeLockXml(l, now)).join("")}</D:lockdiscovery>`;
+      return locks.length === 0
+        ? "<D:lockdiscovery/>"
+        : `<D:lockdiscovery>${locks.map((l) => activeLockXml(l, now)).join("")}</D:lockdiscovery>`;
     case "resourcetype":
       return e.isDir ? "<D:resourcetype><D:collection/></D:resourcetype>" : "<D:resourcetype/>";
     case "supportedlock":

@@ -29,11 +29,13 @@ Deno.test("GET /api/settings: anonymous 401, user 403, admin gets upstream's key
       "after_copy",
       "after_delete",
       "after_rename",
+      "after_restore",
       "after_save",
       "after_upload",
       "before_copy",
       "before_delete",
       "before_rename",
+      "before_restore",
       "before_save",
       "before_upload",
     ]);
