@@ -28,6 +28,11 @@ async function both(ctx: GateContext, index: SearchIndex, base: string, raw: str
   return { walked, indexed };
 }
 
+/** The index's hits for `q` below the root, as paths. */
+function relsOf(index: SearchIndex, q: ReturnType<typeof parseSearchQuery>): string[] {
+  return [...index.query("", q) ?? []].flat().map((h) => (h.parent ? `${h.parent}/${h.name}` : h.name));
+}
+
 Deno.test("NameArena finds every name holding a term once, never across two names", () => {
   const a = new NameArena();
   const names = ["Cat.JPG", "dog", "catalog", "", "xcat"];
@@ -98,10 +103,10 @@ Deno.test("SearchIndex follows changes through the watcher alone", async () => {
       // Generous deadline: events arrive when the loaded machine gets to them; no timing is asserted.
       for (let i = 0; i < 200; i++) {
         await index.settle();
-        if (JSON.stringify(index.query("", q)?.map((h) => h.rel)) === JSON.stringify(want)) break;
+        if (JSON.stringify(relsOf(index, q)) === JSON.stringify(want)) break;
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.deepEqual(index.query("", q)?.map((h) => h.rel), want);
+      assert.deepEqual(relsOf(index, q), want);
     } finally {
       await index.close();
     }
