@@ -207,3 +207,38 @@ Deno.test("property: after random creates, renames, deletes and rule changes the
   // The comparison must have had something to compare.
   assert.ok(total > 200, `only ${total} hits`);
 });
+
+Deno.test("a query paused between batches while the tree changes resumes after the last path it gave", async () => {
+  await withTempRoot(async ({ root }) => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 30; d++) {
+      for (let f = 0; f < 30; f++) files[`d${String(d).padStart(2, "0")}/f${String(f).padStart(2, "0")}.txt`] = "";
+    }
+    await makeTree(root, files);
+    const index = new SearchIndex(root, { reconcileMs: 0, watch: false });
+    try {
+      await index.start();
+      const q = parseSearchQuery("f");
+      const paths = (hits: { parent: string; name: string }[]) =>
+        hits.map((h) => (h.parent ? `${h.parent}/${h.name}` : h.name));
+      const query = index.query("", q)!;
+      const first = paths(query.next().value!);
+      const last = first.at(-1)!;
+      assert.equal(last, "d08/f15.txt");
+      // The folder the query is inside is replaced (its ids are freed and reused), others come and go.
+      await Deno.remove(`${root}/d08`, { recursive: true });
+      await Deno.remove(`${root}/d02`, { recursive: true });
+      await Deno.remove(`${root}/d20`, { recursive: true });
+      await makeTree(root, { "d08/f01.txt": "", "d08/f20.txt": "", "d08/g.txt": "", "d09a/f.txt": "", "d21/f99": "" });
+      await index.refresh();
+      const rest = paths([...query].flat());
+      const key = (p: string) => p.replaceAll("/", "\0");
+      const want = relsOf(index, q).filter((p) => key(p) > key(last));
+      assert.deepEqual(rest, want);
+      assert.ok(rest.includes("d08/f20.txt") && rest.includes("d09a/f.txt") && rest.includes("d21/f99"));
+      assert.ok(!rest.some((p) => p.startsWith("d20/") || p === "d08/f01.txt"));
+    } finally {
+      await index.close();
+    }
+  });
+});
