@@ -101,24 +101,27 @@ export class SearchIndex {
     this.#real = await Deno.realPath(this.root);
     const t0 = performance.now();
     const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
-    // Watch first: whatever changes during the walk (or the reconciliation) is read again afterwards.
+    // Registering a recursive watch takes seconds on a large tree (in a worker): walk or serve meanwhile, then
+    // reconcile, which reads again whatever changed before the watcher saw it (or while the server was down).
     if (this.#options.watch) {
       this.#watch = watchTree(this.#real, {
         onDirs: (rels) => this.#markDirty(rels),
         onLost: () => this.#markLost(),
       });
     }
-    if (loaded) {
-      // What changed while the server was down: folders whose mtime differs are read again.
-      this.#run(async () => {
-        const t1 = performance.now();
-        const changed = await reconcile(this.#tree, this.#real);
-        log.info(`search index: snapshot reconciled (${changed} folders read) in ${ms(t1)} ms`);
-      });
-    } else {
+    const watching = this.#watch?.ready;
+    if (!loaded) {
       await this.#run(async () => {
         await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }]);
         this.#complete = true;
+      });
+    }
+    if (loaded || watching) {
+      this.#run(async () => {
+        await watching;
+        const t1 = performance.now();
+        const changed = await reconcile(this.#tree, this.#real);
+        log.debug(`search index: reconciled (${changed} folders read) in ${ms(t1)} ms`);
       });
     }
     if (this.#closed) return;

@@ -27,7 +27,7 @@ async function captured<T>(fn: () => Promise<T>): Promise<{ result: T; lines: [L
 
 /** Every path the index reports for "" (everything) and for "cat", through the public search. */
 async function answers(root: string, index: SearchIndex): Promise<string[]> {
-  const ctx = ctxFor(root);
+  const ctx = ctxFor(root, { foldCase: false });
   const out: string[] = [];
   for (const q of ["", "cat"]) {
     for await (const hit of searchFiles(ctx, "/", parseSearchQuery(q), { index })) out.push(`${q}:${hit.path}`);
@@ -37,7 +37,7 @@ async function answers(root: string, index: SearchIndex): Promise<string[]> {
 
 /** Walks the tree (no index): what every answer must equal. */
 async function walked(root: string): Promise<string[]> {
-  const ctx = ctxFor(root);
+  const ctx = ctxFor(root, { foldCase: false });
   const out: string[] = [];
   for (const q of ["", "cat"]) {
     for await (const hit of searchFiles(ctx, "/", parseSearchQuery(q))) out.push(`${q}:${hit.path}`);
