@@ -151,12 +151,10 @@ export class SearchIndex {
     if (!path) return false;
     let loaded = false;
     await this.#run(async () => {
-      const data = await readSnapshot(path);
+      const data = await readSnapshot(path, this.#real);
       if (data === null) return;
-      const reason = typeof data === "string" ? data : data.root !== this.#real ? `written for ${data.root}` : "";
-      if (typeof data === "string" || reason) {
-        log.warn(`search index: ignoring the snapshot ${path} (${reason}); walking the tree instead`);
-        return;
+      if (typeof data === "string") {
+        return log.warn(`search index: ignoring the snapshot ${path} (${data}); walking the tree instead`);
       }
       this.#tree.adopt(data.n, data.parent, data.flags, data.mtime, data.names, data.starts);
       this.#savedEpoch = this.#tree.epoch;
@@ -178,7 +176,6 @@ export class SearchIndex {
     const epoch = this.#tree.epoch;
     try {
       const bytes = await encodeSnapshot(this.#tree, this.#real);
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true });
       await writeSnapshot(path, bytes);
       this.#savedEpoch = epoch;
       this.#saved = { bytes: bytes.length, ms: performance.now() - t0 };

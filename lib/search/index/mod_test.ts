@@ -215,7 +215,9 @@ Deno.test("a query paused between batches while the tree changes resumes after t
   await withTempRoot(async ({ root }) => {
     const files: Record<string, string> = {};
     for (let d = 0; d < 30; d++) {
-      for (let f = 0; f < 30; f++) files[`d${String(d).padStart(2, "0")}/f${String(f).padStart(2, "0")}.txt`] = "";
+      for (let f = 0; f < 30; f++) {
+        files[`d${String(d).padStart(2, "0")}/f${String(f).padStart(2, "0")}.txt`] = "";
+      }
     }
     await makeTree(root, files);
     const index = new SearchIndex(root, { reconcileMs: 0, watch: false });
@@ -232,7 +234,13 @@ Deno.test("a query paused between batches while the tree changes resumes after t
       await Deno.remove(`${root}/d08`, { recursive: true });
       await Deno.remove(`${root}/d02`, { recursive: true });
       await Deno.remove(`${root}/d20`, { recursive: true });
-      await makeTree(root, { "d08/f01.txt": "", "d08/f20.txt": "", "d08/g.txt": "", "d09a/f.txt": "", "d21/f99": "" });
+      await makeTree(root, {
+        "d08/f01.txt": "",
+        "d08/f20.txt": "",
+        "d08/g.txt": "",
+        "d09a/f.txt": "",
+        "d21/f99": "",
+      });
       await index.refresh();
       const rest = paths([...query].flat());
       const key = (p: string) => p.replaceAll("/", "\0");

@@ -148,7 +148,9 @@ export function* queryIndex(
     const flags = tree.flags[c];
     if (flags & skip) continue;
     const name = tree.names.get(c);
-    if (m & MATCH) batch.push({ parent: f.rels[top], name, dir: (flags & DIR) !== 0, link: (flags & LINK) !== 0 });
+    if (m & MATCH) {
+      batch.push({ parent: f.rels[top], name, dir: (flags & DIR) !== 0, link: (flags & LINK) !== 0 });
+    }
     if (m & BELOW && flags & DIR) push(tree, f, c, join(f.rels[top], name));
     if (batch.length < BATCH) continue;
     const path = f.last.map((id) => (id === NONE ? null : tree.names.get(id)));

@@ -90,7 +90,9 @@ export async function decodeSnapshot(bytes: Uint8Array): Promise<SnapshotData | 
   const [version, n, folders, rootLen, nameLen] = [0, 1, 2, 3, 4].map((i) => view.getUint32(8 + 4 * i, true));
   if (version !== SNAPSHOT_VERSION) return `format version ${version}, expected ${SNAPSHOT_VERSION}`;
   // Plain numbers: no overflow, so huge declared lengths simply fail to add up.
-  if (n < 1 || HEADER + rootLen + n * 5 + folders * 8 + nameLen !== bytes.length) return "sizes do not add up";
+  if (n < 1 || HEADER + rootLen + n * 5 + folders * 8 + nameLen !== bytes.length) {
+    return "sizes do not add up";
+  }
   const sum = await sha256(bytes.subarray(HEADER));
   if (sum.some((b, i) => b !== bytes[28 + i])) return "checksum mismatch";
   let at = HEADER;
@@ -146,8 +148,11 @@ function checkTree(n: number, parent: Int32Array, flags: Uint8Array, names: stri
   return null;
 }
 
-/** Reads and decodes the snapshot at `path`: null when there is none, a reason when it is unusable. */
-export async function readSnapshot(path: string): Promise<SnapshotData | string | null> {
+/**
+ * Reads and decodes the snapshot of the tree at `root` from `path`: null when there is none, a reason when it
+ * is unusable.
+ */
+export async function readSnapshot(path: string, root: string): Promise<SnapshotData | string | null> {
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path);
@@ -165,7 +170,8 @@ export async function readSnapshot(path: string): Promise<SnapshotData | string 
       if (r === null) return "file shrank while read";
       got += r;
     }
-    return await decodeSnapshot(bytes);
+    const data = await decodeSnapshot(bytes);
+    return typeof data === "string" || data.root === root ? data : `written for ${data.root}`;
   } catch (err) {
     return `cannot read: ${err instanceof Error ? err.message : err}`;
   } finally {
@@ -173,10 +179,14 @@ export async function readSnapshot(path: string): Promise<SnapshotData | string 
   }
 }
 
-/** Writes `bytes` to `path` atomically: a temporary file next to it, flushed, then renamed over it. */
+/**
+ * Writes `bytes` to `path` atomically (creating its folder): a temporary file next to it, flushed, then
+ * renamed over it.
+ */
 export async function writeSnapshot(path: string, bytes: Uint8Array): Promise<void> {
   const tmp = `${path}.${Deno.pid}.tmp`;
   try {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true });
     const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: 0o600 });
     try {
       let done = 0;

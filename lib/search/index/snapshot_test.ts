@@ -30,7 +30,9 @@ async function answers(root: string, index: SearchIndex): Promise<string[]> {
   const ctx = ctxFor(root, { foldCase: false });
   const out: string[] = [];
   for (const q of ["", "cat"]) {
-    for await (const hit of searchFiles(ctx, "/", parseSearchQuery(q), { index })) out.push(`${q}:${hit.path}`);
+    for await (const hit of searchFiles(ctx, "/", parseSearchQuery(q), { index })) {
+      out.push(`${q}:${hit.path}`);
+    }
   }
   return out;
 }
@@ -192,6 +194,31 @@ Deno.test("no snapshot file: a fresh walk without a warning, and the snapshot is
       assert.deepEqual(lines.filter(([l]) => l === "warn" || l === "error"), []);
       assert.equal(typeof await decodeSnapshot(await Deno.readFile(snap)), "object");
       assert.ok(index.stats().snapshotBytes > 60);
+    } finally {
+      await captured(() => index.close());
+    }
+  });
+});
+
+Deno.test("the snapshot is written again by the periodic save once the index changed", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, TREE);
+    const snap = `${outside}/search.snap`;
+    const index = new SearchIndex(root, { reconcileMs: 0, watch: false, snapshot: snap, snapshotMs: 10 });
+    try {
+      await captured(async () => {
+        await index.start();
+        await Deno.writeTextFile(`${root}/a/late-cat.txt`, "");
+        await index.refresh();
+        const has = async () => {
+          const data = await decodeSnapshot(await Deno.readFile(snap).catch(() => new Uint8Array()));
+          return typeof data !== "string" && data.names.includes("\0late-cat.txt\0");
+        };
+        // Poll the file until the timer has written it; generous deadline, nothing timed.
+        const deadline = Date.now() + 30_000;
+        while (!await has() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(await has());
+      });
     } finally {
       await captured(() => index.close());
     }

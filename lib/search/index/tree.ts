@@ -66,7 +66,14 @@ export class IndexTree {
    * the root, every other entry's parent is a folder with a lower id, and siblings come in name order.
    * `names`/`starts` as in {@link NameArena.load}.
    */
-  adopt(n: number, parent: Int32Array, flags: Uint8Array, mtime: Float64Array, names: string, starts: Uint32Array) {
+  adopt(
+    n: number,
+    parent: Int32Array,
+    flags: Uint8Array,
+    mtime: Float64Array,
+    names: string,
+    starts: Uint32Array,
+  ) {
     let cap = 1024;
     while (cap < n) cap *= 2;
     this.parent = new Int32Array(cap);

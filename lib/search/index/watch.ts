@@ -40,10 +40,14 @@ export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
     const m = e.data;
     if (m.type === "ready") ready();
     else if (m.type === "failed") {
-      log.warn(`search index: cannot watch ${root}; changes are seen by the periodic check only (${m.message})`);
+      log.warn(
+        `search index: cannot watch ${root}; changes are seen by the periodic check only (${m.message})`,
+      );
       ready();
     } else if (m.type === "stopped") {
-      log.warn(`search index: the watcher stopped; changes are seen by the periodic check only (${m.message})`);
+      log.warn(
+        `search index: the watcher stopped; changes are seen by the periodic check only (${m.message})`,
+      );
       options.onLost();
     } else if (m.flag === "rescan") {
       options.onLost();
