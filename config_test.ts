@@ -33,6 +33,10 @@ Deno.test("loadConfig(): the search snapshot lives next to a local database, in 
   assert.equal(loadConfig(["-d", "/db/x.kv"], {}, "/work").searchSnapshot, "/db/search-index.snapshot");
   const remote = loadConfig(["-d", "https://kv.example.test/db", "--cache-dir", "/c"], {}, "/work");
   assert.equal(remote.searchSnapshot, "/c/search-index.snapshot");
+  assert.equal(
+    loadConfig(["-d", ":memory:", "--cache-dir", "/c"], {}, "/w").searchSnapshot,
+    "/c/search-index.snapshot",
+  );
   assert.equal(loadConfig(["--disable-search-snapshot"], {}, "/work").searchSnapshot, "");
   assert.equal(loadConfig([], { FB_DISABLE_SEARCH_SNAPSHOT: "true" }, "/work").searchSnapshot, "");
 });

@@ -88,7 +88,7 @@ export function loadConfig(
     cacheDir,
     searchSnapshot: bool("disable-search-snapshot")
       ? ""
-      : `${isRemote(database) ? cacheDir : dataDir}/search-index.snapshot`,
+      : `${isRemote(database) || database === ":memory:" ? cacheDir : dataDir}/search-index.snapshot`,
     uploadDir: get("upload-dir") ? absolutePath(get("upload-dir"), cwd) : `${dataDir}/uploads`,
     uploadExpiry: duration("upload-expiry"),
     trashDays: int("trash-days", 0, 36500),

@@ -43,8 +43,8 @@ export interface Config {
   /** Directory for caches (previews), outside the files root. */
   cacheDir: string;
   /**
-   * File of the search index snapshot (next to a local database, in the cache dir for a remote one); ""
-   * when disabled.
+   * File of the search index snapshot (next to a local database, in the cache dir for a remote or in-memory
+   * one); "" when disabled.
    */
   searchSnapshot: string;
   /** Directory for partial uploads, outside the files root. */

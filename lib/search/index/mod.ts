@@ -116,14 +116,9 @@ export class SearchIndex {
         this.#complete = true;
       });
     }
-    if (loaded || watching) {
-      this.#run(async () => {
-        await watching;
-        const t1 = performance.now();
-        const changed = await reconcile(this.#tree, this.#real);
-        log.debug(`search index: reconciled (${changed} folders read) in ${ms(t1)} ms`);
-      });
-    }
+    // What changed while the server was down, then (cheap: mtimes) what changed before the watcher saw it.
+    if (loaded) this.#run(() => this.#reconcile());
+    if (watching) this.#run(() => watching.then(() => this.#reconcile()));
     if (this.#closed) return;
     this.#buildMs = performance.now() - t0;
     this.#ready = true;
@@ -183,6 +178,12 @@ export class SearchIndex {
     } catch (err) {
       log.warn(`search index: cannot write the snapshot ${path}`, err);
     }
+  }
+
+  async #reconcile(): Promise<void> {
+    const t0 = performance.now();
+    const changed = await reconcile(this.#tree, this.#real);
+    log.debug(`search index: reconciled (${changed} folders read) in ${ms(t0)} ms`);
   }
 
   /** Serialises every change to the tree. */

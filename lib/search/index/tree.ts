@@ -181,26 +181,19 @@ export class IndexTree {
 
   /** Relinks the children of `dir` in code point order of their names (the order searches report). */
   sortChildren(dir: number): void {
-    const ids: number[] = [];
-    for (let c = this.firstChild[dir]; c !== NONE; c = this.nextSibling[c]) ids.push(c);
-    const names = new Map<number, string>();
+    const kids: { id: number; name: string }[] = [];
     let wide = false;
-    for (const id of ids) {
-      const n = this.names.get(id);
-      if (!wide && WIDE.test(n)) wide = true;
-      names.set(id, n);
+    for (let c = this.firstChild[dir]; c !== NONE; c = this.nextSibling[c]) {
+      const name = this.names.get(c);
+      if (!wide && WIDE.test(name)) wide = true;
+      kids.push({ id: c, name });
     }
     // UTF-16 order equals code point order unless surrogates meet U+E000..U+FFFF: the native compare is faster.
-    ids.sort(
-      wide ? (a, b) => compareBytes(names.get(a)!, names.get(b)!) : (a, b) => {
-        const x = names.get(a)!, y = names.get(b)!;
-        return x < y ? -1 : x > y ? 1 : 0;
-      },
-    );
+    kids.sort(wide ? (a, b) => compareBytes(a.name, b.name) : (a, b) => (a.name < b.name ? -1 : 1));
     let next = NONE;
-    for (let i = ids.length - 1; i >= 0; i--) {
-      this.nextSibling[ids[i]] = next;
-      next = ids[i];
+    for (let i = kids.length - 1; i >= 0; i--) {
+      this.nextSibling[kids[i].id] = next;
+      next = kids[i].id;
     }
     this.firstChild[dir] = next;
     this.epoch++;
