@@ -2,9 +2,8 @@
  * The filename index of one server root (docs/architecture.md#search-index): built by a background walk at
  * start, kept fresh by a recursive watcher and a periodic mtime reconciliation, queried by /api/search
  * instead of walking the disk once ready. It holds names and kinds only; scope, rules and hiding are applied
- * per request by the caller, so a rule change takes effect on the next query. With a snapshot path it is
- * saved on close and periodically when changed (snapshot.ts), and a start loads it, answers from it at once
- * and reconciles it with the disk in the background.
+ * per request by the caller, so a rule change takes effect on the next query. A snapshot (snapshot.ts), when
+ * set, is saved on close and periodically when changed, and loaded at start to answer at once.
  */
 import { log } from "../../log.ts";
 import type { SearchQuery } from "../query.ts";
@@ -181,6 +180,7 @@ export class SearchIndex {
   }
 
   async #reconcile(): Promise<void> {
+    if (this.#closed) return;
     const t0 = performance.now();
     const changed = await reconcile(this.#tree, this.#real);
     log.debug(`search index: reconciled (${changed} folders read) in ${ms(t0)} ms`);
