@@ -29,6 +29,18 @@ Deno.test("loadConfig(): a remote KV URL is accepted as is", () => {
   assert.equal(c.database, "https://kv.example.test/db");
 });
 
+Deno.test("loadConfig(): the search snapshot lives next to a local database, in the cache dir for a remote one", () => {
+  assert.equal(loadConfig(["-d", "/db/x.kv"], {}, "/work").searchSnapshot, "/db/search-index.snapshot");
+  const remote = loadConfig(["-d", "https://kv.example.test/db", "--cache-dir", "/c"], {}, "/work");
+  assert.equal(remote.searchSnapshot, "/c/search-index.snapshot");
+  assert.equal(
+    loadConfig(["-d", ":memory:", "--cache-dir", "/c"], {}, "/w").searchSnapshot,
+    "/c/search-index.snapshot",
+  );
+  assert.equal(loadConfig(["--disable-search-snapshot"], {}, "/work").searchSnapshot, "");
+  assert.equal(loadConfig([], { FB_DISABLE_SEARCH_SNAPSHOT: "true" }, "/work").searchSnapshot, "");
+});
+
 Deno.test("loadConfig() refuses bad values with a clear message", () => {
   assert.throws(() => loadConfig(["--port", "abc"], {}, "/"), /Invalid value for --port/);
   assert.throws(() => loadConfig(["--auth", "magic"], {}, "/"), /Invalid auth method/);

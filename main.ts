@@ -73,7 +73,8 @@ if (firstStart.password) {
 // Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
 deps.listings = new ListingCache();
 // Search answers from a filename index once its background walk is done (lib/search/index/); walks until then.
-deps.searchIndex = new SearchIndex(config.root);
+// It is saved to config.searchSnapshot on close and loaded from it at start, so a restart is warm.
+deps.searchIndex = new SearchIndex(config.root, { snapshot: config.searchSnapshot });
 deps.searchIndex.start().catch((err) => log.error("search index unavailable; searches walk the disk", err));
 // Folder sizes are cached until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
 deps.folderSizes = new FolderSizeCache();

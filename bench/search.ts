@@ -1,12 +1,14 @@
 /**
  * Search benchmark (a script, not a test):
- *   deno run -A bench/search.ts [--entries=1000000] [--runs=20] [--no-watch]
+ *   deno run -A bench/search.ts [--entries=1000000] [--runs=20] [--no-watch] [--no-peers]
  *
  * Generates a tree of about N entries under bench/_work/search-N (kept between runs; one python3 process
  * writes every empty file), builds the filename index (lib/search/index/) and prints its build time, size and
  * the process RSS, then p50/p99 of substring, `type:` and case-sensitive searches through `searchStream`
  * (the NDJSON body /api/search sends) against `fdfind` and `find` on the same tree, output read in full.
- * A peer that is not installed is skipped. Goal: p50 <= 50 ms on 1M entries.
+ * A peer that is not installed is skipped. Goal: p50 <= 50 ms on 1M entries. Also prints the time to the
+ * first NDJSON chunk of each of our queries, the snapshot's size and write time, and start-to-ready with the
+ * snapshot (plus its background reconciliation) against the fresh walk.
  */
 import { parseArgs } from "node:util";
 import { ctxFor } from "../lib/fs/_testing.ts";
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     entries: { type: "string", default: "1000000" },
     runs: { type: "string", default: "20" },
     "no-watch": { type: "boolean", default: false },
+    "no-peers": { type: "boolean", default: false },
   },
 });
 const entries = Number(values.entries);
@@ -72,16 +75,21 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
-async function measure(name: string, run: () => Promise<number>): Promise<void> {
-  let lines = await run(); // warm-up
-  const times: number[] = [];
+/** A run returns its hit count, and (ours) when the first chunk arrived, in ms after its start. */
+async function measure(name: string, run: () => Promise<number | [number, number]>): Promise<void> {
+  await run(); // warm-up
+  const times: number[] = [], firsts: number[] = [];
+  let lines = 0;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    lines = await run();
+    const r = await run();
     times.push(performance.now() - t0);
+    if (Array.isArray(r)) firsts.push(r[1]);
+    lines = Array.isArray(r) ? r[0] : r;
   }
   const p50 = percentile(times, 0.5).toFixed(1), p99 = percentile(times, 0.99).toFixed(1);
-  print(`${name.padEnd(44)} p50 ${p50.padStart(8)} ms  p99 ${p99.padStart(8)} ms  ${lines} hits`);
+  const first = firsts.length ? `  first hit p50 ${percentile(firsts, 0.5).toFixed(1)} ms` : "";
+  print(`${name.padEnd(44)} p50 ${p50.padStart(8)} ms  p99 ${p99.padStart(8)} ms  ${lines} hits${first}`);
 }
 
 async function installed(bin: string): Promise<boolean> {
@@ -106,7 +114,10 @@ function command(bin: string, args: string[]): () => Promise<number> {
 setLogLevel("warn");
 const root = await ensureTree(entries);
 const rss0 = Deno.memoryUsage().rss;
-const index = new SearchIndex(root, { watch: !values["no-watch"], reconcileMs: 0 });
+const snapshot = `${root}.snapshot`;
+await Deno.remove(snapshot).catch(() => {});
+const options = { watch: !values["no-watch"], reconcileMs: 0, snapshot, snapshotMs: 0 };
+const index = new SearchIndex(root, options);
 const t0 = performance.now();
 await index.start();
 const stats = index.stats();
@@ -120,12 +131,25 @@ print(
 const t1 = performance.now();
 await index.refresh();
 print(`reconciliation of an unchanged tree: ${(performance.now() - t1).toFixed(0)} ms`);
+// The snapshot written right after the walk (queued; refresh() waited for it).
+const saved = index.stats();
+if (saved.snapshotBytes) {
+  print(`snapshot: ${mib(saved.snapshotBytes)} MiB written in ${saved.snapshotMs.toFixed(0)} ms`);
+}
 
 const ctx = ctxFor(root);
-const ours = (q: string) => async () =>
-  countLines(await new Response(searchStream(ctx, "/", q, { index })).bytes());
+const ours = (q: string) => async (): Promise<[number, number]> => {
+  const t = performance.now();
+  let first = 0, lines = 0;
+  for await (const chunk of searchStream(ctx, "/", q, { index })) {
+    if (!first) first = performance.now() - t;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  return [lines, first];
+};
 const cases: { label: string; query: string; fd: string[]; find: string[] }[] = [
   { label: "substring 'report'", query: "report", fd: ["-u", "-i", "report"], find: ["-iname", "*report*"] },
+  { label: "10% substring 'photo'", query: "photo", fd: ["-u", "-i", "photo"], find: ["-iname", "*photo*"] },
   {
     label: "rare substring 'ice-77'",
     query: "ice-77",
@@ -145,8 +169,8 @@ const cases: { label: string; query: string; fd: string[]; find: string[] }[] = 
     find: ["-name", "*Report*"],
   },
 ];
-const hasFd = await installed("fdfind");
-const hasFind = await installed("find");
+const hasFd = !values["no-peers"] && await installed("fdfind");
+const hasFind = !values["no-peers"] && await installed("find");
 for (const c of cases) {
   await measure(`index  ${c.label}`, ours(c.query));
   if (hasFd) await measure(`fdfind ${c.label}`, command("fdfind", [...c.fd, root]));
@@ -154,3 +178,17 @@ for (const c of cases) {
 }
 print(`RSS after queries: ${mib(Deno.memoryUsage().rss)} MiB`);
 await index.close();
+
+if (saved.snapshotBytes) {
+  // A restart: load the snapshot (queries are answered from here on), then reconcile it in the background.
+  const warm = new SearchIndex(root, options);
+  const t2 = performance.now();
+  await warm.start();
+  const ready = performance.now() - t2;
+  await warm.settle();
+  print(
+    `start to ready: fresh walk ${(stats.buildMs / 1000).toFixed(2)} s, from the snapshot ` +
+      `${(ready / 1000).toFixed(2)} s (reconciled after ${((performance.now() - t2) / 1000).toFixed(2)} s)`,
+  );
+  await warm.close();
+}

@@ -60,6 +60,7 @@ export function loadConfig(
   let baseUrl = get("baseurl").trim().replace(/\/+$/, "");
   if (baseUrl && !baseUrl.startsWith("/")) baseUrl = "/" + baseUrl;
   const root = get("root");
+  const cacheDir = get("cache-dir") ? absolutePath(get("cache-dir"), cwd) : `${dataDir}/cache`;
   const config: Config & { help: boolean } = {
     help: Boolean(values.help),
     address: get("address"),
@@ -84,7 +85,10 @@ export function loadConfig(
     followExternalSymlinks: bool("follow-external-symlinks"),
     webdav: bool("webdav"),
     typeDetectionByHeader: !bool("disable-type-detection-by-header"),
-    cacheDir: get("cache-dir") ? absolutePath(get("cache-dir"), cwd) : `${dataDir}/cache`,
+    cacheDir,
+    searchSnapshot: bool("disable-search-snapshot")
+      ? ""
+      : `${isRemote(database) || database === ":memory:" ? cacheDir : dataDir}/search-index.snapshot`,
     uploadDir: get("upload-dir") ? absolutePath(get("upload-dir"), cwd) : `${dataDir}/uploads`,
     uploadExpiry: duration("upload-expiry"),
     trashDays: int("trash-days", 0, 36500),

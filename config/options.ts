@@ -59,6 +59,11 @@ export const OPTIONS: readonly OptionSpec[] = [
     "FB_DISABLE_TYPE_DETECTION_BY_HEADER",
     "detect listing types by extension only",
   ),
+  bool(
+    "disable-search-snapshot",
+    "FB_DISABLE_SEARCH_SNAPSHOT",
+    "do not save the search index to disk (every start walks the files root)",
+  ),
   text("cache-dir", "FB_CACHE_DIR", "", "cache directory (default: cache/ next to the database)"),
   text(
     "upload-dir",

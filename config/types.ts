@@ -42,6 +42,11 @@ export interface Config {
   typeDetectionByHeader: boolean;
   /** Directory for caches (previews), outside the files root. */
   cacheDir: string;
+  /**
+   * File of the search index snapshot (next to a local database, in the cache dir for a remote or in-memory
+   * one); "" when disabled.
+   */
+  searchSnapshot: string;
   /** Directory for partial uploads, outside the files root. */
   uploadDir: string;
   /** Seconds after which an untouched partial upload is removed. */

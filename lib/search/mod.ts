@@ -6,6 +6,8 @@
  */
 import { log } from "../log.ts";
 import {
+  type ChildVisibility,
+  childVisibility,
   type Confinement,
   type GateContext,
   isConfinedLink,
@@ -38,10 +40,7 @@ export async function* searchFiles(
   for await (const batch of searchBatches(ctx, vpath, query, options)) yield* batch;
 }
 
-/** Most hits in one batch (and NDJSON lines in one chunk). */
-const BATCH = 256;
-
-/** {@link searchFiles} in batches: up to BATCH hits at a time from the index, one at a time from a walk. */
+/** {@link searchFiles} in batches: a few hundred hits at a time from the index, one at a time from a walk. */
 async function* searchBatches(
   ctx: GateContext,
   vpath: string,
@@ -58,31 +57,48 @@ async function* searchBatches(
   }
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
-  const indexed = indexHits(options.index, base.real, query);
+  const conf = base.confinement;
+  const indexed = indexHits(options.index, base.real, query, conf.hideDotfiles);
   if (!indexed) {
     const at = { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase };
-    for await (const hit of walkDir(base.confinement, at, query, options)) yield [hit];
+    for await (const hit of walkDir(conf, at, query, options)) yield [hit];
     return;
   }
-  const conf = base.confinement;
-  let batch: SearchHit[] = [];
-  for (const hit of indexed) {
-    const vpath = joinVpath(base.vpath, hit.rel);
-    const realVpath = joinVpath(realBase, hit.rel);
-    if (!isVisible(conf, vpath) || (realVpath !== vpath && !isVisible(conf, realVpath))) continue;
-    if (hit.link && !await isConfinedLink(conf, vpath)) continue;
-    batch.push({ dir: hit.dir, path: hit.rel });
-    if (batch.length === BATCH) {
-      options.signal?.throwIfAborted();
-      yield batch;
-      batch = [];
+  // Rules and hiding are prepared once per folder (hits come grouped by folder), then cost a call per hit.
+  const under = (root: string, dir: string) => (dir === "" ? root : joinVpath(root, dir));
+  let parent: string | null = null;
+  let vis: ChildVisibility = childVisibility(conf, base.vpath), realVis: ChildVisibility | null = null;
+  for (const hits of indexed) {
+    const batch: SearchHit[] = [];
+    for (const hit of hits) {
+      if (hit.parent !== parent) {
+        parent = hit.parent;
+        vis = childVisibility(conf, under(base.vpath, parent));
+        if (realBase !== base.vpath) realVis = childVisibility(conf, under(realBase, parent));
+      }
+      if (!sees(vis, hit.name) || (realVis !== null && !sees(realVis, hit.name))) continue;
+      const rel = parent === "" ? hit.name : `${parent}/${hit.name}`;
+      if (hit.link && !await isConfinedLink(conf, joinVpath(base.vpath, rel))) continue;
+      batch.push({ dir: hit.dir, path: rel });
     }
+    options.signal?.throwIfAborted();
+    if (batch.length) yield batch;
   }
-  if (batch.length) yield batch;
+}
+
+/** Exactly `isVisible` of the child `name` of the folder `v` was prepared for. */
+function sees(v: ChildVisibility, name: string): boolean {
+  if (v.none || (v.hideDots && name.startsWith("."))) return false;
+  return v.allowed === null || v.allowed(name);
 }
 
 /** The index's hits below the on-disk folder `real`, or null when the index cannot answer (not ready, elsewhere). */
-function indexHits(index: SearchIndex | undefined, real: string, query: SearchQuery): IndexHit[] | null {
+function indexHits(
+  index: SearchIndex | undefined,
+  real: string,
+  query: SearchQuery,
+  skipDot: boolean,
+): Iterable<IndexHit[]> | null {
   if (!index?.ready) return null;
   const root = index.realRoot;
   let rel: string;
@@ -90,7 +106,7 @@ function indexHits(index: SearchIndex | undefined, real: string, query: SearchQu
   else if (real.startsWith(root === "/" ? "/" : root + "/")) {
     rel = real.slice(root === "/" ? 1 : root.length + 1);
   } else return null;
-  return index.query(rel, query);
+  return index.query(rel, query, { skipDot });
 }
 
 async function* walkDir(
@@ -125,6 +141,8 @@ async function* walkDir(
     }
   }
 }
+
+const DIR_LINE = '{"dir":true,"path":', FILE_LINE = '{"dir":false,"path":';
 
 /** Delay before the single keep-alive empty line. */
 export const KEEPALIVE_MS = 5000;
@@ -161,7 +179,10 @@ export function searchStream(
           return;
         }
         let text = "";
-        for (const hit of next.value) text += JSON.stringify(hit) + "\n";
+        // The same bytes as JSON.stringify(hit), without building an object per line.
+        for (const hit of next.value) {
+          text += (hit.dir ? DIR_LINE : FILE_LINE) + JSON.stringify(hit.path) + "}\n";
+        }
         controller.enqueue(enc.encode(text));
       } catch (err) {
         clearTimeout(timer);

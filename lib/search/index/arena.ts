@@ -74,17 +74,26 @@ export class NameArena {
     // A separator after every name (also the last) keeps slicing uniform.
     fill(seg.rawStarts, names);
     seg.raw = names.join(SEP) + SEP;
-    const lower = seg.raw.toLowerCase();
-    if (lower === seg.raw) {
-      // Nothing to fold (common): share the string and offsets instead of holding a copy.
-      seg.lower = seg.raw;
-      seg.lowStarts = seg.rawStarts;
-      return;
+    setLower(seg, names);
+  }
+
+  /**
+   * Replaces every name at once: `text` holds the names of ids 0..n-1, each followed by NUL, and name i
+   * starts at `starts[i]` (`starts[n]` is the end). Used to load a snapshot without one call per name.
+   */
+  load(text: string, starts: Uint32Array, n: number): void {
+    this.#segments = [];
+    for (let lo = 0; lo < n; lo += SEGMENT) {
+      const hi = Math.min(lo + SEGMENT, n);
+      const seg = emptySegment();
+      const base = starts[lo];
+      for (let k = 0; k <= hi - lo; k++) seg.rawStarts[k] = starts[lo + k] - base;
+      // Unused ids of the last segment hold empty names.
+      for (let k = hi - lo + 1; k <= SEGMENT; k++) seg.rawStarts[k] = seg.rawStarts[k - 1] + 1;
+      seg.raw = text.slice(base, starts[hi]) + SEP.repeat(lo + SEGMENT - hi);
+      setLower(seg, null);
+      this.#segments.push(seg);
     }
-    const lowered = names.map((n) => n.toLowerCase());
-    if (seg.lowStarts === seg.rawStarts) seg.lowStarts = new Uint32Array(SEGMENT + 1);
-    fill(seg.lowStarts, lowered);
-    seg.lower = lowered.join(SEP) + SEP;
   }
 
   /**
@@ -123,6 +132,22 @@ export class NameArena {
     }
     return n;
   }
+}
+
+/** Sets the lower-cased copy of a segment (`names`: its names, or null to split them from `raw`). */
+function setLower(seg: Segment, names: string[] | null): void {
+  const lower = seg.raw.toLowerCase();
+  if (lower === seg.raw) {
+    // Nothing to fold (common): share the string and offsets instead of holding a copy.
+    seg.lower = seg.raw;
+    seg.lowStarts = seg.rawStarts;
+    return;
+  }
+  // Lower-casing may change lengths (U+0130), so each name is folded on its own.
+  const lowered = (names ?? seg.raw.slice(0, -1).split(SEP)).map((n) => n.toLowerCase());
+  if (seg.lowStarts === seg.rawStarts) seg.lowStarts = new Uint32Array(SEGMENT + 1);
+  fill(seg.lowStarts, lowered);
+  seg.lower = lowered.join(SEP) + SEP;
 }
 
 function fill(starts: Uint32Array, names: string[]): void {

@@ -2,8 +2,9 @@
  * Disk side of the search index: reading folders into an {@link IndexTree}. `syncDirs` re-reads the given
  * folders (new sub-folders are read in full, vanished entries dropped), several at a time; `reconcile` stats
  * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
+ * Children are kept in code point order of their names.
  */
-import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree } from "./tree.ts";
+import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree, KIND } from "./tree.ts";
 
 /** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
 const RACY_MS = 2000;
@@ -60,7 +61,7 @@ async function readFolder(path: string): Promise<{ mtime: number; entries: Deno.
 }
 
 function sameKind(tree: IndexTree, id: number, kind: EntryKind): boolean {
-  return tree.flags[id] === flagsOf(kind);
+  return (tree.flags[id] & KIND) === flagsOf(kind);
 }
 
 /**
@@ -81,6 +82,7 @@ export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): P
     tree.mtime[job.id] = read.mtime;
     const existing = tree.children(job.id);
     const seen = new Set<number>();
+    let added = false;
     for (const e of read.entries) {
       const old = existing.get(e.name);
       if (old !== undefined && sameKind(tree, old, e)) {
@@ -89,9 +91,12 @@ export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): P
       }
       const id = tree.add(job.id, e.name, e);
       seen.add(id);
+      added = true;
       if (e.isDirectory) queue.push({ id, rel: job.rel === "" ? e.name : `${job.rel}/${e.name}` });
     }
     tree.prune(job.id, (id) => !seen.has(id));
+    // Siblings stay in name order, so queries stream hits in order without sorting them.
+    if (added) tree.sortChildren(job.id);
   });
 }
 

@@ -2,12 +2,14 @@
  * The filename index of one server root (docs/architecture.md#search-index): built by a background walk at
  * start, kept fresh by a recursive watcher and a periodic mtime reconciliation, queried by /api/search
  * instead of walking the disk once ready. It holds names and kinds only; scope, rules and hiding are applied
- * per request by the caller, so a rule change takes effect on the next query.
+ * per request by the caller, so a rule change takes effect on the next query. A snapshot (snapshot.ts), when
+ * set, is saved on close and periodically when changed, and loaded at start to answer at once.
  */
 import { log } from "../../log.ts";
 import type { SearchQuery } from "../query.ts";
 import { type DirJob, reconcile, syncDirs } from "./build.ts";
-import { type IndexHit, queryIndex } from "./query.ts";
+import { type IndexHit, type IndexQueryOptions, queryIndex } from "./query.ts";
+import { encodeSnapshot, readSnapshot, writeSnapshot } from "./snapshot.ts";
 import { DIR, IndexTree } from "./tree.ts";
 import { parentRel, type TreeWatch, watchTree } from "./watch.ts";
 
@@ -21,6 +23,10 @@ export interface SearchIndexOptions {
   reconcileMs?: number;
   /** Delay collecting watcher events before reading the folders they name (default 50 ms). */
   debounceMs?: number;
+  /** Snapshot file to load at start and save on close ("" or absent: none). */
+  snapshot?: string;
+  /** Period of saving the snapshot when the index changed, in ms (default 600,000; 0 = only on close). */
+  snapshotMs?: number;
 }
 
 /** Figures for diagnostics and the bench. */
@@ -29,6 +35,11 @@ export interface SearchIndexStats {
   entries: number;
   bytes: number;
   buildMs: number;
+  /** The index came from the snapshot (then `buildMs` is the load time). */
+  fromSnapshot: boolean;
+  /** Size and write time of the last snapshot saved (0 before any). */
+  snapshotBytes: number;
+  snapshotMs: number;
 }
 
 /** The filename index of a folder tree; `start()` it, `close()` it. */
@@ -46,11 +57,24 @@ export class SearchIndex {
   #timer: ReturnType<typeof setInterval> | undefined;
   #watch: TreeWatch | null = null;
   #started: Promise<void> | null = null;
+  /** The tree holds a complete walk or snapshot (a partial one is never saved). */
+  #complete = false;
+  #fromSnapshot = false;
+  #savedEpoch = -1;
+  #saved = { bytes: 0, ms: 0 };
+  #saveTimer: ReturnType<typeof setInterval> | undefined;
   readonly #options: Required<SearchIndexOptions>;
 
   constructor(root: string, options: SearchIndexOptions = {}) {
     this.root = root;
-    this.#options = { watch: true, reconcileMs: 60_000, debounceMs: 50, ...options };
+    this.#options = {
+      watch: true,
+      reconcileMs: 60_000,
+      debounceMs: 50,
+      snapshot: "",
+      snapshotMs: 600_000,
+      ...options,
+    };
   }
 
   /** True once the first walk is complete: queries are answered from the index. */
@@ -63,7 +87,10 @@ export class SearchIndex {
     return this.#real;
   }
 
-  /** Starts the watcher and the background walk; resolves when the index is ready. Idempotent. */
+  /**
+   * Starts the watcher and the background walk (or loads the snapshot and reconciles it in the background);
+   * resolves when the index is ready. Idempotent.
+   */
   start(): Promise<void> {
     this.#started ??= this.#start();
     return this.#started;
@@ -72,21 +99,91 @@ export class SearchIndex {
   async #start(): Promise<void> {
     this.#real = await Deno.realPath(this.root);
     const t0 = performance.now();
-    // Watch first: whatever changes during the walk is read again afterwards.
+    const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
+    // Registering a recursive watch takes seconds on a large tree (in a worker): walk or serve meanwhile, then
+    // reconcile, which reads again whatever changed before the watcher saw it (or while the server was down).
     if (this.#options.watch) {
       this.#watch = watchTree(this.#real, {
         onDirs: (rels) => this.#markDirty(rels),
         onLost: () => this.#markLost(),
       });
     }
-    await this.#run(() => syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }]));
+    const watching = this.#watch?.ready;
+    if (!loaded) {
+      await this.#run(async () => {
+        await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }]);
+        this.#complete = true;
+      });
+    }
+    // What changed while the server was down, then (cheap: mtimes) what changed before the watcher saw it.
+    if (loaded) this.#run(() => this.#reconcile());
+    if (watching) this.#run(() => watching.then(() => this.#reconcile()));
     if (this.#closed) return;
     this.#buildMs = performance.now() - t0;
     this.#ready = true;
-    log.info(`search index: ${this.#tree.count} entries indexed in ${Math.round(this.#buildMs)} ms`);
+    const how = loaded ? "loaded from the snapshot" : "indexed";
+    log.info(`search index: ${this.#tree.count} entries ${how} in ${ms(t0)} ms`);
     if (this.#options.reconcileMs > 0) {
       this.#timer = setInterval(() => this.#markLost(), this.#options.reconcileMs);
     }
+    if (this.#options.snapshot !== "") {
+      if (!loaded) this.saveSnapshot();
+      if (this.#options.snapshotMs > 0) {
+        this.#saveTimer = setInterval(() => {
+          if (this.#tree.epoch !== this.#savedEpoch) this.saveSnapshot();
+        }, this.#options.snapshotMs);
+      }
+    }
+  }
+
+  /**
+   * Replaces the tree with the snapshot file if it is usable (same format, intact, this root); true if so.
+   * An unusable one is ignored with one warning. `start()` calls it when a snapshot path is set.
+   */
+  async loadSnapshot(): Promise<boolean> {
+    const path = this.#options.snapshot;
+    if (!path) return false;
+    let loaded = false;
+    await this.#run(async () => {
+      const data = await readSnapshot(path, this.#real);
+      if (data === null) return;
+      if (typeof data === "string") {
+        return log.warn(`search index: ignoring the snapshot ${path} (${data}); walking the tree instead`);
+      }
+      this.#tree.adopt(data.n, data.parent, data.flags, data.mtime, data.names, data.starts);
+      this.#savedEpoch = this.#tree.epoch;
+      this.#complete = this.#fromSnapshot = loaded = true;
+    });
+    return loaded;
+  }
+
+  /** Writes the snapshot file now (when a path is set and the tree is complete). `close()` calls it. */
+  saveSnapshot(): Promise<void> {
+    if (this.#closed) return this.#save();
+    return this.#run(() => this.#save());
+  }
+
+  async #save(): Promise<void> {
+    const path = this.#options.snapshot;
+    if (!path || !this.#complete) return;
+    const t0 = performance.now();
+    const epoch = this.#tree.epoch;
+    try {
+      const bytes = await encodeSnapshot(this.#tree, this.#real);
+      await writeSnapshot(path, bytes);
+      this.#savedEpoch = epoch;
+      this.#saved = { bytes: bytes.length, ms: performance.now() - t0 };
+      log.debug(`search index: snapshot of ${bytes.length} bytes written in ${ms(t0)} ms`);
+    } catch (err) {
+      log.warn(`search index: cannot write the snapshot ${path}`, err);
+    }
+  }
+
+  async #reconcile(): Promise<void> {
+    if (this.#closed) return;
+    const t0 = performance.now();
+    const changed = await reconcile(this.#tree, this.#real);
+    log.debug(`search index: reconciled (${changed} folders read) in ${ms(t0)} ms`);
   }
 
   /** Serialises every change to the tree. */
@@ -161,12 +258,15 @@ export class SearchIndex {
     });
   }
 
-  /** Matching entries below `rel` (a folder path relative to the real root, "" = root); null if not indexed. */
-  query(rel: string, query: SearchQuery): IndexHit[] | null {
+  /**
+   * Matching entries below `rel` (a folder path relative to the real root, "" = root) in batches, in walk
+   * order; null if not indexed.
+   */
+  query(rel: string, query: SearchQuery, options: IndexQueryOptions = {}): Generator<IndexHit[]> | null {
     if (!this.#ready) return null;
     const base = this.#tree.lookup(rel);
     if (base < 0 || !(this.#tree.flags[base] & DIR)) return null;
-    return queryIndex(this.#tree, base, query);
+    return queryIndex(this.#tree, rel, query, options);
   }
 
   /** Figures for diagnostics and the bench. */
@@ -176,16 +276,25 @@ export class SearchIndex {
       entries: this.#tree.count,
       bytes: this.#tree.bytes(),
       buildMs: this.#buildMs,
+      fromSnapshot: this.#fromSnapshot,
+      snapshotBytes: this.#saved.bytes,
+      snapshotMs: this.#saved.ms,
     };
   }
 
-  /** Stops the watcher and the timers and waits for work in progress. */
+  /** Stops the watcher and the timers, waits for work in progress and saves the snapshot if it changed. */
   async close(): Promise<void> {
     this.#closed = true;
     this.#ready = false;
     clearInterval(this.#timer);
+    clearInterval(this.#saveTimer);
     clearTimeout(this.#debounce);
     await this.#watch?.close();
     await this.#work;
+    if (this.#tree.epoch !== this.#savedEpoch) await this.#save();
   }
+}
+
+function ms(t0: number): number {
+  return Math.round(performance.now() - t0);
 }

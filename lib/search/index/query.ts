@@ -1,20 +1,34 @@
 /**
  * Queries over an {@link IndexTree}: the entries below a folder whose names match a parsed query, in the
- * order the walking search yields them (depth-first, siblings by code point). Rules, hiding and links are
- * the caller's business (lib/search/mod.ts), since they depend on the user.
+ * order the walking search yields them (depth-first, siblings by code point; the tree keeps siblings in that
+ * order). Matches are marked first (a native `indexOf` over the name arena), then a depth-first pass that
+ * enters only folders with a match below streams them in batches, building paths for hits only. Rules,
+ * hiding and links are the caller's business (lib/search/mod.ts), since they depend on the user.
  */
 import { compareBytes } from "../../fs/sort.ts";
 import { matchesQuery, type SearchQuery } from "../query.ts";
-import { ALIVE, DIR, EXT_OTHER, type IndexTree, LINK } from "./tree.ts";
+import { ALIVE, DIR, DOT, EXT_OTHER, type IndexTree, LINK } from "./tree.ts";
 
-const WIDE = /[\ud800-\uffff]/;
-
-/** One matching entry; `rel` is relative to the searched folder. */
+/** One matching entry: its folder relative to the searched one ("" = that folder) and its name. */
 export interface IndexHit {
-  rel: string;
+  /** The same string object for consecutive hits of one folder. */
+  parent: string;
+  name: string;
   dir: boolean;
   link: boolean;
 }
+
+/** Options of {@link queryIndex}. */
+export interface IndexQueryOptions {
+  /** Leave out names starting with "." and everything below them. */
+  skipDot?: boolean;
+}
+
+/** Hits per batch. */
+const BATCH = 256;
+const NONE = -1;
+/** Marks: the entry matches; a folder has a match somewhere below it. */
+const MATCH = 1, BELOW = 2;
 
 /** Which interned extensions satisfy the query's `type:` words (null: no type filter). */
 function extFilter(tree: IndexTree, query: SearchQuery): Uint8Array | null {
@@ -26,80 +40,127 @@ function extFilter(tree: IndexTree, query: SearchQuery): Uint8Array | null {
   return ok;
 }
 
-/**
- * The entries strictly below the folder `base` matching `query`, sorted as a depth-first walk with
- * code-point-sorted siblings would yield them.
- */
-export function queryIndex(tree: IndexTree, base: number, query: SearchQuery): IndexHit[] {
+/** Marks every live match and the folders above it. */
+function mark(tree: IndexTree, query: SearchQuery): Uint8Array {
+  const marks = new Uint8Array(tree.size);
   const exts = extFilter(tree, query);
-  const typeOk = (id: number): boolean => {
-    if (!exts) return true;
-    const e = tree.ext[id];
-    return e === EXT_OTHER ? matchesQuery({ ...query, terms: [] }, tree.names.get(id)) : exts[e] === 1;
+  const typeOnly = { ...query, terms: [] };
+  const hit = (id: number) => {
+    if (!(tree.flags[id] & ALIVE) || marks[id] & MATCH) return;
+    if (exts) {
+      const e = tree.ext[id];
+      if (e === EXT_OTHER ? !matchesQuery(typeOnly, tree.names.get(id)) : exts[e] !== 1) return;
+    }
+    marks[id] |= MATCH;
+    for (let x = tree.parent[id]; x >= 0 && !(marks[x] & BELOW); x = tree.parent[x]) marks[x] |= BELOW;
   };
-  const candidates: number[] = [];
   if (query.terms.length) {
-    // One term finds every id at most once; several may find the same id.
-    const seen = query.terms.length > 1 ? new Set<number>() : null;
-    for (const term of query.terms) {
-      tree.names.search(term, { lower: !query.caseSensitive }, (id) => {
-        if (seen?.has(id) || !(tree.flags[id] & ALIVE) || !typeOk(id)) return;
-        seen?.add(id);
-        candidates.push(id);
-      });
-    }
+    for (const term of query.terms) tree.names.search(term, { lower: !query.caseSensitive }, hit);
   } else {
-    const stack = [base];
-    while (stack.length) {
-      const x = stack.pop()!;
-      for (let c = tree.firstChild[x]; c !== -1; c = tree.nextSibling[c]) {
-        if (typeOk(c)) candidates.push(c);
-        if (tree.flags[c] & DIR) stack.push(c);
-      }
-    }
+    for (let id = 1; id < tree.size; id++) hit(id);
   }
-  const relOf = folderPaths(tree, base);
-  const hits: (IndexHit & { key: string })[] = [];
-  for (const id of candidates) {
-    if (id === base) continue;
-    const dir = relOf(tree.parent[id]);
-    if (dir === null) continue;
-    const name = tree.names.get(id);
-    const rel = dir === "" ? name : `${dir}/${name}`;
-    const f = tree.flags[id];
-    // NUL sorts below every character names may hold, so whole paths compare like their segments.
-    hits.push({ rel, dir: (f & DIR) !== 0, link: (f & LINK) !== 0, key: rel.replaceAll("/", "\0") });
-  }
-  // UTF-16 order equals code point order unless surrogates meet U+E000..U+FFFF: the native compare is much faster.
-  const wide = hits.some((h) => WIDE.test(h.key));
-  hits.sort(
-    wide ? (a, b) => compareBytes(a.key, b.key) : (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
-  );
-  return hits.map(({ rel, dir, link }) => ({ rel, dir, link }));
+  return marks;
 }
 
-/** Memoised paths of folders relative to `base`; null for folders not below it. */
-function folderPaths(tree: IndexTree, base: number): (id: number) => string | null {
-  const memo = new Map<number, string | null>([[base, ""]]);
-  return (id) => {
-    const chain: number[] = [];
-    let x = id;
-    let known: string | null | undefined;
-    for (;;) {
-      known = memo.get(x);
-      if (known !== undefined) break;
-      if (x <= 0) {
-        known = null;
-        break;
-      }
-      chain.push(x);
-      x = tree.parent[x];
+/** The depth-first position: per open folder its id, path, next child to visit and last child visited. */
+interface Frames {
+  ids: number[];
+  rels: string[];
+  next: number[];
+  last: number[];
+}
+
+function push(tree: IndexTree, f: Frames, id: number, rel: string): void {
+  f.ids.push(id);
+  f.rels.push(rel);
+  f.next.push(tree.firstChild[id]);
+  f.last.push(NONE);
+}
+
+function join(dir: string, name: string): string {
+  return dir === "" ? name : `${dir}/${name}`;
+}
+
+/**
+ * Rebuilds the position after the tree changed under a paused query: `path` names the last child visited in
+ * each open folder; the walk goes on after it (ids may have been reused, names in order cannot lie).
+ */
+function seek(tree: IndexTree, baseRel: string, path: (string | null)[]): Frames | null {
+  const base = tree.lookup(baseRel);
+  if (base < 0 || !(tree.flags[base] & DIR)) return null;
+  const f: Frames = { ids: [], rels: [], next: [], last: [] };
+  push(tree, f, base, "");
+  for (let k = 0; k < path.length; k++) {
+    const want = path[k];
+    if (want === null) break;
+    const top = f.ids.length - 1;
+    let prev = NONE, c = tree.firstChild[f.ids[top]];
+    while (c !== NONE && compareBytes(tree.names.get(c), want) < 0) {
+      prev = c;
+      c = tree.nextSibling[c];
     }
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const c = chain[i];
-      known = known === null ? null : known === "" ? tree.names.get(c) : `${known}/${tree.names.get(c)}`;
-      memo.set(c, known);
+    const same = c !== NONE && tree.names.get(c) === want;
+    if (same && k + 1 < path.length && tree.flags[c] & DIR) {
+      // The walk was inside this folder: go on inside it.
+      f.next[top] = tree.nextSibling[c];
+      f.last[top] = c;
+      push(tree, f, c, join(f.rels[top], want));
+      continue;
     }
-    return known;
-  };
+    if (same) {
+      prev = c;
+      c = tree.nextSibling[c];
+    }
+    f.next[top] = c;
+    f.last[top] = prev;
+    break;
+  }
+  return f;
+}
+
+/**
+ * The entries strictly below the folder at `baseRel` (an indexed folder) matching `query`, in batches, in
+ * the order of a depth-first walk with code-point-sorted siblings. Safe to pause between batches while the
+ * tree changes: the walk then marks again and resumes after the last name it visited.
+ */
+export function* queryIndex(
+  tree: IndexTree,
+  baseRel: string,
+  query: SearchQuery,
+  options: IndexQueryOptions = {},
+): Generator<IndexHit[]> {
+  let epoch = tree.epoch;
+  let marks = mark(tree, query);
+  let f = seek(tree, baseRel, []);
+  const skip = options.skipDot ? DOT : 0;
+  let batch: IndexHit[] = [];
+  while (f && f.ids.length) {
+    const top = f.ids.length - 1;
+    const c = f.next[top];
+    if (c === NONE) {
+      f.ids.pop(), f.rels.pop(), f.next.pop(), f.last.pop();
+      continue;
+    }
+    f.next[top] = tree.nextSibling[c];
+    f.last[top] = c;
+    const m = marks[c];
+    if (!m) continue;
+    const flags = tree.flags[c];
+    if (flags & skip) continue;
+    const name = tree.names.get(c);
+    if (m & MATCH) {
+      batch.push({ parent: f.rels[top], name, dir: (flags & DIR) !== 0, link: (flags & LINK) !== 0 });
+    }
+    if (m & BELOW && flags & DIR) push(tree, f, c, join(f.rels[top], name));
+    if (batch.length < BATCH) continue;
+    const path = f.last.map((id) => (id === NONE ? null : tree.names.get(id)));
+    yield batch;
+    batch = [];
+    if (tree.epoch !== epoch) {
+      epoch = tree.epoch;
+      marks = mark(tree, query);
+      f = seek(tree, baseRel, path);
+    }
+  }
+  if (batch.length) yield batch;
 }

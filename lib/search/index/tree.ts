@@ -3,10 +3,16 @@
  * with parent links, child lists, kind flags, an interned extension and folder mtimes in typed arrays, and
  * names in a {@link NameArena}. Freed ids are reused. No disk access here (see build.ts).
  */
+import { compareBytes } from "../../fs/sort.ts";
 import { NameArena } from "./arena.ts";
 
-/** Entry flags. */
-export const ALIVE = 1, DIR = 2, LINK = 4;
+const WIDE = /[\ud800-\uffff]/;
+
+/** Entry flags; DOT marks names starting with "." (hidden for users who hide dot-files). */
+export const ALIVE = 1, DIR = 2, LINK = 4, DOT = 8;
+
+/** The flags that describe the kind of an entry (not its name). */
+export const KIND = ALIVE | DIR | LINK;
 
 /** Extension ids at or above this are not interned: test the name itself. */
 export const EXT_OTHER = 0xffff;
@@ -46,11 +52,51 @@ export class IndexTree {
   #size = 1;
   #free: number[] = [];
   #live = 1;
+  /** Bumped by every change to the tree, so readers holding ids across a pause can tell they may be stale. */
+  epoch = 0;
 
   constructor() {
     this.#reset(0);
     this.flags[0] = ALIVE | DIR;
     this.mtime[0] = NaN;
+  }
+
+  /**
+   * Replaces the whole tree with `n` entries given as arrays (a loaded snapshot, already validated): entry 0 is
+   * the root, every other entry's parent is a folder with a lower id, and siblings come in name order.
+   * `names`/`starts` as in {@link NameArena.load}.
+   */
+  adopt(
+    n: number,
+    parent: Int32Array,
+    flags: Uint8Array,
+    mtime: Float64Array,
+    names: string,
+    starts: Uint32Array,
+  ) {
+    let cap = 1024;
+    while (cap < n) cap *= 2;
+    this.parent = new Int32Array(cap);
+    this.parent.set(parent.subarray(0, n));
+    this.flags = new Uint8Array(cap);
+    this.flags.set(flags.subarray(0, n));
+    this.mtime = new Float64Array(cap);
+    this.mtime.set(mtime.subarray(0, n));
+    this.firstChild = new Int32Array(cap).fill(NONE);
+    this.nextSibling = new Int32Array(cap).fill(NONE);
+    this.ext = new Uint16Array(cap);
+    for (let i = n - 1; i >= 1; i--) {
+      const p = parent[i];
+      this.nextSibling[i] = this.firstChild[p];
+      this.firstChild[p] = i;
+      const dot = names.lastIndexOf(".", starts[i + 1] - 2);
+      this.ext[i] = dot < starts[i] ? 0 : this.#extId(names.slice(dot, starts[i + 1] - 1));
+    }
+    this.names.load(names, starts, n);
+    this.#size = n;
+    this.#live = n;
+    this.#free = [];
+    this.epoch++;
   }
 
   /** Ids ever used (live or free): iterate `0 .. size`. */
@@ -108,12 +154,13 @@ export class IndexTree {
     }
     this.#reset(id);
     this.parent[id] = parent;
-    this.flags[id] = flagsOf(kind);
+    this.flags[id] = flagsOf(kind) | (name.startsWith(".") ? DOT : 0);
     this.ext[id] = this.#extId(name);
     this.names.set(id, name);
     this.nextSibling[id] = this.firstChild[parent];
     this.firstChild[parent] = id;
     this.#live++;
+    this.epoch++;
     return id;
   }
 
@@ -132,6 +179,26 @@ export class IndexTree {
     return NONE;
   }
 
+  /** Relinks the children of `dir` in code point order of their names (the order searches report). */
+  sortChildren(dir: number): void {
+    const kids: { id: number; name: string }[] = [];
+    let wide = false;
+    for (let c = this.firstChild[dir]; c !== NONE; c = this.nextSibling[c]) {
+      const name = this.names.get(c);
+      if (!wide && WIDE.test(name)) wide = true;
+      kids.push({ id: c, name });
+    }
+    // UTF-16 order equals code point order unless surrogates meet U+E000..U+FFFF: the native compare is faster.
+    kids.sort(wide ? (a, b) => compareBytes(a.name, b.name) : (a, b) => (a.name < b.name ? -1 : 1));
+    let next = NONE;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      this.nextSibling[kids[i].id] = next;
+      next = kids[i].id;
+    }
+    this.firstChild[dir] = next;
+    this.epoch++;
+  }
+
   /** Removes the children of `dir` that `drop` picks, with everything below them (one pass over the list). */
   prune(dir: number, drop: (id: number) => boolean): void {
     let prev = NONE;
@@ -141,6 +208,7 @@ export class IndexTree {
         if (prev === NONE) this.firstChild[dir] = next;
         else this.nextSibling[prev] = next;
         this.#freeSubtree(c);
+        this.epoch++;
       } else {
         prev = c;
       }

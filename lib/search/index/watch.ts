@@ -1,9 +1,11 @@
 /**
- * A recursive `Deno.watchFs` on the indexed root that reports which folders changed (as paths relative to
- * the root). Events name entries; their parent folder is what must be read again. When the kernel drops
- * events (`rescan`) or the watcher fails, `onLost` asks for a full reconciliation instead.
+ * A recursive `Deno.watchFs` on the indexed root, run in a worker (watch_worker.ts), that reports which
+ * folders changed (as paths relative to the root). Events name entries; their parent folder is what must be
+ * read again. When the kernel drops events (`rescan`) or the watcher fails, `onLost` asks for a full
+ * reconciliation instead.
  */
 import { log } from "../../log.ts";
+import type { WatchMessage } from "./watch_worker.ts";
 
 /** Callbacks of {@link watchTree}. */
 export interface TreeWatchOptions {
@@ -13,8 +15,9 @@ export interface TreeWatchOptions {
   onLost: () => void;
 }
 
-/** A running watcher; `close()` ends it and resolves once its loop has ended. */
+/** A running watcher; `ready` resolves once it sees changes (or failed); `close()` ends it. */
 export interface TreeWatch {
+  ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,43 +27,52 @@ export function parentRel(rel: string): string {
   return i < 0 ? "" : rel.slice(0, i);
 }
 
-/** Starts watching `root` (a real path); returns null when the platform refuses (reconciliation still runs). */
-export function watchTree(root: string, options: TreeWatchOptions): TreeWatch | null {
-  let watcher: Deno.FsWatcher;
-  try {
-    watcher = Deno.watchFs(root, { recursive: true });
-  } catch (err) {
-    log.warn(`search index: cannot watch ${root}; changes are seen by the periodic check only`, err);
-    return null;
-  }
+/**
+ * Starts watching `root` (a real path) in a worker. When the platform refuses, `ready` still resolves and
+ * `onLost` is called: the periodic reconciliation then sees changes.
+ */
+export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
+  const worker = new Worker(new URL("./watch_worker.ts", import.meta.url), { type: "module" });
   const prefix = root === "/" ? "/" : root + "/";
-  const loop = (async () => {
-    try {
-      for await (const event of watcher) {
-        if (event.flag === "rescan") {
-          options.onLost();
-          continue;
-        }
-        const dirs = new Set<string>();
-        for (const p of event.paths) {
-          if (p === root) dirs.add("");
-          else if (p.startsWith(prefix)) dirs.add(parentRel(p.slice(prefix.length)));
-        }
-        if (dirs.size) options.onDirs([...dirs]);
-      }
-    } catch (err) {
-      log.warn("search index: the watcher stopped; changes are seen by the periodic check only", err);
+  let ready!: () => void;
+  const whenReady = new Promise<void>((resolve) => (ready = resolve));
+  worker.onmessage = (e: MessageEvent<WatchMessage>) => {
+    const m = e.data;
+    if (m.type === "ready") ready();
+    else if (m.type === "failed") {
+      log.warn(
+        `search index: cannot watch ${root}; changes are seen by the periodic check only (${m.message})`,
+      );
+      ready();
+    } else if (m.type === "stopped") {
+      log.warn(
+        `search index: the watcher stopped; changes are seen by the periodic check only (${m.message})`,
+      );
       options.onLost();
-    }
-  })();
-  return {
-    async close() {
-      try {
-        watcher.close();
-      } catch {
-        // Already closed.
+    } else if (m.flag === "rescan") {
+      options.onLost();
+    } else {
+      const dirs = new Set<string>();
+      for (const p of m.paths) {
+        if (p === root) dirs.add("");
+        else if (p.startsWith(prefix)) dirs.add(parentRel(p.slice(prefix.length)));
       }
-      await loop;
+      if (dirs.size) options.onDirs([...dirs]);
+    }
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    log.warn(`search index: the watcher failed; changes are seen by the periodic check only (${e.message})`);
+    ready();
+    options.onLost();
+  };
+  worker.postMessage({ root });
+  return {
+    ready: whenReady,
+    close() {
+      worker.terminate();
+      ready();
+      return Promise.resolve();
     },
   };
 }
