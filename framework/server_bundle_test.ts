@@ -99,6 +99,13 @@ Deno.test({
       const de = await fetch(`${base}/login`, { headers: { "Accept-Language": "de" } });
       assert.match(await de.text(), /lang="de"/, "locales are read from locales/");
       assert.equal(await isServerBundleFresh(ROOT), true);
+      // Files loaded by URL at run time (the search index's watcher worker) resolve from the bundle too.
+      const deadline = Date.now() + 60_000;
+      while (!/search index: .* indexed/.test(log) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      assert.doesNotMatch(log, /Module not found|Uncaught|watcher failed/, log);
     } finally {
       clearTimeout(watchdog);
       child.kill("SIGTERM");

@@ -5,6 +5,7 @@
  * reconciliation instead.
  */
 import { log } from "../../log.ts";
+import { projectUrl } from "../../project_root.ts";
 import type { WatchMessage } from "./watch_worker.ts";
 
 /** Callbacks of {@link watchTree}. */
@@ -32,7 +33,7 @@ export function parentRel(rel: string): string {
  * `onLost` is called: the periodic reconciliation then sees changes.
  */
 export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
-  const worker = new Worker(new URL("./watch_worker.ts", import.meta.url), { type: "module" });
+  const worker = new Worker(projectUrl("lib/search/index/watch_worker.ts"), { type: "module" });
   const prefix = root === "/" ? "/" : root + "/";
   let ready!: () => void;
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
