@@ -25,7 +25,7 @@ export interface GuessThrottles {
   reauth: Throttle;
 }
 
-/** Everything the app needs from the outside, created once in main.ts (or by tests). */
+/** Everything the app needs from the outside, built by `createDeps()` (lib/boot.ts) for main.ts and tests alike. */
 export interface AppDeps {
   config: Readonly<Config>;
   kv: Deno.Kv;
@@ -45,10 +45,10 @@ export interface AppDeps {
   usage: UsageCache;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
-  /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
-  listings?: ListingCache;
-  /** Folder sizes cached until a watcher sees a change (close it on shutdown); none = every request walks. */
-  folderSizes?: FolderSizeCache;
+  /** Directory listing cache (its watchers are closed by `closeDeps()`, lib/background.ts). */
+  listings: ListingCache;
+  /** Folder sizes cached until a watcher sees a change (closed by `closeDeps()`). */
+  folderSizes: FolderSizeCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
   /**
@@ -56,8 +56,11 @@ export interface AppDeps {
    * when several instances share the KV, by a watch on the state generation.
    */
   cache: StateCache;
-  /** Filename index of the server root (close it on shutdown); none = every search walks the disk. */
-  searchIndex?: SearchIndex;
+  /**
+   * Filename index of the server root, started by `startBackground()` (lib/background.ts); searches walk the disk
+   * until its first walk is done.
+   */
+  searchIndex: SearchIndex;
 }
 
 /** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */
