@@ -40,7 +40,9 @@ export function startBackground(deps: AppDeps): Background {
     p.finally(() => running.delete(p));
   };
   track(
-    deps.searchIndex.start().catch((err) => log.error("search index unavailable; searches walk the disk", err)),
+    deps.searchIndex.start().catch((err) =>
+      log.error("search index unavailable; searches walk the disk", err)
+    ),
   );
   // Due publish schedules arrive through the KV queue; the listener ends when KV is closed (closeDeps).
   startPublishing(deps).catch((err) => log.error("publish queue stopped", err));

@@ -23,6 +23,7 @@ import { normalizeUsername } from "./usernames.ts";
 import { ListingCache } from "./fs/listing_cache.ts";
 import { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
+import { DavCredentials } from "./webdav/credentials.ts";
 
 function isLocalFile(database: string): boolean {
   return !/^https?:\/\//.test(database) && database !== ":memory:";
@@ -170,6 +171,7 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     },
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
+    davCredentials: new DavCredentials(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
     // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).
     listings: new ListingCache(),

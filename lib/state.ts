@@ -14,6 +14,7 @@ import type { Throttle } from "./auth/throttle.ts";
 import type { RequestContext } from "./request_context.ts";
 import type { UsageCache } from "./quota.ts";
 import type { UploadLeases } from "./upload/lock.ts";
+import type { DavCredentials } from "./webdav/credentials.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -43,6 +44,8 @@ export interface AppDeps {
   leases: UploadLeases;
   /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
   usage: UsageCache;
+  /** WebDAV passwords verified in the last minutes, so clients sending them on every request skip bcrypt. */
+  davCredentials: DavCredentials;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
   /** Directory listing cache (its watchers are closed by `closeDeps()`, lib/background.ts). */
