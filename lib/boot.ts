@@ -20,6 +20,7 @@ import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
 import { UploadLeases } from "./upload/lock.ts";
 import { normalizeUsername } from "./usernames.ts";
+import { vpathDir } from "./fs/path.ts";
 import { ListingCache } from "./fs/listing_cache.ts";
 import { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
@@ -27,10 +28,6 @@ import { DavCredentials } from "./webdav/credentials.ts";
 
 function isLocalFile(database: string): boolean {
   return !/^https?:\/\//.test(database) && database !== ":memory:";
-}
-
-function parentOf(path: string): string {
-  return path.replace(/\/[^/]*\/?$/, "") || "/";
 }
 
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
@@ -53,7 +50,7 @@ interface Folder {
 function foldersOf(config: Readonly<Config>): Folder[] {
   const out: Folder[] = [];
   if (isLocalFile(config.database)) {
-    out.push({ flag: "--database", shown: config.database, dir: parentOf(config.database) });
+    out.push({ flag: "--database", shown: config.database, dir: vpathDir(config.database) });
   }
   for (
     const [flag, dir] of [["--root", config.root], ["--cache-dir", config.cacheDir], [
@@ -82,7 +79,7 @@ async function missingLevels(folder: Folder): Promise<string[]> {
     }
     missing.unshift(p);
     if (p === "/") return missing;
-    p = parentOf(p);
+    p = vpathDir(p);
   }
 }
 
