@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { loadConfig } from "../config.ts";
+import { bootDeps } from "./boot.ts";
+import { closeDeps, startBackground } from "./background.ts";
+import { listTrash, moveToTrash } from "./trash/mod.ts";
+import { resolveScoped } from "./fs/gate.ts";
+import { createRequestContext } from "./request_context.ts";
+import { users } from "./storage/mod.ts";
+
+const DAY = 24 * 3600_000;
+
+// Deno's sanitizers are on: a timer or watcher left behind by stop() and closeDeps() fails this test.
+Deno.test("startBackground() walks the index and runs each sweep once at once; stop() and closeDeps() leave nothing running", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "fbbg-" });
+  try {
+    const config = loadConfig(
+      ["--root", `${dir}/root`, "--database", ":memory:", "--password", "bg-admin-pass-1"],
+      {},
+      dir,
+    );
+    let now = Date.now();
+    const { deps } = await bootDeps(config, { now: () => now });
+    await Deno.writeTextFile(`${config.root}/old.txt`, "old");
+    const admin = (await users.listUsers(deps.kv))[0];
+    const ctx = await createRequestContext(deps, await deps.cache.settings(), admin);
+    await moveToTrash(deps, admin, await resolveScoped(ctx.gate, "/old.txt", "delete"));
+    assert.equal((await listTrash(deps, ctx)).length, 1);
+    assert.equal(deps.searchIndex.ready, false, "building the app starts nothing");
+
+    now += (config.trashDays + 1) * DAY;
+    const background = startBackground(deps);
+    await background.stop();
+    assert.equal(deps.searchIndex.ready, true, "the index's first walk ran");
+    assert.deepEqual(await listTrash(deps, ctx), [], "the trash sweep ran once at start");
+    await closeDeps(deps);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
