@@ -8,13 +8,7 @@ import { ensureBuilt } from "./framework/build.ts";
 import { log, setLogLevel } from "./lib/log.ts";
 import { bootDeps, checkStartup } from "./lib/boot.ts";
 import { onServeError } from "./lib/serve_error.ts";
-import { startPublishing } from "./lib/publish/mod.ts";
-import { cleanupUploads, releaseParkedLeases } from "./lib/upload/mod.ts";
-import { FolderSizeCache } from "./lib/fs/folder_size_cache.ts";
-import { ListingCache } from "./lib/fs/listing_cache.ts";
-import { SearchIndex } from "./lib/search/index/mod.ts";
-import { purgeTrash } from "./lib/trash/mod.ts";
-import { purgeAudit } from "./lib/audit/mod.ts";
+import { closeDeps, startBackground } from "./lib/background.ts";
 
 let config;
 try {
@@ -70,16 +64,8 @@ if (firstStart.password) {
       "this password is shown only once; change it under Settings > Profile (or: deno task users update)",
   );
 }
-// Directory listings are cached in memory and invalidated by file-system events (lib/fs/listing_cache.ts).
-deps.listings = new ListingCache();
-// Search answers from a filename index once its background walk is done (lib/search/index/); walks until then.
-// It is saved to config.searchSnapshot on close and loaded from it at start, so a restart is warm.
-deps.searchIndex = new SearchIndex(config.root, { snapshot: config.searchSnapshot });
-deps.searchIndex.start().catch((err) => log.error("search index unavailable; searches walk the disk", err));
-// Folder sizes are cached until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
-deps.folderSizes = new FolderSizeCache();
-// Due publish schedules arrive through the KV queue; the listener ends when KV is closed.
-startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
+// The search index's walk, the publish queue and the periodic sweeps: only a real server runs them.
+const background = startBackground(deps);
 const app = createApp(deps);
 handler = (req, info) => app.fetch(req, info);
 {
@@ -89,33 +75,11 @@ handler = (req, info) => app.fetch(req, info);
   );
 }
 
-// Abandoned partial uploads are removed after --upload-expiry; check every 15 minutes (and once at start).
-const sweep = () => cleanupUploads(deps).catch((err) => log.error("upload cleanup failed", err));
-const sweeper = setInterval(sweep, 15 * 60_000);
-sweep();
-// Trashed items older than --trash-days are removed for good; check every hour (and once at start).
-const purge = () => purgeTrash(deps).catch((err) => log.error("trash purge failed", err));
-const purger = setInterval(purge, 60 * 60_000);
-purge();
-
-// Audit entries older than --audit-days are removed; check every hour (and once at start).
-const auditPurge = () => purgeAudit(deps).catch((err) => log.error("audit purge failed", err));
-const auditPurger = setInterval(auditPurge, 60 * 60_000);
-auditPurge();
-
 for (const sig of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(sig, async () => {
-    clearInterval(sweeper);
-    clearInterval(purger);
-    clearInterval(auditPurger);
+    await background.stop();
     await server.shutdown();
-    await deps.listings?.close();
-    await deps.searchIndex?.close();
-    await deps.cache?.close();
-    await deps.folderSizes?.close();
-    // Let other instances (or the next start) take over uploads this process was holding at once.
-    await releaseParkedLeases(deps.leases).catch(() => {});
-    deps.kv.close();
+    await closeDeps(deps);
     Deno.exit(0);
   });
 }

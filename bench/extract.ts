@@ -33,7 +33,7 @@ async function child(): Promise<void> {
     hideDotfiles: false,
   } as unknown as StoredUser;
   const req: FsRequest = {
-    gate: { root, user, globalRules: [], followExternalSymlinks: false },
+    gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
     user,
     hooks: noopHooks,
   };

@@ -39,7 +39,7 @@ const du: number[] = [];
 const ours: number[] = [];
 const user = { scope: "/", perm: {}, rules: [], hideDotfiles: false } as unknown as StoredUser;
 const dir = await resolveScoped(
-  { root: WORK, user, globalRules: [], followExternalSymlinks: false },
+  { root: WORK, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
   "/",
   "read",
 );

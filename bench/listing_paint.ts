@@ -11,7 +11,6 @@
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
 import { launchBrowser, newSession, setPrefs, startServer } from "../tests/e2e/_server.ts";
-import { ListingCache } from "../lib/fs/listing_cache.ts";
 import { BUILD_DIR, DEPS_FILE } from "../framework/build.ts";
 
 const { values } = parseArgs({
@@ -162,8 +161,9 @@ const median = (xs: number[]) => xs.length ? [...xs].sort((a, b) => a - b)[Math.
 const ms = (x: number) => `${Math.round(x)} ms`;
 
 const server = await startServer({ users: [{ username: "bench", perm: { download: true, create: true } }] });
-// As `deno task start` does (main.ts); `--no-cache` measures the cold listing path on every load.
-if (!Deno.args.includes("--no-cache")) server.t.deps.listings = new ListingCache();
+// The app has its listing cache, as `deno task start` does; `--no-cache` closes it (a closed cache reads the
+// folder every time) to measure the cold listing path on every load.
+if (Deno.args.includes("--no-cache")) await server.t.deps.listings.close();
 const browser = await launchBrowser();
 try {
   await setPrefs(server, "bench", { viewMode: "list" });
@@ -220,7 +220,6 @@ try {
   }
 } finally {
   await browser.close();
-  await server.t.deps.listings?.close();
   await server.close();
 }
 

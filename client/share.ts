@@ -10,6 +10,9 @@ import {
 } from "../lib/share_link.ts";
 import { postShare, shareUrl } from "./api/mod.ts";
 import { showError, showSuccess } from "./toasts.ts";
+import { baseUrl } from "./page.ts";
+import { encodePath } from "../lib/url_path.ts";
+import { decodePathLenient, pathBelow } from "../lib/request_path.ts";
 
 /** Share duration units; the server treats anything else as hours. */
 export const SHARE_UNITS = ["seconds", "minutes", "hours", "days"] as const;
@@ -114,5 +117,17 @@ export function sortShares(list: readonly Share[]): Share[] {
   const when = (s: Share) => s.created ?? s.expire;
   return [...list].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : when(b) - when(a) || (a.hash < b.hash ? -1 : 1)
+  );
+}
+
+/** The URL of a public share page at `sub` (a decoded path inside the share). */
+export function sharePageUrl(hash: string, sub: string): string {
+  return `${baseUrl()}/share/${encodeURIComponent(hash)}${sub === "/" ? "" : encodePath(sub)}`;
+}
+
+/** The path inside the share the address bar shows (segments decoded; a malformed escape stays as written). */
+export function shareSubOfLocation(hash: string): string {
+  return decodePathLenient(
+    pathBelow(location.pathname, `${baseUrl()}/share/${encodeURIComponent(hash)}`) ?? "/",
   );
 }

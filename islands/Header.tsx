@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { island } from "../framework/island.tsx";
 import { Icon } from "../components/Icon.tsx";
-import { Check, EllipsisVertical, LoaderCircle, Menu, X } from "../components/icons.ts";
+import { EllipsisVertical, Menu, X } from "../components/icons.ts";
 import { Logo } from "../components/Logo.tsx";
-import type { ActionContext, HeaderAction } from "../client/actions.ts";
+import type { ActionContext } from "../client/actions.ts";
 import { headerActions } from "../client/actions.ts";
 import { buttonStates } from "../client/button_state.ts";
 import "../client/file_actions.ts";
@@ -18,69 +18,19 @@ import { startSession } from "../client/session.ts";
 import { IS_BROWSER } from "../client/page.ts";
 import { isPlainClick, navigate, onFilesRoute } from "../client/router.ts";
 
+import { currentPath, listing, selectedItems, selection } from "../client/state.ts";
+import { ActionButton } from "./header/ActionButton.tsx";
+
 function onBrand(e: MouseEvent): void {
   if (!isPlainClick(e)) return;
   e.preventDefault();
   navigate((e.currentTarget as HTMLAnchorElement).href);
 }
-import { currentPath, listing, selectedItems, selection } from "../client/state.ts";
 
 /** Props of Header. */
 export interface HeaderProps {
   /** Show the file actions (files page). */
   actions?: boolean;
-}
-
-function ActionButton(
-  props: {
-    action: HeaderAction;
-    ctx: ActionContext;
-    t: (k: string) => string;
-    menu?: boolean;
-    /** In the bar: moved into the menu (the bar is too narrow). In the menu: also shown in the bar. */
-    moved?: boolean;
-  },
-) {
-  const { action, ctx } = props;
-  const label = props.t(action.label?.(ctx) ?? action.labelKey);
-  const pressed = action.pressed?.(ctx);
-  const state = buttonStates.value.get(action.id);
-  const run = () => {
-    if (props.menu) closePrompt();
-    action.run(ctx);
-  };
-  return (
-    <button
-      type="button"
-      class={props.menu
-        ? (props.moved ? "menu-item" : "menu-item in-bar")
-        : action.pinned
-        ? "action"
-        : props.moved
-        ? "action in-menu-on-mobile overflowed"
-        : "action in-menu-on-mobile"}
-      role={props.menu ? (pressed === undefined ? "menuitem" : "menuitemcheckbox") : undefined}
-      title={label}
-      aria-label={props.menu ? undefined : label}
-      aria-pressed={props.menu || pressed === undefined ? undefined : pressed}
-      aria-checked={props.menu && pressed !== undefined ? pressed : undefined}
-      data-action={action.id}
-      data-state={state}
-      aria-busy={state === "loading" ? true : undefined}
-      disabled={state !== undefined}
-      onClick={run}
-    >
-      <Icon
-        node={state === "loading"
-          ? LoaderCircle
-          : state === "success"
-          ? Check
-          : action.iconOf?.(ctx) ?? action.icon}
-        class={state ? `state-${state}` : undefined}
-      />
-      {props.menu && <span>{label}</span>}
-    </button>
-  );
 }
 
 function HeaderImpl(props: HeaderProps) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
 import { ApiError, auditSearch, listAudit } from "../client/api/mod.ts";
@@ -7,55 +7,21 @@ import { usePage } from "../client/hooks.ts";
 import { showError } from "../client/toasts.ts";
 import { formatDate } from "../lib/format.ts";
 import type { AuditEntry, AuditQuery } from "../lib/types.ts";
+import { ACTIONS, EMPTY, type Form, toQuery } from "./settings/audit_filter.ts";
 
-/** Actions offered in the filter (any other action name may be typed). */
-const ACTIONS = [
-  "login",
-  "logout",
-  "file",
-  "file.upload",
-  "file.save",
-  "file.delete",
-  "file.move",
-  "file.copy",
-  "file.download",
-  "file.extract",
-  "trash",
-  "share",
-  "share.use",
-  "user",
-  "settings.update",
-];
-
-/** The form's text fields; dates are yyyy-mm-dd of the browser's time zone. */
-interface Form {
-  user: string;
-  action: string;
-  path: string;
-  from: string;
-  to: string;
+/** Props of SettingsAudit: the newest unfiltered entries, when the page brought them. */
+interface SettingsAuditProps {
+  first?: { entries: AuditEntry[]; cursor: string | null } | null;
 }
 
-const EMPTY: Form = { user: "", action: "", path: "", from: "", to: "" };
-
-function toQuery(f: Form): AuditQuery {
-  const day = (d: string, end: boolean) =>
-    d ? new Date(`${d}T${end ? "23:59:59.999" : "00:00"}`).getTime() : undefined;
-  return {
-    user: f.user.trim(),
-    action: f.action.trim(),
-    path: f.path,
-    from: day(f.from, false),
-    to: day(f.to, true),
-  };
-}
-
-function SettingsAuditImpl() {
+function SettingsAuditImpl(props: SettingsAuditProps) {
   const { t, locale } = usePage();
   const [form, setForm] = useState<Form>(EMPTY);
   const [query, setQuery] = useState<AuditQuery>({});
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
+  const [entries, setEntries] = useState<AuditEntry[] | null>(props.first?.entries ?? null);
+  const [cursor, setCursor] = useState<string | null>(props.first?.cursor ?? null);
+  // The page brought the unfiltered first page: the API is asked when the filter changes or for more.
+  const brought = useRef(!!props.first);
   const [error, setError] = useState<number | null>(null);
 
   const load = async (q: AuditQuery, after?: string) => {
@@ -68,7 +34,10 @@ function SettingsAuditImpl() {
       else showError(err);
     }
   };
-  useEffect(() => void load(query), [query]);
+  useEffect(() => {
+    if (brought.current) brought.current = false;
+    else void load(query);
+  }, [query]);
 
   const field = (name: keyof Form, type: "text" | "date" = "text", list?: string) => (
     <label class="field">

@@ -11,6 +11,7 @@ import { showError, showSuccess } from "../client/toasts.ts";
 import { PasswordChange } from "./settings/PasswordChange.tsx";
 import { TwoFactorCard } from "./settings/TwoFactorCard.tsx";
 import { AppPasswordsCard } from "./settings/AppPasswordsCard.tsx";
+import type { AppPasswordInfo, TwoFactorStatus } from "../lib/types.ts";
 
 const PROFILE_FIELDS = ["locale", "hideDotfiles", "singleClick", "dateFormat", "theme"] as const;
 
@@ -22,7 +23,13 @@ function applyTheme(theme: string): void {
   document.querySelector('meta[name="color-scheme"]')?.setAttribute("content", theme || "light dark");
 }
 
-function SettingsProfileImpl() {
+/** Props of SettingsProfile: the account cards' data, when the page brought it. */
+export interface SettingsProfileProps {
+  twoFactor?: TwoFactorStatus | null;
+  appPasswords?: AppPasswordInfo[] | null;
+}
+
+function SettingsProfileImpl(props: SettingsProfileProps) {
   const { config, user, locale, t } = usePage();
   const [form, setForm] = useState(() => ({
     locale: user?.locale ?? "",
@@ -124,8 +131,13 @@ function SettingsProfileImpl() {
       )}
       {(config.AuthMethod === "json" || config.AuthMethod === "hook") && (
         <>
-          <TwoFactorCard askCurrent={config.AuthMethod === "json"} t={t} />
-          <AppPasswordsCard askCurrent={config.AuthMethod === "json"} locale={locale} t={t} />
+          <TwoFactorCard askCurrent={config.AuthMethod === "json"} status={props.twoFactor} t={t} />
+          <AppPasswordsCard
+            askCurrent={config.AuthMethod === "json"}
+            list={props.appPasswords}
+            locale={locale}
+            t={t}
+          />
         </>
       )}
     </div>

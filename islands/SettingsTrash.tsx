@@ -53,9 +53,9 @@ function TrashPurgePrompt(props: PromptProps<{ id?: string; name?: string; onDon
 
 registerPrompt("trash-purge", TrashPurgePrompt, { labelKey: "trash.emptyTitle" });
 
-function SettingsTrashImpl() {
+function SettingsTrashImpl(props: { items?: TrashItem[] | null }) {
   const { t, locale } = usePage();
-  const [items, setItems] = useState<TrashItem[] | null>(null);
+  const [items, setItems] = useState<TrashItem[] | null>(props.items ?? null);
   const [error, setError] = useState<number | null>(null);
   const load = async () => {
     try {
@@ -64,7 +64,10 @@ function SettingsTrashImpl() {
       setError(err instanceof ApiError ? err.status : 500);
     }
   };
-  useEffect(() => void load(), []);
+  // The page brings the items; the API only when it came without (and after each change).
+  useEffect(() => {
+    if (!props.items) void load();
+  }, []);
 
   const restore = async (item: TrashItem, options: TransferOptions = {}) => {
     try {

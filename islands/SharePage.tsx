@@ -9,10 +9,8 @@ import {
   publicDownloadUrl,
   type ShareOrDrop,
 } from "../client/api/mod.ts";
-import { encodePath } from "../lib/url_path.ts";
 import { usePage } from "../client/hooks.ts";
-import { baseUrl } from "../client/page.ts";
-import { copyText } from "../client/share.ts";
+import { copyText, sharePageUrl, shareSubOfLocation } from "../client/share.ts";
 import { DropZone } from "./share/DropZone.tsx";
 import { showError, showSuccess } from "../client/toasts.ts";
 import type { Resource } from "../lib/types.ts";
@@ -29,20 +27,6 @@ export interface SharePageProps {
   sub: string;
   /** What the public share API answers for `sub`, when the server could tell (no password, link alive). */
   initial?: ShareOrDrop | null;
-}
-
-function pageUrl(hash: string, sub: string): string {
-  return `${baseUrl()}/share/${encodeURIComponent(hash)}${sub === "/" ? "" : encodePath(sub)}`;
-}
-
-function subOfLocation(hash: string): string {
-  const prefix = `${baseUrl()}/share/${encodeURIComponent(hash)}`;
-  const rest = location.pathname.startsWith(prefix) ? location.pathname.slice(prefix.length) : "/";
-  try {
-    return decodeURIComponent(rest) || "/";
-  } catch {
-    return rest || "/";
-  }
 }
 
 function SharePageImpl(props: SharePageProps) {
@@ -81,7 +65,7 @@ function SharePageImpl(props: SharePageProps) {
     // The page brings the first answer; the API only when it came without, and on every move inside the share.
     if (!props.initial) void load(sub, password);
     const onPop = () => {
-      const next = subOfLocation(hash);
+      const next = shareSubOfLocation(hash);
       setSub(next);
       void load(next, password);
     };
@@ -90,7 +74,7 @@ function SharePageImpl(props: SharePageProps) {
   }, []);
 
   const go = (path: string) => {
-    history.pushState(null, "", pageUrl(hash, path));
+    history.pushState(null, "", sharePageUrl(hash, path));
     setSub(path);
     void load(path, password);
   };
@@ -135,7 +119,7 @@ function SharePageImpl(props: SharePageProps) {
               )
               : (
                 <a
-                  href={pageUrl(hash, path)}
+                  href={sharePageUrl(hash, path)}
                   onClick={(e) => {
                     if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
                     e.preventDefault();
@@ -159,7 +143,7 @@ function SharePageImpl(props: SharePageProps) {
           res={res}
           inlineUrl={publicDownloadUrl(hash, target, { token, inline: true })}
           urlOf={(path, o) =>
-            o.inline ? publicDownloadUrl(hash, path, { token, inline: true }) : pageUrl(hash, path)}
+            o.inline ? publicDownloadUrl(hash, path, { token, inline: true }) : sharePageUrl(hash, path)}
           memoryKey={`share:${hash}${target}`}
           t={t}
         />
@@ -176,7 +160,7 @@ function SharePageImpl(props: SharePageProps) {
         <ShareItems
           key={res.path}
           items={res.items ?? []}
-          pageUrl={(item) => pageUrl(hash, item.isDir ? item.path + "/" : item.path)}
+          pageUrl={(item) => sharePageUrl(hash, item.isDir ? item.path + "/" : item.path)}
           imageUrl={(item) => publicDownloadUrl(hash, item.path, { token, inline: true })}
           onOpen={(item) => go(item.isDir ? item.path + "/" : item.path)}
           onDownload={(items) => {

@@ -20,13 +20,14 @@ import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
 import { UploadLeases } from "./upload/lock.ts";
 import { normalizeUsername } from "./usernames.ts";
+import { vpathDir } from "./fs/path.ts";
+import { ListingCache } from "./fs/listing_cache.ts";
+import { FolderSizeCache } from "./fs/folder_size_cache.ts";
+import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
+import { DavCredentials } from "./webdav/credentials.ts";
 
 function isLocalFile(database: string): boolean {
   return !/^https?:\/\//.test(database) && database !== ":memory:";
-}
-
-function parentOf(path: string): string {
-  return path.replace(/\/[^/]*\/?$/, "") || "/";
 }
 
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
@@ -49,7 +50,7 @@ interface Folder {
 function foldersOf(config: Readonly<Config>): Folder[] {
   const out: Folder[] = [];
   if (isLocalFile(config.database)) {
-    out.push({ flag: "--database", shown: config.database, dir: parentOf(config.database) });
+    out.push({ flag: "--database", shown: config.database, dir: vpathDir(config.database) });
   }
   for (
     const [flag, dir] of [["--root", config.root], ["--cache-dir", config.cacheDir], [
@@ -78,7 +79,7 @@ async function missingLevels(folder: Folder): Promise<string[]> {
     }
     missing.unshift(p);
     if (p === "/") return missing;
-    p = parentOf(p);
+    p = vpathDir(p);
   }
 }
 
@@ -135,11 +136,15 @@ export interface CreateDepsOptions {
   exec?: ExecEnv | null;
   /** Clock in milliseconds (default Date.now). */
   now?: () => number;
+  /** Options of the filename index (tests: no periodic reconciliation). */
+  searchIndex?: SearchIndexOptions;
 }
 
 /**
  * Builds the app's dependencies around an open KV: the one place the services that live as long as the app are
- * created (state cache, previews, throttles, the case-folding probe). Writes nothing.
+ * created (state cache, previews, throttles, the case-folding probe, the listing and folder-size caches, the
+ * filename index). Writes nothing and starts nothing: watchers are made on first use, and the index's walk
+ * starts with `startBackground()` (lib/background.ts). Release them with `closeDeps()`.
  */
 export function createDeps(config: Readonly<Config>, options: CreateDepsOptions): AppDeps {
   const { kv, exec } = options;
@@ -163,7 +168,15 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     },
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
+    davCredentials: new DavCredentials(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
+    // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).
+    listings: new ListingCache(),
+    // Folder sizes until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
+    folderSizes: new FolderSizeCache(),
+    // Searches answer from it once its first walk is done; they walk the disk until then. It is saved to
+    // config.searchSnapshot on close and loaded from it at start, so a restart is warm.
+    searchIndex: new SearchIndex(config.root, { snapshot: config.searchSnapshot, ...options.searchIndex }),
   };
 }
 
@@ -174,6 +187,8 @@ export interface BootOptions {
   now?: () => number;
   /** Replaces the exec environment built from the config (tests: an unconfined one). */
   exec?: ExecEnv | null;
+  /** Options of the filename index. */
+  searchIndex?: SearchIndexOptions;
 }
 
 /**
@@ -210,7 +225,7 @@ export async function bootDeps(config: Readonly<Config>, options: BootOptions = 
   const current = await store.findSettings();
   if (!current) await store.saveSettings(settings);
   const effective = current ? normalizeSettings(current) : settings;
-  const deps = createDeps(config, { kv, exec, now: options.now });
+  const deps = createDeps(config, { kv, exec, now: options.now, searchIndex: options.searchIndex });
   await store.getSecret();
   const firstStart = await ensureFirstStart(deps, effective);
   return { deps, firstStart, warnings, imported };

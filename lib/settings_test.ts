@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  compileRuleRegex,
-  defaultSettings,
-  normalizeSettings,
-  saveSettingsFromWire,
-  validateRules,
-} from "./settings.ts";
+import { compileRuleRegex, defaultSettings, normalizeSettings, validateRules } from "./settings.ts";
+import { saveSettingsFromWire } from "./settings_wire.ts";
 
 Deno.test("normalizeSettings() applies filebrowser's read defaults", () => {
   const s = normalizeSettings({

@@ -4,7 +4,8 @@
  */
 import { toHttpError } from "./errors.ts";
 import { type DropInfo, dropInfo } from "./drop.ts";
-import { listSharesFor, openShare, type PublicCredentials, publicResourceJson } from "./shares.ts";
+import { listSharesFor } from "./shares.ts";
+import { openShare, type PublicCredentials, publicResourceJson } from "./share_access.ts";
 import { users } from "./storage/mod.ts";
 import type { RequestContext } from "./request_context.ts";
 import type { AppDeps } from "./state.ts";

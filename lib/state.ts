@@ -14,6 +14,7 @@ import type { Throttle } from "./auth/throttle.ts";
 import type { RequestContext } from "./request_context.ts";
 import type { UsageCache } from "./quota.ts";
 import type { UploadLeases } from "./upload/lock.ts";
+import type { DavCredentials } from "./webdav/credentials.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -25,7 +26,7 @@ export interface GuessThrottles {
   reauth: Throttle;
 }
 
-/** Everything the app needs from the outside, created once in main.ts (or by tests). */
+/** Everything the app needs from the outside, built by `createDeps()` (lib/boot.ts) for main.ts and tests alike. */
 export interface AppDeps {
   config: Readonly<Config>;
   kv: Deno.Kv;
@@ -43,12 +44,14 @@ export interface AppDeps {
   leases: UploadLeases;
   /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
   usage: UsageCache;
+  /** WebDAV passwords verified in the last minutes, so clients sending them on every request skip bcrypt. */
+  davCredentials: DavCredentials;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
-  /** Directory listing cache (watchers: close it on shutdown); none = every listing reads the disk. */
-  listings?: ListingCache;
-  /** Folder sizes cached until a watcher sees a change (close it on shutdown); none = every request walks. */
-  folderSizes?: FolderSizeCache;
+  /** Directory listing cache (its watchers are closed by `closeDeps()`, lib/background.ts). */
+  listings: ListingCache;
+  /** Folder sizes cached until a watcher sees a change (closed by `closeDeps()`). */
+  folderSizes: FolderSizeCache;
   /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
   /**
@@ -56,8 +59,11 @@ export interface AppDeps {
    * when several instances share the KV, by a watch on the state generation.
    */
   cache: StateCache;
-  /** Filename index of the server root (close it on shutdown); none = every search walks the disk. */
-  searchIndex?: SearchIndex;
+  /**
+   * Filename index of the server root, started by `startBackground()` (lib/background.ts); searches walk the disk
+   * until its first walk is done.
+   */
+  searchIndex: SearchIndex;
 }
 
 /** Per-request variables (Hono `c.var`). `user` is set by the auth middleware on protected routes. */

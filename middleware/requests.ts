@@ -2,7 +2,7 @@
 import type { AppContext } from "../define.ts";
 import { vpathOfParam } from "../lib/request_path.ts";
 import type { RawRequest } from "../lib/fs/raw.ts";
-import { splitSharePath } from "../lib/shares.ts";
+import { splitSharePath } from "../lib/share_access.ts";
 import { clientAddress } from "./conn.ts";
 
 /** The vpath a `[...path]` route addresses (lib/request_path.ts). */

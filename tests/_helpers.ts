@@ -14,7 +14,7 @@ import type { Permissions, Settings, StoredUser } from "../lib/types.ts";
 import { PERMISSION_NAMES } from "../lib/types.ts";
 import { userFromDefaults } from "../lib/users.ts";
 import { startPublishing } from "../lib/publish/mod.ts";
-import { SearchIndex } from "../lib/search/index/mod.ts";
+import { closeDeps } from "../lib/background.ts";
 
 /** bcrypt hash of TEST_PASSWORD (cost 4, so tests stay fast; verification accepts any cost). */
 export const TEST_PASSWORD = "correct-horse-battery";
@@ -42,8 +42,9 @@ export interface TestAppOptions {
   /** Replaces the exec environment built from the config (`--enable-exec`): e.g. an unconfined one. */
   exec?: ExecEnv | null;
   /**
-   * Answer searches from a filename index of the root (as main.ts does). Before each /api/search request the
-   * index is reconciled with the disk, so tests see what they just wrote without waiting for the watcher.
+   * Start the app's filename index (main.ts does, through lib/background.ts); otherwise searches walk the disk.
+   * Before each /api/search request the index is reconciled with the disk, so tests see what they just wrote
+   * without waiting for the watcher.
    */
   searchIndex?: boolean;
   /** Open KV on this file instead of in memory (to share it with a second instance). */
@@ -117,12 +118,11 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     await Deno.mkdir(root + (data.scope === "/" ? "" : data.scope), { recursive: true });
     made[spec.username] = await users.createUser(kv, data);
   }
-  const { deps } = await bootDeps(config, { kv, exec: options.exec });
+  // No periodic reconciliation: the request helper reconciles before each search instead.
+  const { deps } = await bootDeps(config, { kv, exec: options.exec, searchIndex: { reconcileMs: 0 } });
   for (const [name, user] of Object.entries(made)) tokens[name] = await issueToken(deps, user);
-  if (options.searchIndex) {
-    deps.searchIndex = new SearchIndex(root, { reconcileMs: 0 });
-    await deps.searchIndex.start();
-  }
+  // main.ts starts the index with the other background work (lib/background.ts); tests start only what they use.
+  if (options.searchIndex) await deps.searchIndex.start();
   const app = createApp(deps);
   // Publish schedules are due through the KV queue, as in main.ts.
   const publishing = startPublishing(deps);
@@ -134,15 +134,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     tokens,
     users: made,
     async request(path, init = {}) {
-      if (path.startsWith("/api/search")) await deps.searchIndex?.refresh();
+      if (options.searchIndex && path.startsWith("/api/search")) await deps.searchIndex.refresh();
       const headers = new Headers(init.headers);
       if (init.as) headers.set("X-Auth", tokens[init.as]);
       return await app.request(path, { ...init, headers });
     },
     async close() {
-      await deps.searchIndex?.close();
-      await deps.cache?.close();
-      kv.close();
+      await closeDeps(deps);
       await publishing;
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     },

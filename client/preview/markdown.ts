@@ -15,6 +15,8 @@ export interface MarkdownLinks {
   dir: string;
 }
 
+import { canonicalPath } from "../../lib/fs/path.ts";
+
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
 /** Resolves a relative reference (`../img/a.png`) against a folder vpath; returns a clean vpath. */
@@ -26,13 +28,8 @@ export function resolveVpath(dir: string, ref: string): string {
   } catch {
     // Keep the reference as written when it is not valid percent-encoding.
   }
-  const parts = (decoded.startsWith("/") ? decoded : dir + decoded).split("/");
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === "..") out.pop();
-    else if (p !== "." && p !== "") out.push(p);
-  }
-  return "/" + out.join("/") + (decoded.endsWith("/") && out.length ? "/" : "");
+  const path = canonicalPath(decoded.startsWith("/") ? decoded : dir + decoded);
+  return path !== "/" && decoded.endsWith("/") ? path + "/" : path;
 }
 
 /** True for references the resolver leaves alone (with a scheme, protocol-relative, or fragments). */

@@ -1,18 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { signal } from "@preact/signals";
-import {
-  ChevronLeft,
-  ChevronRight,
-  Download,
-  Info,
-  Maximize2,
-  Minimize2,
-  Pencil,
-  Trash2,
-  X,
-  ZoomIn,
-  ZoomOut,
-} from "../../components/icons.ts";
+import { ChevronLeft, ChevronRight, X } from "../../components/icons.ts";
 import { filesUrl } from "../../client/page.ts";
 import { parentPath } from "../../lib/url_path.ts";
 import { rawUrl } from "../../client/api/mod.ts";
@@ -24,16 +12,14 @@ import { returnFocus } from "../../client/state.ts";
 import { navigate } from "../../client/router.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { PreviewBar } from "../../components/preview/PreviewBar.tsx";
-import type { PreviewButton } from "../../components/preview/PreviewBar.tsx";
 import { PREVIEW_CSS } from "../../components/preview/styles.ts";
 import type { Resource } from "../../lib/types.ts";
 import { forgetItem, useAutoHide, useFolderItems, useWindowKeys } from "./hooks.ts";
 import { PreviewBody } from "./PreviewBody.tsx";
+import { previewButtons, type ZoomCommand } from "./buttons.ts";
 
 /** Full size instead of the resized preview; kept while stepping through a folder. */
 const fullSize = signal(false);
-
-type ZoomCommand = { kind: "in" | "out" | "reset"; nonce: number };
 
 function typing(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -125,62 +111,24 @@ export function FilePreview(props: FilePreviewProps) {
     new Image().src = resized ? bigPreviewUrl(next) : rawUrl(next.path, { inline: true });
   }, [next?.path]);
 
-  const buttons: PreviewButton[] = [];
-  if (isImage) {
-    buttons.push(
-      {
-        id: "zoom-out",
-        label: t("preview.zoomOut"),
-        icon: ZoomOut,
-        onClick: () => zoomBy("out"),
-        hideOnMobile: true,
-      },
-      {
-        id: "zoom-in",
-        label: t("preview.zoomIn"),
-        icon: ZoomIn,
-        onClick: () => zoomBy("in"),
-        hideOnMobile: true,
-      },
-    );
-    if (config.ResizePreview) {
-      buttons.push({
-        id: "fullsize",
-        label: t(fullSize.value ? "preview.resized" : "preview.fullSize"),
-        icon: fullSize.value ? Minimize2 : Maximize2,
-        pressed: fullSize.value,
-        onClick: () => fullSize.value = !fullSize.value,
-      });
-    }
-  }
-  if (user?.perm.download) {
-    buttons.push({
-      id: "download",
-      label: t("preview.download"),
-      icon: Download,
-      href: rawUrl(resource.path),
-      download: true,
-    });
-  }
-  if (user?.perm.rename) {
-    buttons.push({
-      id: "rename",
-      label: t("buttons.rename"),
-      icon: Pencil,
-      onClick: () =>
-        showPrompt("rename", {
-          item: { path: resource.path, name: resource.name },
-          onRenamed: (path: string) => {
-            forgetItem(dir, resource.path);
-            navigate(filesUrl(path));
-          },
-        }),
-    });
-  }
-  buttons.push({ id: "info", label: t("preview.info"), icon: Info, onClick: () => showPrompt("info") });
-  if (user?.perm.delete) {
-    buttons.push({ id: "delete", label: t("preview.delete"), icon: Trash2, onClick: remove });
-  }
+  const buttons = previewButtons({
+    resource,
+    perm: user?.perm,
+    canResize: config.ResizePreview,
+    fullSize: fullSize.value,
+    t,
+    onZoom: zoomBy,
+    onFullSize: () => fullSize.value = !fullSize.value,
+    onRename: () =>
+      showPrompt("rename", {
+        item: { path: resource.path, name: resource.name },
+        onRenamed: (path: string) => {
+          forgetItem(dir, resource.path);
+          navigate(filesUrl(path));
+        },
+      }),
+    onDelete: remove,
+  });
 
   const arrow = (item: Resource, kind: "previous" | "next") => (
     <button

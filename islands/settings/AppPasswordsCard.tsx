@@ -7,6 +7,8 @@ import type { AppPasswordInfo, NewAppPassword } from "../../lib/types.ts";
 export interface AppPasswordsCardProps {
   /** Ask for the current password (json auth). */
   askCurrent: boolean;
+  /** The app passwords, when the page brought them (else the card asks the API). */
+  list?: AppPasswordInfo[] | null;
   locale: string;
   t: (key: string) => string;
 }
@@ -14,13 +16,15 @@ export interface AppPasswordsCardProps {
 /** Settings › Profile: app passwords for WebDAV and scripts: create (shown once), list with dates, revoke. */
 export function AppPasswordsCard(props: AppPasswordsCardProps) {
   const { t } = props;
-  const [list, setList] = useState<AppPasswordInfo[] | null>(null);
+  const [list, setList] = useState<AppPasswordInfo[] | null>(props.list ?? null);
   const [made, setMade] = useState<NewAppPassword | null>(null);
   const [name, setName] = useState("");
   const [current, setCurrent] = useState("");
   const [busy, setBusy] = useState(false);
   const reload = () => listAppPasswords().then(setList, showError);
-  useEffect(() => void reload(), []);
+  useEffect(() => {
+    if (!props.list) void reload();
+  }, []);
   const date = (iso: string | null) =>
     iso
       ? new Date(iso).toLocaleString(props.locale || undefined, { dateStyle: "short", timeStyle: "short" })

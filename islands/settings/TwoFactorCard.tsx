@@ -9,6 +9,8 @@ import type { TwoFactorEnrollment, TwoFactorStatus } from "../../lib/types.ts";
 export interface TwoFactorCardProps {
   /** Ask for the current password (json auth). */
   askCurrent: boolean;
+  /** The status, when the page brought it (else the card asks the API). */
+  status?: TwoFactorStatus | null;
   t: (key: string, vars?: Record<string, string | number>) => string;
 }
 
@@ -37,13 +39,15 @@ function Field(
  */
 export function TwoFactorCard(props: TwoFactorCardProps) {
   const { t } = props;
-  const [status, setStatus] = useState<TwoFactorStatus | null>(null);
+  const [status, setStatus] = useState<TwoFactorStatus | null>(props.status ?? null);
   const [enrollment, setEnrollment] = useState<TwoFactorEnrollment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [current, setCurrent] = useState("");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
-  useEffect(() => void getTwoFactor().then(setStatus, showError), []);
+  useEffect(() => {
+    if (!props.status) void getTwoFactor().then(setStatus, showError);
+  }, []);
 
   const run = (action: () => Promise<void>) => async (e: Event) => {
     e.preventDefault();

@@ -2,6 +2,7 @@
  * Which requests the audit middleware records, and as what: a table of route + method → action. Reads only the
  * URL, the method, the status and a few headers, never a body.
  */
+import { parentPath } from "../url_path.ts";
 
 /** A request as the classifier sees it. */
 export interface AuditRequest {
@@ -35,11 +36,6 @@ function destination(q: URLSearchParams): string {
   return v ? decode(v.replaceAll("+", " ")) : "";
 }
 
-function parentOf(p: string): string {
-  const trimmed = p.replace(/\/+$/, "");
-  return trimmed.slice(0, trimmed.lastIndexOf("/") + 1);
-}
-
 function resources(r: AuditRequest, p: string): AuditAction | null {
   switch (r.method) {
     case "POST": {
@@ -60,7 +56,7 @@ function resources(r: AuditRequest, p: string): AuditAction | null {
       const to = destination(r.query);
       const kind = r.query.get("action") === "copy"
         ? "file.copy"
-        : parentOf(to) === parentOf(p)
+        : parentPath(to) === parentPath(p)
         ? "file.rename"
         : "file.move";
       return { action: kind, path: p, target: to };

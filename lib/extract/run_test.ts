@@ -31,7 +31,7 @@ Deno.test("runExtract() fires the upload hooks for every created file, and a fai
       hideDotfiles: false,
     } as unknown as StoredUser;
     const req: FsRequest = {
-      gate: { root, user, globalRules: [], followExternalSymlinks: false },
+      gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
       user,
       hooks,
     };

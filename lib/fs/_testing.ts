@@ -32,7 +32,7 @@ export function ctxFor(root: string, options: Partial<GateContext> & {
     globalRules: options.globalRules ?? [],
     followExternalSymlinks: options.followExternalSymlinks ?? false,
     base: options.base,
-    foldCase: options.foldCase,
+    foldCase: options.foldCase ?? false,
   };
 }
 

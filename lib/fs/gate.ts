@@ -9,7 +9,6 @@
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { Permission, Rule, StoredUser } from "../types.ts";
-import { isCaseInsensitive } from "./case_probe.ts";
 import { lstatOrNull, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { canonicalPath, cleanVpath, isSameOrInside, joinVpath, vpathDir, vpathSegments } from "./path.ts";
 import { hasHiddenSegment, isAllowedByRules, type RuleSet } from "./rules.ts";
@@ -27,8 +26,11 @@ export interface GateContext {
   globalRules: readonly Rule[];
   /** Unsafe mode: follow symlinks wherever they point (lexical confinement only). */
   followExternalSymlinks: boolean;
-  /** Compare non-regex rules case-insensitively; default: probed once on `root` (case-insensitive file systems). */
-  foldCase?: boolean;
+  /**
+   * Compare non-regex rules case-insensitively: the app's probe of the root (`AppDeps.foldCase`, true on
+   * case-insensitive file systems).
+   */
+  foldCase: boolean;
   /** Public shares: the shared path in the owner's scope; confinement and vpaths start there. */
   base?: string;
 }
@@ -75,18 +77,8 @@ export function scopeDirOf(ctx: { root: string; user: Pick<StoredUser, "scope"> 
   return canonicalPath(`${ctx.root}/${cleanVpath("/" + ctx.user.scope).path}`);
 }
 
+/** The confinement of each gate context, resolved once per context (a request's, or a share's). */
 const rootCache = new WeakMap<GateContext, Promise<Confinement>>();
-const foldCache = new Map<string, Promise<boolean>>();
-
-/** Whether path rules fold case under `root`: probed once per server root. */
-function foldCaseFor(root: string): Promise<boolean> {
-  let p = foldCache.get(root);
-  if (!p) {
-    p = isCaseInsensitive(root);
-    foldCache.set(root, p);
-  }
-  return p;
-}
 
 async function confinementOf(ctx: GateContext): Promise<Confinement> {
   let lexical = scopeDirOf(ctx);
@@ -112,7 +104,7 @@ async function confinementOf(ctx: GateContext): Promise<Confinement> {
     rules: {
       globalRules: ctx.globalRules,
       userRules: ctx.user.rules,
-      foldCase: ctx.foldCase ?? await foldCaseFor(ctx.root),
+      foldCase: ctx.foldCase,
     },
     hideDotfiles: ctx.user.hideDotfiles,
     followExternal: ctx.followExternalSymlinks,

@@ -75,6 +75,7 @@ export async function publishFixture(options: PublishFixtureOptions = {}): Promi
     store,
     hooks: noopHooks,
     now: Date.now,
+    foldCase: () => Promise.resolve(false),
     buildRunner,
   };
   const specs: [string, string, Partial<Permissions> | "all"][] = [

@@ -239,6 +239,7 @@ Deno.test("validateSiteSettings() wants an existing folder inside the admin's sc
       user: { ...f.users.admin, scope },
       globalRules: [],
       followExternalSymlinks: false,
+      foldCase: false,
     });
     const off = { ...f.settings, site: { ...f.settings.site!, enabled: false } };
     const on = { ...f.settings, site: { ...f.settings.site!, enabled: true, path: "/site" } };

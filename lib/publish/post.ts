@@ -32,6 +32,8 @@ export interface PublishDeps {
   store: Store;
   hooks: EventHooks;
   now: () => number;
+  /** Whether path rules fold case under the root (`AppDeps.foldCase`). */
+  foldCase: () => Promise<boolean>;
   /** Runs the build command; default {@link commandBuildRunner}. Used only with exec enabled. */
   buildRunner?: BuildRunner;
 }
@@ -51,12 +53,13 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
 const DEFAULT_ARCHETYPE = "default.md";
 
 /** The gate context of a publishing request. */
-export function gateOf(req: PublishRequest): GateContext {
+export async function gateOf(req: PublishRequest): Promise<GateContext> {
   return {
     root: req.deps.config.root,
     user: req.user,
     globalRules: req.settings.rules,
     followExternalSymlinks: req.deps.config.followExternalSymlinks,
+    foldCase: await req.deps.foldCase(),
   };
 }
 
@@ -88,7 +91,7 @@ async function archetypesDir(req: PublishRequest, gate: GateContext): Promise<Sc
 /** The archetypes a user can start a post from: the archetypes folder's files, `default.md` first. */
 export async function listArchetypes(req: PublishRequest): Promise<Archetype[]> {
   assertPermission(req.user, "create");
-  const gate = gateOf(req);
+  const gate = await gateOf(req);
   await resolveContent(gate, siteOf(req.settings), req.user);
   const dir = await archetypesDir(req, gate);
   const names: string[] = [];
@@ -126,7 +129,7 @@ export interface NewPostInput {
 /** Creates `content/<section>/<slug>.md` from an archetype, front matter filled (title, date, draft: true). */
 export async function createPost(req: PublishRequest, input: NewPostInput): Promise<{ path: string }> {
   assertPermission(req.user, "create");
-  const gate = gateOf(req);
+  const gate = await gateOf(req);
   const site = siteOf(req.settings);
   const content = await resolveContent(gate, site, req.user);
   const title = input.title.trim();
@@ -172,7 +175,7 @@ export interface ResolvedPost {
 /** Resolves a post for publishing: `publish` permission, inside the content folder, an existing file. */
 export async function resolvePost(req: PublishRequest, vpath: string): Promise<ResolvedPost> {
   assertPermission(req.user, "publish");
-  const gate = gateOf(req);
+  const gate = await gateOf(req);
   const content = await resolveContent(gate, siteOf(req.settings), req.user);
   const post = await resolveScoped(gate, vpath, "publish");
   assertInContent(content, post);
@@ -209,7 +212,7 @@ export async function publishPost(
   assertFrontMatter(resolved);
   const { post, text } = resolved;
   const next = editFrontMatter(text, { draft: false, date });
-  const gate = gateOf(req);
+  const gate = await gateOf(req);
   const hook = { user: req.user, file: post.path, destination: scopeDirOf(gate) };
   await withHooks(req.deps.hooks, "save", hook, () => writeFileAtomic(post, new TextEncoder().encode(next)));
   const site = siteOf(req.settings);

@@ -45,7 +45,7 @@ async function withScope(fn: (options: CommandSessionOptions) => Promise<void>) 
       exec: EXEC,
       user,
       settings,
-      gate: { root, user, globalRules: settings.rules, followExternalSymlinks: false },
+      gate: { root, user, globalRules: settings.rules, followExternalSymlinks: false, foldCase: false },
       vpath: "/",
     });
   } finally {

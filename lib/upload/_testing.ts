@@ -69,7 +69,7 @@ export async function uploadFixture(
       return {
         deps,
         user,
-        gate: { root, user, globalRules: [], followExternalSymlinks: false },
+        gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
       };
     },
     async close() {

@@ -5,7 +5,8 @@
  *
  * WebDAV clients send the password with every request. So that they neither pay bcrypt each time nor eat
  * the login throttle, a verified (username, password) pair is remembered for a few minutes as an HMAC under
- * a per-process key, tied to the stored password hash: a password change or a deleted user ends it at once.
+ * a key of the app's store (`AppDeps.davCredentials`, lib/webdav/credentials.ts), tied to the stored password
+ * hash: a password change or a deleted user ends it at once.
  * Only failed verifications keep their throttle slot.
  */
 import { verifyAppPassword } from "../auth/app_passwords.ts";
@@ -16,10 +17,7 @@ import { users } from "../storage/mod.ts";
 import { foldName } from "../storage/keys.ts";
 import type { AppDeps } from "../state.ts";
 import type { Settings, StoredUser } from "../types.ts";
-
-/** How long a verified password is remembered. */
-export const CREDENTIAL_TTL_MS = 5 * 60_000;
-const MAX_REMEMBERED = 1000;
+import { CREDENTIAL_TTL_MS } from "./credentials.ts";
 
 /** What the auth step knows about the request. */
 export interface DavAuthInput {
@@ -29,36 +27,6 @@ export interface DavAuthInput {
   client: string;
   /** Username from the proxy header, when the request came from a trusted proxy. */
   proxyUser?: string | null;
-}
-
-interface Remembered {
-  userId: number;
-  passwordHash: string;
-  until: number;
-}
-
-const remembered = new Map<string, Remembered>();
-let hmacKey: Promise<CryptoKey> | null = null;
-
-async function fingerprint(username: string, password: string): Promise<string> {
-  hmacKey ??= crypto.subtle.generateKey({ name: "HMAC", hash: "SHA-256" }, false, ["sign"]) as Promise<
-    CryptoKey
-  >;
-  const data = new TextEncoder().encode(`${username}\0${password}`);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey, data));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function remember(key: string, value: Remembered, now: number): void {
-  if (remembered.size >= MAX_REMEMBERED) {
-    for (const [k, v] of remembered) if (v.until <= now) remembered.delete(k);
-    // Still full: forget the oldest (insertion order).
-    for (const k of remembered.keys()) {
-      if (remembered.size < MAX_REMEMBERED) break;
-      remembered.delete(k);
-    }
-  }
-  remembered.set(key, value);
 }
 
 /** The realm of the Basic challenge: the instance name. */
@@ -115,15 +83,16 @@ export async function authenticateDav(
   const credentials = parseBasic(input.authorization);
   if (!credentials) throw challenge(settings, "no_credentials");
   const now = deps.now();
-  const key = await fingerprint(credentials.username, credentials.password);
-  const known = remembered.get(key);
-  if (known && known.until > now) {
+  const remembered = deps.davCredentials;
+  const key = await remembered.fingerprint(credentials.username, credentials.password);
+  const known = remembered.find(key, now);
+  if (known) {
     const user = await users.findUser(deps.kv, known.userId);
     // Turning two-factor login on ends remembered account passwords too.
     if (user && user.passwordHash === known.passwordHash && !await hasTwoFactor(deps.kv, user.id)) {
       return assertAllowed(user);
     }
-    remembered.delete(key);
+    remembered.forget(key);
   }
   // Same counters as the login form: guesses over WebDAV and over /api/login share one budget.
   const throttle = deps.throttles.login;
@@ -141,6 +110,10 @@ export async function authenticateDav(
   // With two-factor login on, the account password alone is not enough: WebDAV clients use an app password.
   if (await hasTwoFactor(deps.kv, user.id)) throw challenge(settings, "app_password_required");
   await attempt.release();
-  remember(key, { userId: user.id, passwordHash: user.passwordHash, until: now + CREDENTIAL_TTL_MS }, now);
+  remembered.remember(key, {
+    userId: user.id,
+    passwordHash: user.passwordHash,
+    until: now + CREDENTIAL_TTL_MS,
+  }, now);
   return assertAllowed(user);
 }

@@ -45,7 +45,7 @@ Deno.test({
       const api: string[] = [];
       page.on("request", (r) => {
         const path = new URL(r.url()).pathname;
-        if (/^\/api\/(settings|users|shares)/.test(path)) api.push(path);
+        if (/^\/api\/(settings|users|shares|trash|audit|twofa|apppasswords)/.test(path)) api.push(path);
       });
       await openFiles(page, server, "/");
       assert.equal(
@@ -122,9 +122,16 @@ Deno.test({
       await t.step(
         "a first load of a settings screen asks the API nothing: its data came with the page",
         async () => {
-          for (
-            const path of ["/settings/global", "/settings/users", "/settings/users/1", "/settings/shares"]
-          ) {
+          const paths = [
+            "/settings/profile",
+            "/settings/global",
+            "/settings/users",
+            "/settings/users/1",
+            "/settings/shares",
+            "/settings/trash",
+            "/settings/audit",
+          ];
+          for (const path of paths) {
             api.length = 0;
             await page.goto(`${server.url}${path}`);
             await allHydrated(page);

@@ -25,11 +25,23 @@ Deno.test("static files and the health check answer without reading the settings
   }
 });
 
-Deno.test("two apps in one process share no service: cache, previews, throttles, leases, usage", async () => {
+Deno.test("two apps in one process share no service: caches, previews, throttles, leases, credentials, index", async () => {
   const a = await testApp();
   const b = await testApp();
   try {
-    for (const name of ["cache", "previews", "leases", "usage", "foldCase"] as const) {
+    for (
+      const name of [
+        "cache",
+        "previews",
+        "leases",
+        "usage",
+        "foldCase",
+        "davCredentials",
+        "listings",
+        "folderSizes",
+        "searchIndex",
+      ] as const
+    ) {
       assert.notEqual(a.deps[name], b.deps[name], name);
     }
     for (const name of ["login", "share", "reauth"] as const) {

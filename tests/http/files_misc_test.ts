@@ -63,7 +63,7 @@ for (const searchIndex of [false, true]) {
       assert.equal(await r.text(), "");
       r = await f.request("/api/search/?query=secret", { as: "admin" });
       assert.equal(await r.text(), '{"dir":false,"path":"secret.txt"}\n');
-      assert.equal(r.headers.get("X-Search-Index"), searchIndex ? "ready" : null);
+      assert.equal(r.headers.get("X-Search-Index"), searchIndex ? "ready" : "building");
     } finally {
       await f.close();
     }

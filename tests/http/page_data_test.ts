@@ -3,7 +3,7 @@
  * (rendered on the server), never a password link's bypass token, and leave to the island what it must ask for.
  */
 import assert from "node:assert/strict";
-import { testApp } from "../_helpers.ts";
+import { TEST_PASSWORD, testApp } from "../_helpers.ts";
 import type { TestApp } from "../_helpers.ts";
 import { parse } from "../../framework/serialize.ts";
 import { shares } from "../../lib/storage/mod.ts";
@@ -118,6 +118,56 @@ Deno.test("page data: the public share page brings the item, never a password li
     assert.equal(missing.initial, null, "a missing sub-folder is the island's to show");
     const outside = await propsOf(t, `/share/${open.hash}/..%2f..%2fsecret.txt`, "SharePage");
     assert.equal(outside.initial, null, "no way out of the shared folder");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("page data: the profile, trash and audit pages carry what their API answers", async () => {
+  const t = await testApp({ users: [{ username: "bob", perm: { create: true, delete: true } }] });
+  const api = async (path: string, as: string) => {
+    const res = await t.request(path, { as });
+    assert.equal(res.status, 200, path);
+    return await res.json();
+  };
+  try {
+    await Deno.writeTextFile(`${t.root}/a.txt`, "a");
+    const deleted = await t.request("/api/resources/a.txt", { as: "bob", method: "DELETE" });
+    assert.equal(deleted.status, 204);
+    const created = await t.request("/api/apppasswords", {
+      as: "bob",
+      method: "POST",
+      body: JSON.stringify({ name: "phone", current_password: TEST_PASSWORD }),
+    });
+    assert.equal(created.status, 201);
+
+    const profile = await propsOf(t, "/settings/profile", "SettingsProfile", "bob");
+    assert.deepEqual(profile.twoFactor, await api("/api/twofa", "bob"));
+    const appPasswords = await api("/api/apppasswords", "bob");
+    assert.equal(appPasswords.length, 1);
+    assert.deepEqual(profile.appPasswords, appPasswords);
+
+    const trash = await propsOf(t, "/settings/trash", "SettingsTrash", "bob");
+    const items = await api("/api/trash", "bob");
+    assert.deepEqual(items.map((i: { name: string }) => i.name), ["a.txt"]);
+    assert.deepEqual(trash.items, items);
+    const adminTrash = await propsOf(t, "/settings/trash", "SettingsTrash", "admin");
+    assert.deepEqual(adminTrash.items, [], "each user sees their own trash");
+
+    const audit = await propsOf(t, "/settings/audit", "SettingsAudit", "admin");
+    const first = await api("/api/audit?limit=100", "admin");
+    assert.ok(first.entries.some((e: { action: string }) => e.action === "file.delete"));
+    assert.deepEqual(audit.first, first);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("page data: with proxy authentication the profile page has no account cards to fill", async () => {
+  const t = await testApp({ config: { authMethod: "proxy" } });
+  try {
+    const profile = await propsOf(t, "/settings/profile", "SettingsProfile", "admin");
+    assert.deepEqual(profile, { twoFactor: null, appPasswords: null });
   } finally {
     await t.close();
   }

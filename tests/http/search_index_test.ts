@@ -1,7 +1,6 @@
 /** HTTP tests of /api/search answered from the filename index (lib/search/index/). */
 import assert from "node:assert/strict";
 import { filesFixture } from "../fixtures/fs/tree.ts";
-import { SearchIndex } from "../../lib/search/index/mod.ts";
 import { issueToken } from "../../lib/auth/mod.ts";
 import { users } from "../../lib/storage/mod.ts";
 import { TEST_PASSWORD } from "../_helpers.ts";
@@ -12,23 +11,18 @@ const put = (id: number, which: string[], data: Record<string, unknown>) => ({
 });
 
 Deno.test("GET /api/search walks and says so while the index builds, then answers from it", async () => {
+  // The app always has an index (lib/boot.ts); the fixture does not start it, as main.ts's start step would.
   const f = await filesFixture();
-  const index = new SearchIndex(f.root, { reconcileMs: 0 });
   try {
-    let r = await f.request("/api/search/?query=x.txt", { as: "u" });
-    assert.equal(r.headers.get("X-Search-Index"), null, "no index, no header");
-    assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
-    f.deps.searchIndex = index;
-    // Straight to the app: the helper would reconcile (and so start) the index first.
-    r = await f.app.request("/api/search/?query=x.txt", { headers: { "X-Auth": f.tokens.u } });
+    // Straight to the app: the helper would reconcile the index first.
+    let r = await f.app.request("/api/search/?query=x.txt", { headers: { "X-Auth": f.tokens.u } });
     assert.equal(r.headers.get("X-Search-Index"), "building");
     assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
-    await index.start();
-    r = await f.request("/api/search/?query=x.txt", { as: "u" });
+    await f.deps.searchIndex.start();
+    r = await f.app.request("/api/search/?query=x.txt", { headers: { "X-Auth": f.tokens.u } });
     assert.equal(r.headers.get("X-Search-Index"), "ready");
     assert.equal(await r.text(), '{"dir":false,"path":"ab/x.txt"}\n');
   } finally {
-    await index.close();
     await f.close();
   }
 });
@@ -47,7 +41,7 @@ Deno.test("GET /api/search from the index: a denied or hidden name never appears
   };
   try {
     // The fixture wrote its tree after the index started.
-    await f.deps.searchIndex!.refresh();
+    await f.deps.searchIndex.refresh();
     const id = f.users.u.id;
     assert.equal(await search("x.txt"), '{"dir":false,"path":"ab/x.txt"}\n');
     let r = await f.request(`/api/users/${id}`, { as: "admin", ...put(id, ["rules"], { rules: [] }) });

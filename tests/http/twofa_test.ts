@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
 import { totpCode } from "../../lib/auth/totp.ts";
-import { normalizeSettings, saveSettingsFromWire } from "../../lib/settings.ts";
+import { normalizeSettings } from "../../lib/settings.ts";
+import { saveSettingsFromWire } from "../../lib/settings_wire.ts";
 
 const T0 = 1_700_000_000_000;
 

@@ -1,6 +1,6 @@
 import { define } from "../../../define.ts";
 import { readJsonObject } from "../../../lib/json_body.ts";
-import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings.ts";
+import { saveSettingsFromWire, toWireSettings } from "../../../lib/settings_wire.ts";
 import { validateSiteSettings } from "../../../lib/publish/mod.ts";
 import { statusText } from "../../../lib/errors.ts";
 import { execStatusOf } from "../../../lib/runner/mod.ts";

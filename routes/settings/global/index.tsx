@@ -1,7 +1,7 @@
 import { define, page } from "../../../define.ts";
 import { SettingsGlobal } from "../../../islands/SettingsGlobal.tsx";
 import { findImportRecord } from "../../../lib/import/mod.ts";
-import { toWireSettings } from "../../../lib/settings.ts";
+import { toWireSettings } from "../../../lib/settings_wire.ts";
 import { execStatusOf } from "../../../lib/runner/mod.ts";
 
 export const handler = define.handlers({

@@ -2,7 +2,7 @@ import { define, page } from "../../../define.ts";
 import { SettingsUser } from "../../../islands/SettingsUser.tsx";
 import type { NewUserDefaults } from "../../../islands/SettingsUser.tsx";
 import { users } from "../../../lib/storage/mod.ts";
-import { toWireSettings } from "../../../lib/settings.ts";
+import { toWireSettings } from "../../../lib/settings_wire.ts";
 import { toWireUser } from "../../../lib/users.ts";
 import type { User } from "../../../lib/types.ts";
 

@@ -1,6 +1,6 @@
 import { define } from "../../../../define.ts";
 import { refuseDrop } from "../../../../lib/drop.ts";
-import { openShare, publicDownload } from "../../../../lib/shares.ts";
+import { openShare, publicDownload } from "../../../../lib/share_access.ts";
 import { rawRequestOf, shareRequestOf } from "../../../../middleware/requests.ts";
 
 export const handler = define.handlers({

@@ -1,7 +1,7 @@
 import { define } from "../../../../define.ts";
 import { refuseDrop } from "../../../../lib/drop.ts";
 import { chunkedBody } from "../../../../lib/fs/listing_json.ts";
-import { openShare, publicResourceJson } from "../../../../lib/shares.ts";
+import { openShare, publicResourceJson } from "../../../../lib/share_access.ts";
 import { shareRequestOf } from "../../../../middleware/requests.ts";
 
 export const handler = define.handlers({

@@ -1,0 +1,73 @@
+/**
+ * The work only a real server does besides answering requests: the search index's first walk and watcher, the
+ * publish queue listener and the periodic sweeps (abandoned uploads, old trash, old audit entries). `main.ts`
+ * starts it after `bootDeps()`; tests build the same app without it (they start single pieces when they need
+ * them), so no timer outlives a test. `closeDeps()` releases what the app holds either way.
+ */
+import { log } from "./log.ts";
+import type { AppDeps } from "./state.ts";
+import { startPublishing } from "./publish/mod.ts";
+import { cleanupUploads, releaseParkedLeases } from "./upload/mod.ts";
+import { purgeTrash } from "./trash/mod.ts";
+import { purgeAudit } from "./audit/mod.ts";
+
+/** A periodic job: what it does, how often, and what its failure is logged as. */
+interface Job {
+  run: (deps: AppDeps) => Promise<unknown>;
+  everyMs: number;
+  failure: string;
+}
+
+const JOBS: Job[] = [
+  // Abandoned partial uploads are removed after --upload-expiry.
+  { run: (deps) => cleanupUploads(deps), everyMs: 15 * 60_000, failure: "upload cleanup failed" },
+  // Trashed items older than --trash-days are removed for good.
+  { run: (deps) => purgeTrash(deps), everyMs: 60 * 60_000, failure: "trash purge failed" },
+  // Audit entries older than --audit-days are removed.
+  { run: (deps) => purgeAudit(deps), everyMs: 60 * 60_000, failure: "audit purge failed" },
+];
+
+/** What {@link startBackground} started; `stop()` clears the timers and waits for runs in progress. */
+export interface Background {
+  stop(): Promise<void>;
+}
+
+/** Starts the search index, the publish queue listener and the periodic jobs (each runs once at once). */
+export function startBackground(deps: AppDeps): Background {
+  const running = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    running.add(p);
+    p.finally(() => running.delete(p));
+  };
+  track(
+    deps.searchIndex.start().catch((err) =>
+      log.error("search index unavailable; searches walk the disk", err)
+    ),
+  );
+  // Due publish schedules arrive through the KV queue; the listener ends when KV is closed (closeDeps).
+  startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
+  const timers = JOBS.map((job) => {
+    const run = () => track(job.run(deps).catch((err) => log.error(job.failure, err)));
+    run();
+    return setInterval(run, job.everyMs);
+  });
+  return {
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all([...running]);
+    },
+  };
+}
+
+/**
+ * Releases what the app holds: watchers of the caches and the index, the state cache's watch, parked upload
+ * leases (so another instance, or the next start, can take those uploads at once), and KV last.
+ */
+export async function closeDeps(deps: AppDeps): Promise<void> {
+  await deps.listings.close();
+  await deps.searchIndex.close();
+  await deps.folderSizes.close();
+  await deps.cache.close();
+  await releaseParkedLeases(deps.leases).catch((err) => log.debug("cannot release upload leases", err));
+  deps.kv.close();
+}
