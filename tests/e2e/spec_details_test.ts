@@ -157,8 +157,10 @@ Deno.test({
         assert.equal(await page.getByTestId("sidebar-product").locator("a").count(), 0);
         assert.equal(await page.getByTestId("usage").count(), 0);
         await page.getByRole("button", { name: "New folder" }).first().click();
-        await page.keyboard.type("broken");
-        await page.keyboard.press("Enter");
+        // Into the prompt's field, not wherever the keyboard focus is while the prompt mounts (a busy machine).
+        const field = page.getByTestId("new-dir").locator("input");
+        await field.fill("broken");
+        await field.press("Enter");
         await page.getByTestId("toast-error").waitFor();
         assert.equal(await page.getByTestId("toast-report").count(), 0);
         assert.equal(await page.getByTestId("toast-close").count(), 1);
