@@ -23,6 +23,11 @@ export function setLogLevel(level: LogLevel): void {
   threshold = ORDER[level] ?? ORDER.info;
 }
 
+/** True when lines of `level` are printed (to skip building a line nobody sees). */
+export function isLogged(level: LogLevel): boolean {
+  return ORDER[level] >= threshold;
+}
+
 function emit(level: LogLevel, message: string, extra?: unknown): void {
   if (ORDER[level] < threshold) return;
   const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;

@@ -22,6 +22,71 @@ export const MAX_FIELD = 1024;
 
 let sequence = 0;
 
+/** Most entries written in one KV commit (a clipped entry is at most a few KiB; a commit takes up to 800 KiB). */
+const MAX_BATCH = 32;
+
+interface Pending {
+  entry: AuditEntry;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * One writer per KV: while a commit is in flight, new entries wait and go out together in the next one (group
+ * commit). A lone entry is written at once; under load (every download is an event) the entries of many requests
+ * share one commit instead of one each. Each caller still waits for the commit that holds its entry.
+ */
+class AuditWriter {
+  readonly #kv: Deno.Kv;
+  #queue: Pending[] = [];
+  #running = false;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  write(entry: AuditEntry): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ entry, resolve, reject });
+      if (!this.#running) this.#run();
+    });
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, MAX_BATCH);
+        try {
+          await this.#commit(batch.map((p) => p.entry));
+          for (const p of batch) p.resolve();
+        } catch (err) {
+          if (batch.length === 1) batch[0].reject(err);
+          // One bad entry must not lose the others: write them one by one.
+          else await Promise.all(batch.map((p) => this.#commit([p.entry]).then(p.resolve, p.reject)));
+        }
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #commit(entries: AuditEntry[]): Promise<void> {
+    const op = this.#kv.atomic();
+    for (const e of entries) op.set(keys.auditEntry(e.time, e.id), e);
+    const result = await op.commit();
+    if (!result.ok) throw new Error("audit commit refused");
+  }
+}
+
+const writers = new WeakMap<Deno.Kv, AuditWriter>();
+
+function writerOf(kv: Deno.Kv): AuditWriter {
+  let w = writers.get(kv);
+  if (!w) writers.set(kv, w = new AuditWriter(kv));
+  return w;
+}
+
 function clip(value: string | undefined): string {
   const s = value ?? "";
   return s.length > MAX_FIELD ? s.slice(0, MAX_FIELD) + "…" : s;
@@ -62,7 +127,7 @@ export async function audit(
       log.info(JSON.stringify({ event: "audit", ...entry, time: new Date(entry.time).toISOString() }));
     }
     if ((deps.config.auditDays ?? 0) > 0) {
-      await deps.kv.set(keys.auditEntry(entry.time, entry.id), entry);
+      await writerOf(deps.kv).write(entry);
     }
   } catch (err) {
     log.warn(`audit: could not record ${event.action}: ${(err as Error)?.message ?? err}`);

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { HttpError } from "../errors.ts";
-import { contentDisposition, encodeFilename, planDownload } from "./download.ts";
+import {
+  contentDisposition,
+  type DownloadRequest,
+  encodeFilename,
+  FILE_CHUNK,
+  planDownload,
+} from "./download.ts";
 import { resolveScoped } from "./gate.ts";
 import { ctxFor, makeTree, withTempRoot } from "./_testing.ts";
 
@@ -143,6 +149,77 @@ Deno.test("planDownload() closes the file when a range body is cancelled", async
       const res = await planDownload(p, { inline: false, range });
       // The test sanitizer fails the test if a file stays open.
       await res.body?.cancel();
+    }
+  });
+});
+
+Deno.test("planDownload() streams bounded ranges over several chunks byte-exactly", async () => {
+  await withTempRoot(async ({ root }) => {
+    const size = 2 * FILE_CHUNK + 12_345;
+    const bytes = new Uint8Array(size).map((_, i) => (i * 31 + (i >> 12)) & 0xff);
+    await Deno.writeFile(`${root}/big.bin`, bytes);
+    const p = await resolveScoped(ctxFor(root), "/big.bin", "download");
+    const cases: [string, number, number][] = [
+      [`bytes=1-${size - 2}`, 1, size - 2],
+      [`bytes=${FILE_CHUNK - 1}-${FILE_CHUNK}`, FILE_CHUNK - 1, FILE_CHUNK],
+      [`bytes=0-${FILE_CHUNK * 2}`, 0, FILE_CHUNK * 2],
+      [`bytes=5-`, 5, size - 1],
+      [`bytes=-${FILE_CHUNK + 3}`, size - FILE_CHUNK - 3, size - 1],
+    ];
+    for (const [range, start, end] of cases) {
+      const res = await planDownload(p, { inline: false, range });
+      assert.equal(res.status, 206, range);
+      assert.equal(res.headers["Content-Range"], `bytes ${start}-${end}/${size}`, range);
+      assert.equal(res.headers["Content-Length"], String(end - start + 1), range);
+      const got = new Uint8Array(await new Response(res.body).arrayBuffer());
+      assert.equal(got.length, end - start + 1, range);
+      assert.ok(got.every((b, i) => b === bytes[start + i]), range);
+    }
+  });
+});
+
+Deno.test("planDownload() never sends past a bounded range when the file grew after planning", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "f.txt": "0123456789" });
+    const p = await resolveScoped(ctxFor(root), "/f.txt", "download");
+    const res = await planDownload(p, { inline: false, range: "bytes=2-5" });
+    await Deno.writeTextFile(`${root}/f.txt`, "abcdefghijklmnopqrstuvwxyz".repeat(100_000), { append: true });
+    assert.equal(await text(res.body), "2345");
+    // A file that got shorter ends the body early rather than failing it.
+    await Deno.writeTextFile(`${root}/g.txt`, "x".repeat(3_000_000));
+    const g = await resolveScoped(ctxFor(root), "/g.txt", "download");
+    const short = await planDownload(g, { inline: false, range: "bytes=2599990-2599999" });
+    await Deno.truncate(`${root}/g.txt`, 2_599_995);
+    assert.equal(await text(short.body), "xxxxx");
+  });
+});
+
+Deno.test("planDownload() answers several ranges and failed If-Range conditions with the whole file", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "f.txt": "0123456789" });
+    const p = await resolveScoped(ctxFor(root), "/f.txt", "download");
+    const whole = await planDownload(p, { inline: false });
+    const etag = whole.headers["ETag"];
+    const lastModified = whole.headers["Last-Modified"];
+    await whole.body?.cancel();
+    const cases: [Partial<DownloadRequest>, number, string][] = [
+      [{ range: "bytes=0-1,4-5" }, 200, "0123456789"],
+      [{ range: "bytes=0-0, 9-9" }, 200, "0123456789"],
+      [{ range: "items=0-1" }, 200, "0123456789"],
+      [{ range: "bytes=5-2" }, 200, "0123456789"],
+      [{ range: "bytes=2-4", ifRange: etag }, 206, "234"],
+      [{ range: "bytes=2-4", ifRange: `W/${etag}` }, 200, "0123456789"],
+      [{ range: "bytes=2-4", ifRange: '"0-0"' }, 200, "0123456789"],
+      [{ range: "bytes=2-4", ifRange: lastModified }, 206, "234"],
+      [{ range: "bytes=2-4", ifRange: new Date(0).toUTCString() }, 200, "0123456789"],
+      [{ range: "bytes=2-4", ifRange: "not a date" }, 200, "0123456789"],
+    ];
+    for (const [request, status, body] of cases) {
+      const res = await planDownload(p, { inline: false, ...request });
+      const label = JSON.stringify(request);
+      assert.equal(res.status, status, label);
+      assert.equal(res.headers["Content-Length"], String(body.length), label);
+      assert.equal(await text(res.body), body, label);
     }
   });
 });

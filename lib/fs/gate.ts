@@ -80,13 +80,36 @@ export function scopeDirOf(ctx: { root: string; user: Pick<StoredUser, "scope"> 
 /** The confinement of each gate context, resolved once per context (a request's, or a share's). */
 const rootCache = new WeakMap<GateContext, Promise<Confinement>>();
 
+/** How long the real path of a confinement root (a scope, a shared folder) is reused across requests. */
+const ROOT_REAL_TTL_MS = 1000;
+const MAX_ROOT_REALS = 1000;
+const rootReals = new Map<string, { real: string; until: number }>();
+
+/**
+ * `Deno.realPath` of a confinement root, remembered for {@link ROOT_REAL_TTL_MS} (one native call per scope and
+ * second instead of one per request). Staleness cannot widen access: every path below is still resolved and
+ * checked on disk per request, so a remembered root that has since become a symlink is followed by the kernel only
+ * where an uncached realPath would lead too (its final entry), and deeper ancestors resolve outside the remembered
+ * root and are refused. At worst a moved scope keeps answering from where it was for up to a second. A missing
+ * root is never remembered.
+ */
+async function rootRealPath(lexical: string): Promise<string> {
+  const now = performance.now();
+  const hit = rootReals.get(lexical);
+  if (hit !== undefined && hit.until > now) return hit.real;
+  const real = await Deno.realPath(lexical);
+  if (rootReals.size >= MAX_ROOT_REALS) rootReals.clear();
+  rootReals.set(lexical, { real, until: now + ROOT_REAL_TTL_MS });
+  return real;
+}
+
 async function confinementOf(ctx: GateContext): Promise<Confinement> {
   let lexical = scopeDirOf(ctx);
   const ruleBase = ctx.base ? cleanVpath(ctx.base).path : "";
   if (ruleBase && ruleBase !== "/") lexical = canonicalPath(`${lexical}/${ruleBase}`);
   let rootReal: string;
   try {
-    rootReal = ctx.followExternalSymlinks ? lexical : await Deno.realPath(lexical);
+    rootReal = ctx.followExternalSymlinks ? lexical : await rootRealPath(lexical);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       throw new NotFoundError("scope_missing", undefined, { cause: err });
@@ -95,7 +118,7 @@ async function confinementOf(ctx: GateContext): Promise<Confinement> {
   }
   if (ruleBase && !ctx.followExternalSymlinks) {
     // The shared directory itself must still be inside the owner's scope.
-    const scopeReal = await Deno.realPath(scopeDirOf(ctx));
+    const scopeReal = await rootRealPath(scopeDirOf(ctx));
     if (!isSameOrInside(scopeReal, rootReal)) throw new ForbiddenError("symlink_escape");
   }
   return {

@@ -307,3 +307,40 @@ Deno.test("scopedParent(), scopedTempSibling() and resolveWalkBase() resolve ali
     }
   });
 });
+
+Deno.test("a scope that is replaced by a link never lets a path out of both its old and new place", async () => {
+  await withTempRoot(async ({ root, outside, dir }) => {
+    await makeTree(root, { "s/top.txt": "old", "s/sub/in.txt": "old-in" });
+    await makeTree(outside, { "top.txt": "new", "sub/in.txt": "new-in" });
+    await makeTree(dir, { "secret/key.txt": "secret" });
+    await Deno.symlink(`${dir}/secret`, `${outside}/esc`);
+    const ctx = () => ctxFor(root, { scope: "/s" });
+    assert.equal((await resolveScoped(ctx(), "/top.txt", "read")).real, `${root}/s/top.txt`);
+    // The scope folder moves away and a link to another folder takes its name (the new scope on disk).
+    await Deno.rename(`${root}/s`, `${root}/s-old`);
+    await Deno.symlink(outside, `${root}/s`);
+    for (const vpath of ["/top.txt", "/sub/in.txt", "/esc/key.txt", "/sub/../esc/key.txt"]) {
+      // Whether or not the scope's real path was remembered, the answer is a refusal or a file of the new scope.
+      const got = await resolveScoped(ctx(), vpath, "read").then((p) => p.real, (e) => e);
+      if (got instanceof HttpError) {
+        assert.equal(got.status, 403, vpath);
+        continue;
+      }
+      const physical = await Deno.realPath(got);
+      assert.ok(
+        physical.startsWith(`${outside}/`) && !physical.startsWith(`${dir}/secret`),
+        `${vpath} → ${got}`,
+      );
+      assert.ok((await Deno.readTextFile(got)).startsWith("new"), vpath);
+    }
+  });
+});
+
+Deno.test("a missing scope is not remembered: created, it answers at once", async () => {
+  await withTempRoot(async ({ root }) => {
+    const ctx = () => ctxFor(root, { scope: "/later" });
+    await assert.rejects(resolveScoped(ctx(), "/", "read"), NotFoundError);
+    await makeTree(root, { "later/f.txt": "f" });
+    assert.equal((await resolveScoped(ctx(), "/f.txt", "read")).real, `${root}/later/f.txt`);
+  });
+});

@@ -125,7 +125,9 @@ Deno.test("audit: a failed write is a warning, never an error of the request", a
   try {
     const broken = {
       ...t.deps,
-      kv: { set: () => Promise.reject(new Error("disk full")) } as unknown as Deno.Kv,
+      kv: {
+        atomic: () => ({ set: () => {}, commit: () => Promise.reject(new Error("disk full")) }),
+      } as unknown as Deno.Kv,
     };
     await audit(broken, { user: "u", action: "file.save", client: "c", status: 200 });
     assert.ok(logs.lines.some((l) => l.level === "warn" && l.line.includes("disk full")));

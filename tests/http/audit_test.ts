@@ -107,6 +107,28 @@ Deno.test("audit: parallel requests over real connections are each recorded once
   }
 });
 
+Deno.test("audit: parallel downloads over real connections are each recorded once", async () => {
+  const srv = await serveDav({ users: [{ username: "alice", perm: "all" }] });
+  try {
+    await Deno.writeTextFile(`${srv.t.root}/d.txt`, "data");
+    const n = 48;
+    const statuses = await Promise.all(
+      Array.from({ length: n }, async () => {
+        const res = await fetch(`${srv.origin}/api/raw/d.txt`, { headers: { "X-Auth": srv.t.tokens.alice } });
+        assert.equal(await res.text(), "data");
+        return res.status;
+      }),
+    );
+    assert.deepEqual(statuses, Array(n).fill(200));
+    const list = await entries(srv.t, "?action=file.download&limit=1000");
+    assert.equal(list.length, n);
+    assert.equal(new Set(list.map((e) => `${e.time}.${e.id}`)).size, n);
+    assert.ok(list.every((e) => e.path === "/d.txt" && e.user === "alice" && e.status === 200));
+  } finally {
+    await srv.close();
+  }
+});
+
 Deno.test("audit: user changes name the fields, never their values; logout is recorded", async () => {
   const t = await testApp({ users: [{ username: "alice" }] });
   const logs = captureLog();
