@@ -256,3 +256,25 @@ export function orderOf(snap: DirSnapshot, sorting: Sorting): Uint32Array {
   }
   return order;
 }
+
+/** Rough bytes a name costs in the V8 heap besides its characters (string header, array slot). */
+const NAME_OVERHEAD = 32;
+
+/** Bytes a snapshot holds (its arrays, names, orders and kept renderings): what the cache budgets. */
+export function snapshotBytes(snap: DirSnapshot): number {
+  let bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
+    snap.dots.byteLength + snap.sizes.byteLength + snap.mtimes.byteLength + snap.modes.byteLength +
+    snap.dirs.length * 8;
+  for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
+  for (const f of snap.replaced.values()) bytes += f.byteLength;
+  for (const order of snap.orders.values()) bytes += order.byteLength;
+  bytes += renderedBytes(snap);
+  return bytes;
+}
+
+/** Bytes of a snapshot's kept renderings. */
+export function renderedBytes(snap: DirSnapshot): number {
+  let bytes = 0;
+  for (const items of snap.rendered.values()) for (const c of items.chunks) bytes += c.byteLength;
+  return bytes;
+}
