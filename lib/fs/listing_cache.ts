@@ -29,8 +29,8 @@ import {
   isSameStamp,
   refreshDirs,
   scanDirectory,
-  stampOf,
   snapshotBytes,
+  stampOf,
 } from "./listing_snapshot.ts";
 import { IdleTimer, releaseMemory } from "./listing_memory.ts";
 
@@ -361,7 +361,8 @@ export class ListingCache {
   #evict(keep: Slot): void {
     for (const slot of [...this.#slots.values()]) {
       if (
-        this.#slots.size <= this.#maxDirs && this.#entries <= this.#maxEntries && this.#bytes <= this.#maxBytes
+        this.#slots.size <= this.#maxDirs && this.#entries <= this.#maxEntries &&
+        this.#bytes <= this.#maxBytes
       ) return;
       if (slot !== keep) this.#drop(slot);
     }

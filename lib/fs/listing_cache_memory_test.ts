@@ -23,7 +23,10 @@ async function folders(root: string, names: string[], count: number): Promise<vo
 }
 
 /** Runs `fn` with a cache, closing it after. */
-async function withCache(options: ListingCacheOptions, fn: (c: ListingCache) => Promise<void>): Promise<void> {
+async function withCache(
+  options: ListingCacheOptions,
+  fn: (c: ListingCache) => Promise<void>,
+): Promise<void> {
   const cache = new ListingCache({ minEntries: 0, idleMs: 0, ...options });
   try {
     await fn(cache);

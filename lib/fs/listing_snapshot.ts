@@ -260,12 +260,19 @@ export function orderOf(snap: DirSnapshot, sorting: Sorting): Uint32Array {
 /** Rough bytes a name costs in the V8 heap besides its characters (string header, array slot). */
 const NAME_OVERHEAD = 32;
 
+/** The part of {@link snapshotBytes} that never changes, by snapshot (counted once: it walks every name). */
+const fixedBytes = new WeakMap<DirSnapshot, number>();
+
 /** Bytes a snapshot holds (its arrays, names, orders and kept renderings): what the cache budgets. */
 export function snapshotBytes(snap: DirSnapshot): number {
-  let bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
-    snap.dots.byteLength + snap.sizes.byteLength + snap.mtimes.byteLength + snap.modes.byteLength +
-    snap.dirs.length * 8;
-  for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
+  let bytes = fixedBytes.get(snap);
+  if (bytes === undefined) {
+    bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
+      snap.dots.byteLength + snap.sizes.byteLength + snap.mtimes.byteLength + snap.modes.byteLength +
+      snap.dirs.length * 8;
+    for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
+    fixedBytes.set(snap, bytes);
+  }
   for (const f of snap.replaced.values()) bytes += f.byteLength;
   for (const order of snap.orders.values()) bytes += order.byteLength;
   bytes += renderedBytes(snap);
