@@ -14,7 +14,7 @@
  * `minEntries` entries are read each time (cheap) and use no watcher.
  *
  * Snapshots and their kept renderings count against `maxBytes` (least recently used out); after `idleMs`
- * without a listing everything is dropped and memory given back ({@link releaseMemory}).
+ * without a listing the largest are dropped (down to `idleKeepBytes`) and memory given back ({@link releaseMemory}).
  *
  * Deno shares one inotify watch per path between `watchFs` calls and removes it only when the last watcher
  * of that path is gone; a watch stays on the inode it was made for. So a folder is re-watched only after
@@ -26,6 +26,8 @@ import type { ScopedPath } from "./gate.ts";
 import {
   type DirSnapshot,
   type DirStamp,
+  inodeKey,
+  isSameInode,
   isSameStamp,
   refreshDirs,
   scanDirectory,
@@ -48,6 +50,8 @@ export interface ListingCacheOptions {
   maxBytes?: number;
   /** Everything is dropped after this many ms without a snapshot request (0: never). Default 10,000. */
   idleMs?: number;
+  /** What an idle drop may keep (the smallest folders). Default 8 MiB. */
+  idleKeepBytes?: number;
   /** Runs after an idle drop. Default: {@link releaseMemory}. */
   onIdle?: () => void;
 }
@@ -116,6 +120,7 @@ export class ListingCache {
   readonly #maxAgeMs: number;
   readonly #maxBytes: number;
   readonly #onIdle: () => void;
+  readonly #idleKeepBytes: number;
   /** Map order is recency order (least recent first). */
   readonly #slots = new Map<string, Slot>();
   /** Live slots by the identity (dev:ino) of the folder they watch. */
@@ -142,6 +147,7 @@ export class ListingCache {
     const idleMs = options.idleMs ?? 10_000;
     this.#idle = idleMs > 0 ? new IdleTimer(idleMs, () => this.#dropIdle()) : null;
     this.#onIdle = options.onIdle ?? releaseMemory;
+    this.#idleKeepBytes = options.idleKeepBytes ?? 8 * 1024 * 1024;
   }
 
   /** The snapshot of a gate-checked directory: from the cache when still valid, else read (and cached). */
@@ -370,10 +376,12 @@ export class ListingCache {
 
   /** Drops every folder (and its watcher) after a quiet period, then lets memory go back to the system. */
   #dropIdle(): void {
-    if (this.#slots.size === 0) return;
-    // A read in progress keeps its slot: its result is about to be used.
-    for (const slot of [...this.#slots.values()]) if (slot.pending === null) this.#drop(slot);
-    this.#small.clear();
+    if (this.#bytes <= this.#idleKeepBytes) return;
+    // Largest first, down to `idleKeepBytes`; a read in progress keeps its slot (its result is about to be used).
+    const bySize = [...this.#slots.values()].sort((a, b) => b.bytes - a.bytes);
+    for (const slot of bySize) {
+      if (this.#bytes > this.#idleKeepBytes && slot.pending === null) this.#drop(slot);
+    }
     this.#idleDrops++;
     this.#onIdle();
   }
@@ -382,14 +390,6 @@ export class ListingCache {
     if (this.#small.size >= SMALL_MEMO) this.#small.delete(this.#small.keys().next().value!);
     this.#small.set(real, stamp);
   }
-}
-
-function inodeKey(stamp: DirStamp): string {
-  return `${stamp.dev}:${stamp.ino}`;
-}
-
-function isSameInode(a: DirStamp, b: DirStamp): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
 }
 
 function isRacy(snap: DirSnapshot): boolean {

@@ -104,7 +104,7 @@ Deno.test("ListingCache drops everything once idle and runs its idle hook", asyn
     const ctx = ctxFor(root);
     let idle!: () => void;
     const wentIdle = new Promise<void>((r) => idle = r);
-    await withCache({ idleMs: 50, onIdle: () => idle() }, async (cache) => {
+    await withCache({ idleMs: 50, idleKeepBytes: 0, onIdle: () => idle() }, async (cache) => {
       await list(ctx, "/a", cache);
       await list(ctx, "/b", cache);
       assert.equal(cache.stats().dirs, 2);
@@ -113,6 +113,28 @@ Deno.test("ListingCache drops everything once idle and runs its idle hook", asyn
       assert.deepEqual([s.dirs, s.watchers, s.bytes, s.entries, s.idleDrops], [0, 0, 0, 0, 1]);
       assert.equal(await list(ctx, "/a", cache), 20, "it lists (and caches) again after");
       assert.equal(cache.stats().dirs, 1);
+    });
+  });
+});
+
+Deno.test("ListingCache keeps its smallest folders within idleKeepBytes when idle", async () => {
+  await withTempRoot(async ({ root }) => {
+    await folders(root, ["a"], 50);
+    await Deno.mkdir(`${root}/big`);
+    for (let i = 0; i < 200; i++) await Deno.writeTextFile(`${root}/big/f${1000 + i}.txt`, "x");
+    await new Promise((r) => setTimeout(r, 120));
+    const ctx = ctxFor(root);
+    const { rendered } = await folderBytes(ctx);
+    let idle!: () => void;
+    const wentIdle = new Promise<void>((r) => idle = r);
+    await withCache({ idleMs: 50, idleKeepBytes: rendered + 1, onIdle: () => idle() }, async (cache) => {
+      for (const d of ["/a", "/big", "/a", "/big"]) await list(ctx, d, cache);
+      assert.ok(cache.stats().bytes > rendered * 2);
+      await wentIdle;
+      assert.equal(cache.stats().dirs, 1);
+      assert.ok(cache.stats().bytes <= rendered + 1);
+      assert.ok(await isHit(ctx, "/a", cache), "the small folder stays");
+      assert.ok(!(await isHit(ctx, "/big", cache)), "the big one went");
     });
   });
 });

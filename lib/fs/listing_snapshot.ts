@@ -43,6 +43,16 @@ export function isSameStamp(a: DirStamp, b: DirStamp): boolean {
   return a.dev === b.dev && a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
+/** The identity of the directory a stamp was taken of (`dev:ino`). */
+export function inodeKey(stamp: DirStamp): string {
+  return `${stamp.dev}:${stamp.ino}`;
+}
+
+/** True when two stamps are of the same directory (changed or not). */
+export function isSameInode(a: DirStamp, b: DirStamp): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
 /** One directory's entries in read order (parallel arrays indexed by entry). */
 export interface DirSnapshot {
   readonly real: string;
