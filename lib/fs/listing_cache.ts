@@ -48,7 +48,7 @@ export interface ListingCacheOptions {
   maxAgeMs?: number;
   /** Most bytes kept over all snapshots and their renderings (see {@link snapshotBytes}). Default 64 MiB. */
   maxBytes?: number;
-  /** Everything is dropped after this many ms without a snapshot request (0: never). Default 10,000. */
+  /** After this many ms without a snapshot request the largest folders are dropped (0: never). Default 20,000. */
   idleMs?: number;
   /** What an idle drop may keep (the smallest folders). Default 8 MiB. */
   idleKeepBytes?: number;
@@ -144,7 +144,7 @@ export class ListingCache {
     this.#minEntries = options.minEntries ?? 256;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-    const idleMs = options.idleMs ?? 10_000;
+    const idleMs = options.idleMs ?? 20_000;
     this.#idle = idleMs > 0 ? new IdleTimer(idleMs, () => this.#dropIdle()) : null;
     this.#onIdle = options.onIdle ?? releaseMemory;
     this.#idleKeepBytes = options.idleKeepBytes ?? 8 * 1024 * 1024;
