@@ -89,7 +89,7 @@ http {
 /** Starts our server on `root` (admin scope = root) and logs in as the admin. */
 export async function startApp(
   root: string,
-  options: { args?: string[]; cwd?: string; v8Flags?: string } = {},
+  options: { args?: string[]; cwd?: string; v8Flags?: string; entry?: string } = {},
 ): Promise<BenchServer> {
   const dir = await Deno.makeTempDir({ prefix: "bench-app-" });
   const password = "bench-password-123456";
@@ -98,7 +98,7 @@ export async function startApp(
       "run",
       "-A",
       ...(options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : []),
-      "main.ts",
+      options.entry ?? "main.ts",
       "--port",
       "0",
       "--root",

@@ -1,6 +1,7 @@
 /**
  * Listing benchmark (a script, not a test):
  *   deno run -A bench/listing.ts [--sizes=10000,100000] [--runs=30] [--names=txt|noext] [--settle-s=30]
+ *     [--entry=start.ts|main.ts] [--v8-flags=...] [--load-s=5] [--conc=8]
  *
  * Creates folders of N small files under bench/_work/listing-N (kept between runs), then measures the
  * latency of `GET /api/resources/listing-N/` on our server against nginx's JSON autoindex of the same
@@ -8,6 +9,9 @@
  * `--names=noext` uses names without extension, which makes our listing sniff file headers (when
  * typeDetectionByHeader is on, the default). Our server's RSS is reported idle (before the first request), at
  * its peak (VmHWM) and after the runs; `--settle-s=30` reports it again that long after the last request.
+ * The server runs as `deno task start` does (start.ts, the server bundle, the task's --v8-flags) unless
+ * `--entry=main.ts` / `--v8-flags=` say otherwise. `--load-s` (default 5; 0 skips) also measures warm
+ * throughput: `--conc` parallel clients requesting the smallest folder for that many seconds.
  */
 import { parseArgs } from "node:util";
 import { type BenchServer, percentile, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
@@ -27,11 +31,22 @@ const { values } = parseArgs({
     names: { type: "string", default: "txt" },
     /** After the runs, wait this long and report the server's RSS again (0: skip). */
     "settle-s": { type: "string", default: "0" },
+    entry: { type: "string", default: "start.ts" },
+    /** Default: the --v8-flags of deno.json's start task. */
+    "v8-flags": { type: "string" },
+    "load-s": { type: "string", default: "5" },
+    conc: { type: "string", default: "8" },
   },
 });
 const sizes = values.sizes!.split(",").map(Number);
 const runs = Number(values.runs);
 const settleS = Number(values["settle-s"]);
+const loadS = Number(values["load-s"]);
+const conc = Number(values.conc);
+const startTask: string = JSON.parse(
+  Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
+).tasks.start;
+const v8Flags = values["v8-flags"] ?? startTask.match(/--v8-flags=(\S+)/)?.[1] ?? "";
 
 /** A field of /proc/<pid>/status in MiB (VmRSS now, VmHWM peak). */
 function procMiB(pid: number, field: string): number {
@@ -87,14 +102,19 @@ await Deno.mkdir(WORK, { recursive: true });
 const folders = [];
 for (const n of sizes) folders.push({ n, name: await ensureFolder(n) });
 const nginx = await startNginx(WORK);
-const app = await startApp(WORK);
+const app = await startApp(WORK, { entry: values.entry, v8Flags });
 try {
   print(`runs per point: ${runs} (after 3 warm-ups); nginx: 1 worker; ours: one Deno process`);
+  print(`ours: ${values.entry}, --v8-flags=${v8Flags || "(none)"}`);
   print(`load average at start: ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   print(
     "files   | nginx p50 / p90     | ours p50 / p90      | p50 ratio | server CPU per request (nginx / ours)",
   );
+  // Past the start's own work (the search index's first walk of the bench folders).
+  await new Promise((resolve) => setTimeout(resolve, 3000));
   const idle = procMiB(app.pid, "VmRSS");
+  // The peak from here on (VmHWM is reset to the current RSS).
+  Deno.writeTextFileSync(`/proc/${app.pid}/clear_refs`, "5");
   for (const { n, name } of folders) {
     const ng = await measure(nginx, `/${name}/`);
     const us = await measure(app, `/api/resources/${name}/`);
@@ -110,6 +130,30 @@ try {
     `our RSS: idle ${mib(idle)}, peak ${mib(procMiB(app.pid, "VmHWM"))} (goal <= idle + 96 MiB), ` +
       `after the runs ${mib(procMiB(app.pid, "VmRSS"))}`,
   );
+  if (loadS > 0) {
+    const name = folders[0].name;
+    const count = async (server: BenchServer, path: string) => {
+      let done = 0;
+      const end = performance.now() + loadS * 1000;
+      await Promise.all(Array.from({ length: conc }, async () => {
+        while (performance.now() < end) {
+          const r = await fetch(server.url + path, { headers: server.headers });
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+          done++;
+        }
+      }));
+      return done / loadS;
+    };
+    const ng = await count(nginx, `/${name}/`);
+    const us = await count(app, `/api/resources/${name}/`);
+    print(
+      `${folders[0].n} files, ${conc} clients, ${loadS} s: nginx ${ng.toFixed(0)} req/s, ours ${
+        us.toFixed(0)
+      } req/s`,
+    );
+  }
+  print(`our RSS after the load: ${mib(procMiB(app.pid, "VmRSS"))}`);
   if (settleS > 0) {
     await new Promise((resolve) => setTimeout(resolve, settleS * 1000));
     print(`our RSS ${settleS} s later: ${mib(procMiB(app.pid, "VmRSS"))} (goal: back near idle)`);

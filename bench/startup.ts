@@ -1,11 +1,14 @@
 /**
- * Startup benchmark: start of `deno task start` (`deno run -A --v8-flags=... start.ts`, which runs the bundled
+ * Startup benchmark: start of `deno task start` (`deno run -A --v8-flags=... start.ts`, the task's flags, which runs the bundled
  * server `_build/server.js`) to the first /health 200, and idle RSS. START_ENTRY=main.ts measures a start from
  * source. Run `deno task build` first (the benchmark measures starts, not builds).
  * Run: deno run -A bench/startup.ts [runs]. Goal (issue #2): <= 150 ms and <= 60 MiB on the 2-core machine.
  */
 const runs = Number(Deno.args[0] ?? 5);
 const root = new URL("..", import.meta.url).pathname;
+/** The --v8-flags of deno.json's start task, so the benchmark starts the server as `deno task start` does. */
+const startTask: string = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks.start;
+const v8Flags = startTask.match(/--v8-flags=\S+/g) ?? [];
 
 function freePort(): number {
   const l = Deno.listen({ port: 0, hostname: "127.0.0.1" });
@@ -41,7 +44,7 @@ for (let i = 0; i < runs; i++) {
       args: [
         "run",
         "-A",
-        "--v8-flags=--max-semi-space-size=1",
+        ...v8Flags,
         Deno.env.get("START_ENTRY") ?? "start.ts",
         "--port",
         String(port),

@@ -1,5 +1,6 @@
 /**
- * The server as one bundle: `_build/server.js`, built from main.ts by `deno bundle --platform=deno`.
+ * The server as a bundle: `_build/server.js` and its lazily loaded chunks next to it, built from main.ts by
+ * `deno bundle --platform=deno --code-splitting`.
  *
  * Why: loading the server from source means resolving and reading some 450 local modules and 180 npm packages
  * on every start (about 1.1 s on a 2-core machine); one bundled file loads in well under 100 ms once its code
@@ -55,14 +56,18 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
     if (!options.force && await isServerBundleFresh(root)) return false;
     // The stamp is the time the build started: a source edited while bundling makes the next check rebuild.
     const startedAt = Date.now();
-    const tmpName = SERVER_BUNDLE.replace(/\.js$/, `.${Deno.pid}.tmp.js`);
+    const tmpName = `_build/.server.${Deno.pid}.tmp`;
     const tmp = `${root}/${tmpName}`;
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
     const cmd = new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
         "--platform=deno",
+        // Modules reached only through import() go to chunks of their own, read on first use: the editor,
+        // terminal and preview code that islands load lazily is then neither read nor kept at start.
+        "--code-splitting",
         ...NATIVE_PACKAGES.map((p) => `--external=${p}`),
-        "-o",
+        "--outdir",
         tmpName,
         "main.ts",
       ],
@@ -72,11 +77,35 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
     });
     const out = await withDenoCacheLock("server-bundle", () => cmd.output());
     if (!out.success) {
-      await Deno.remove(tmp).catch(() => {});
+      await Deno.remove(tmp, { recursive: true }).catch(() => {});
       throw new Error(`Bundling the server failed:\n${new TextDecoder().decode(out.stderr)}`);
     }
-    await Deno.rename(tmp, `${root}/${SERVER_BUNDLE}`);
+    await placeChunks(root, tmp);
     await Deno.writeTextFile(`${root}/${STAMP}`, String(startedAt - 1));
     return true;
   });
+}
+
+/**
+ * Moves the chunks of a split bundle next to `_build/server.js` (their names carry a hash of their content, so
+ * one of the same name is the same file), then the entry itself, last, over the old one. Chunks of earlier
+ * bundles are removed after an hour (a server started before the rebuild may still load them).
+ */
+async function placeChunks(root: string, tmp: string): Promise<void> {
+  const fresh = new Set<string>();
+  for await (const e of Deno.readDir(tmp)) {
+    if (!e.isFile || e.name === "main.js") continue;
+    fresh.add(e.name);
+    await Deno.rename(`${tmp}/${e.name}`, `${root}/_build/${e.name}`);
+  }
+  await Deno.rename(`${tmp}/main.js`, `${root}/${SERVER_BUNDLE}`);
+  await Deno.remove(tmp, { recursive: true });
+  const old = Date.now() - 3600_000;
+  for await (const e of Deno.readDir(`${root}/_build`)) {
+    if (!e.isFile || !e.name.endsWith(".js") || fresh.has(e.name) || `_build/${e.name}` === SERVER_BUNDLE) {
+      continue;
+    }
+    const mtime = (await Deno.stat(`${root}/_build/${e.name}`).catch(() => null))?.mtime?.getTime() ?? old;
+    if (mtime < old) await Deno.remove(`${root}/_build/${e.name}`).catch(() => {});
+  }
 }

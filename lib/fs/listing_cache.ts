@@ -13,6 +13,9 @@
  * Symlink targets are never cached: `renderListing` resolves them per request. Directories with fewer than
  * `minEntries` entries are read each time (cheap) and use no watcher.
  *
+ * Snapshots and their kept renderings count against `maxBytes` (least recently used out); after `idleMs`
+ * without a listing the largest are dropped (down to `idleKeepBytes`) and memory given back ({@link releaseMemory}).
+ *
  * Deno shares one inotify watch per path between `watchFs` calls and removes it only when the last watcher
  * of that path is gone; a watch stays on the inode it was made for. So a folder is re-watched only after
  * its previous watcher has really ended, and one inode is never watched under two paths (a moved folder):
@@ -23,11 +26,15 @@ import type { ScopedPath } from "./gate.ts";
 import {
   type DirSnapshot,
   type DirStamp,
+  inodeKey,
+  isSameInode,
   isSameStamp,
   refreshDirs,
   scanDirectory,
+  snapshotBytes,
   stampOf,
 } from "./listing_snapshot.ts";
+import { IdleTimer, releaseMemory } from "./listing_memory.ts";
 
 /** Bounds of a {@link ListingCache}. */
 export interface ListingCacheOptions {
@@ -39,6 +46,14 @@ export interface ListingCacheOptions {
   minEntries?: number;
   /** A snapshot older than this is read again. Default 60,000. */
   maxAgeMs?: number;
+  /** Most bytes kept over all snapshots and their renderings (see {@link snapshotBytes}). Default 64 MiB. */
+  maxBytes?: number;
+  /** After this many ms without a snapshot request the largest folders are dropped (0: never). Default 20,000. */
+  idleMs?: number;
+  /** What an idle drop may keep (the smallest folders). Default 8 MiB. */
+  idleKeepBytes?: number;
+  /** Runs after an idle drop. Default: {@link releaseMemory}. */
+  onIdle?: () => void;
 }
 
 /** Options of {@link ListingCache.snapshot}. */
@@ -52,11 +67,15 @@ export interface SnapshotOptions {
 export interface ListingCacheStats {
   dirs: number;
   entries: number;
+  /** Bytes held, as counted when each folder was last used. */
+  bytes: number;
   watchers: number;
   hits: number;
   misses: number;
   /** Misses that shared a read already in progress. */
   joined: number;
+  /** Times everything was dropped for being idle. */
+  idleDrops: number;
   /** File-system events seen by the watchers of the folders held now. */
   events: number;
 }
@@ -78,6 +97,7 @@ interface Slot {
   /** `events` when the snapshot's read began. */
   snapshotEvents: number;
   entries: number;
+  bytes: number;
   loop: Promise<void>;
   /** The read in progress, which requests arriving meanwhile may share. */
   pending: PendingScan | null;
@@ -98,6 +118,9 @@ export class ListingCache {
   readonly #maxEntries: number;
   readonly #minEntries: number;
   readonly #maxAgeMs: number;
+  readonly #maxBytes: number;
+  readonly #onIdle: () => void;
+  readonly #idleKeepBytes: number;
   /** Map order is recency order (least recent first). */
   readonly #slots = new Map<string, Slot>();
   /** Live slots by the identity (dev:ino) of the folder they watch. */
@@ -107,6 +130,9 @@ export class ListingCache {
   readonly #small = new Map<string, DirStamp>();
   readonly #loops = new Set<Promise<void>>();
   #entries = 0;
+  #bytes = 0;
+  readonly #idle: IdleTimer | null;
+  #idleDrops = 0;
   #hits = 0;
   #misses = 0;
   #joined = 0;
@@ -117,12 +143,18 @@ export class ListingCache {
     this.#maxEntries = options.maxEntries ?? 250_000;
     this.#minEntries = options.minEntries ?? 256;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    const idleMs = options.idleMs ?? 20_000;
+    this.#idle = idleMs > 0 ? new IdleTimer(idleMs, () => this.#dropIdle()) : null;
+    this.#onIdle = options.onIdle ?? releaseMemory;
+    this.#idleKeepBytes = options.idleKeepBytes ?? 8 * 1024 * 1024;
   }
 
   /** The snapshot of a gate-checked directory: from the cache when still valid, else read (and cached). */
   async snapshot(dir: ScopedPath, options: SnapshotOptions): Promise<DirSnapshot> {
     const real = dir.real;
     if (this.#closed) return await scanDirectory(real, options);
+    this.#idle?.touch();
     const slot = this.#slots.get(real);
     let now: DirStamp;
     try {
@@ -141,6 +173,8 @@ export class ListingCache {
         this.#hits++;
         this.#slots.delete(real);
         this.#slots.set(real, slot);
+        // Renderings kept since the last use count now.
+        this.#account(slot);
         return snap;
       }
       if (!isSameInode(slot.watched, now)) this.#drop(slot);
@@ -196,7 +230,7 @@ export class ListingCache {
     live.snapshotEvents = startEvents;
     this.#slots.delete(real);
     this.#slots.set(real, live);
-    this.#evict(live);
+    this.#account(live);
     return snap;
   }
 
@@ -205,10 +239,12 @@ export class ListingCache {
     return {
       dirs: [...this.#slots.values()].filter((s) => s.snapshot !== null).length,
       entries: this.#entries,
+      bytes: this.#bytes,
       watchers: this.#slots.size,
       hits: this.#hits,
       misses: this.#misses,
       joined: this.#joined,
+      idleDrops: this.#idleDrops,
       events: [...this.#slots.values()].reduce((n, s) => n + s.events, 0),
     };
   }
@@ -216,6 +252,7 @@ export class ListingCache {
   /** Closes every watcher and stops caching (later calls read directories directly). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#idle?.close();
     for (const slot of [...this.#slots.values()]) this.#drop(slot);
     this.#small.clear();
     await Promise.all([...this.#loops]);
@@ -254,6 +291,7 @@ export class ListingCache {
       snapshot: null,
       snapshotEvents: -1,
       entries: 0,
+      bytes: 0,
       loop: Promise.resolve(),
       pending: null,
     };
@@ -285,10 +323,12 @@ export class ListingCache {
     if (this.#slots.get(slot.real) === slot) {
       this.#slots.delete(slot.real);
       this.#entries -= slot.entries;
+      this.#bytes -= slot.bytes;
     }
     const key = inodeKey(slot.watched);
     if (this.#watchedInodes.get(key) === slot) this.#watchedInodes.delete(key);
     slot.entries = 0;
+    slot.bytes = 0;
     slot.snapshot = null;
     this.#release(slot);
   }
@@ -307,25 +347,49 @@ export class ListingCache {
     }
   }
 
+  /** Counts a slot's bytes as they are now, evicts what no longer fits and arms the idle timer. */
+  #account(slot: Slot): void {
+    const snap = slot.snapshot;
+    if (snap === null) return;
+    let bytes = snapshotBytes(snap);
+    if (bytes > this.#maxBytes && snap.rendered.size > 0) {
+      snap.rendered.clear(); // too big to keep renderings as well: rebuilt per request
+      bytes = snapshotBytes(snap);
+    }
+    this.#bytes += bytes - slot.bytes;
+    slot.bytes = bytes;
+    if (bytes > this.#maxBytes) return this.#drop(slot);
+    this.#evict(slot);
+    this.#idle?.arm();
+  }
+
+  /** Drops least recently used folders (never `keep`) until the bounds hold. */
   #evict(keep: Slot): void {
     for (const slot of [...this.#slots.values()]) {
-      if (this.#slots.size <= this.#maxDirs && this.#entries <= this.#maxEntries) return;
+      if (
+        this.#slots.size <= this.#maxDirs && this.#entries <= this.#maxEntries &&
+        this.#bytes <= this.#maxBytes
+      ) return;
       if (slot !== keep) this.#drop(slot);
     }
+  }
+
+  /** Drops every folder (and its watcher) after a quiet period, then lets memory go back to the system. */
+  #dropIdle(): void {
+    if (this.#bytes <= this.#idleKeepBytes) return;
+    // Largest first, down to `idleKeepBytes`; a read in progress keeps its slot (its result is about to be used).
+    const bySize = [...this.#slots.values()].sort((a, b) => b.bytes - a.bytes);
+    for (const slot of bySize) {
+      if (this.#bytes > this.#idleKeepBytes && slot.pending === null) this.#drop(slot);
+    }
+    this.#idleDrops++;
+    this.#onIdle();
   }
 
   #rememberSmall(real: string, stamp: DirStamp): void {
     if (this.#small.size >= SMALL_MEMO) this.#small.delete(this.#small.keys().next().value!);
     this.#small.set(real, stamp);
   }
-}
-
-function inodeKey(stamp: DirStamp): string {
-  return `${stamp.dev}:${stamp.ino}`;
-}
-
-function isSameInode(a: DirStamp, b: DirStamp): boolean {
-  return a.dev === b.dev && a.ino === b.ino;
 }
 
 function isRacy(snap: DirSnapshot): boolean {
