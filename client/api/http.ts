@@ -43,6 +43,11 @@ export function setSessionHooks(next: SessionHooks): SessionHooks {
   return previous;
 }
 
+/** The session hooks in use (the listing worker's requests renew and log out through them too). */
+export function sessionHooks(): SessionHooks {
+  return hooks;
+}
+
 /** The absolute-path URL of an API path: `/resources/a` → `<base>/api/resources/a`. */
 export function apiUrl(path: string): string {
   return `${baseUrl()}/api${path}`;

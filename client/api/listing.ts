@@ -1,22 +1,27 @@
 // This module is browser-compatible.
 /**
- * Fetching a resource for the files page. Answers are parsed and put in display order by
- * client/listing_worker.ts (a worker entry must sit in client/ for the build), off the main thread, and big ones
- * arrive in slices: `onFirst` gets the folder with its first items (enough to paint the first screen) before the
- * rest. The files page's first load gets its first screen from the server (islands/FileBrowser.tsx) and only the
- * rest from here.
+ * Fetching a resource for the files page. client/listing_worker.ts (a worker entry must sit in client/ for the
+ * build) fetches it, parses it and puts it in display order off the main thread, and hands the items back as
+ * columns (client/listing_columns.ts), which are built into items here a few milliseconds at a time: `onFirst`
+ * gets the folder with its first items (enough to paint the first screen) before the rest. The files page's
+ * first load gets its first screen from the server (islands/FileBrowser.tsx) and only the rest from here.
  */
 import type { Resource } from "../../lib/types.ts";
-import { apiFetch, readJson } from "./http.ts";
+import { apiFetch, apiUrl, readJson, sessionHooks } from "./http.ts";
+import { ApiError, NO_CONNECTION } from "./errors.ts";
 import { resourceApiPath } from "./resources.ts";
 import { baseUrl } from "../page.ts";
 import type { ParseReply, ParseRequest } from "../listing_worker.ts";
+import type { ListingColumns } from "../listing_columns.ts";
+import { appendItems } from "../listing_items.ts";
 
 let worker: Worker | null = null;
-/** The worker could not start (blocked, failed to load): parse on the main thread from then on. */
+/** The worker could not start (blocked, failed to load): load on the main thread from then on. */
 let noWorker = typeof Worker === "undefined";
 let nextId = 1;
 const pending = new Map<number, (reply: ParseReply) => void>();
+/** Items are built for this long at a time, ms; then other tasks (input, paint) get their turn. */
+const SLICE_MS = 8;
 
 function getWorker(): Worker | null {
   if (worker || noWorker) return worker;
@@ -34,51 +39,65 @@ function getWorker(): Worker | null {
   return worker;
 }
 
-function parseInWorker(w: Worker, res: Response, onFirst?: (r: Resource) => void): Promise<Resource> {
+/** The items of `c`, built a slice at a time; `onFirst` gets the first slice when more follow. */
+async function build(head: Resource, c: ListingColumns, onFirst?: (r: Resource) => void): Promise<Resource> {
+  const items: Resource[] = [];
+  while (items.length < c.count) {
+    const stop = performance.now() + SLICE_MS;
+    do appendItems(items, c, { to: Math.min(c.count, items.length + 500) }); while (
+      items.length < c.count && performance.now() < stop
+    );
+    if (items.length === c.count) break;
+    if (onFirst) onFirst({ ...head, items: items.slice() });
+    onFirst = undefined;
+    await new Promise((resolve) => setTimeout(resolve));
+  }
+  return { ...head, items };
+}
+
+function inWorker(w: Worker, req: Omit<ParseRequest, "id">): Promise<ParseReply> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    let result: Resource | null = null;
-    let items: Resource[] = [];
     pending.set(id, (reply) => {
-      if (reply.error) {
-        pending.delete(id);
-        reject(new Error(reply.error));
-        return;
-      }
-      if (reply.head) {
-        result = reply.head;
-        items = new Array<Resource>();
-      }
-      if (reply.items) { for (const item of reply.items) items.push(item); }
-      if (reply.head && !reply.done && reply.items?.length) onFirst?.({ ...result!, items: items.slice() });
-      if (reply.done) {
-        pending.delete(id);
-        resolve(result!.items ? { ...result!, items } : result!);
-      }
+      pending.delete(id);
+      const hooks = sessionHooks();
+      if (reply.renew) void hooks.renewToken();
+      if (reply.error === undefined) return resolve(reply);
+      const { status } = reply;
+      if (status === 401 && req.token) void hooks.logout({ keepLocation: true });
+      reject(
+        status === undefined ? new Error(reply.error) : new ApiError(status, reply.error || NO_CONNECTION),
+      );
     });
-    // The body is read natively and its bytes moved (not copied) to the worker.
-    res.arrayBuffer().then(
-      (buffer) => w.postMessage({ id, buffer } satisfies ParseRequest, [buffer]),
-      reject,
-    );
+    w.postMessage({ ...req, id }, req.buffer ? [req.buffer] : []);
   });
 }
 
 /** Options of loadResource. */
 export interface LoadOptions {
-  /** Gets the folder with its first items while the rest is still being parsed (big folders only). */
+  /** Gets the folder with its first items while the rest is still being built (big folders only). */
   onFirst?: (r: Resource) => void;
-  /** Use the cookie (the first load of a page, which the server preloaded with `<link rel="preload">`). */
+  /**
+   * Use the cookie and the main thread: the first load of a page whose folder the server preloaded with
+   * `<link rel="preload">` (only folders of at most PRELOAD_MAX_ITEMS, islands/files/use_window.ts).
+   */
   preloaded?: boolean;
 }
 
 /** GETs a resource (a folder's items in display order: folders first), parsed off the main thread; big listings are reported early through `onFirst`. */
 export async function loadResource(path: string, options: LoadOptions = {}): Promise<Resource> {
-  // Start the worker while the request is in flight, so it is warm when a big answer arrives.
-  getWorker();
-  const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
   const w = getWorker();
-  // The order code is only needed here without a worker (which hands the items over in display order).
-  if (!w) return (await import("../display_order.ts")).inDisplayOrder(await readJson<Resource>(res));
-  return await parseInWorker(w, res, options.onFirst);
+  if (!w) {
+    // The order code is only needed here without a worker (which hands the items over in display order).
+    const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
+    return (await import("../display_order.ts")).inDisplayOrder(await readJson<Resource>(res));
+  }
+  // A big folder is fetched by the worker itself: its body never touches the page's main thread. The page's
+  // first load of a smaller one uses the answer the server preloaded, and moves its bytes to the worker.
+  const reply = options.preloaded
+    ? await inWorker(w, {
+      buffer: await (await apiFetch(resourceApiPath(path), { cookieAuth: true })).arrayBuffer(),
+    })
+    : await inWorker(w, { url: apiUrl(resourceApiPath(path)), token: sessionHooks().getToken() });
+  return reply.columns ? await build(reply.head!, reply.columns, options.onFirst) : reply.head!;
 }
