@@ -12,23 +12,18 @@ export interface AppendOptions {
 /** Appends to `out` the items of `c` from index `out.length` up to `options.to`. */
 export function appendItems(out: Resource[], c: ListingColumns, options: AppendOptions): void {
   const { text, ends, refs, strings, flags } = c;
-  for (let i = out.length; i < options.to; i++) {
-    const odd = c.odd[i];
-    if (odd) {
-      out.push(odd);
-      continue;
-    }
-    const start = i ? ends[2 * i - 1] : 0;
-    out.push({
-      path: text.slice(start, ends[2 * i]),
-      name: text.slice(ends[2 * i], ends[2 * i + 1]),
+  // `at`: where the item's path starts in `text` (an item in `odd` has none: its ends repeat the last one).
+  for (let i = out.length, at = i && ends[2 * i - 1]; i < options.to; i++) {
+    out.push(c.odd[i] ?? {
+      path: text.slice(at, at = ends[2 * i]),
+      name: text.slice(at, at = ends[2 * i + 1]),
       size: c.size[i],
       extension: strings[refs[3 * i]],
       modified: strings[refs[3 * i + 1]],
       mode: c.mode[i],
       // The bits of ListingColumns.flags: 1 a folder, 2 a symbolic link.
-      isDir: (flags[i] & 1) !== 0,
-      isSymlink: (flags[i] & 2) !== 0,
+      isDir: (flags[i] & 1) > 0,
+      isSymlink: (flags[i] & 2) > 0,
       type: strings[refs[3 * i + 2]] as Resource["type"],
     });
   }

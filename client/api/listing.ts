@@ -42,35 +42,31 @@ function getWorker(): Worker | null {
 /** The items of `c`, built a slice at a time; `onFirst` gets the first slice when more follow. */
 async function build(head: Resource, c: ListingColumns, onFirst?: (r: Resource) => void): Promise<Resource> {
   const items: Resource[] = [];
-  while (items.length < c.count) {
+  for (;;) {
     const stop = performance.now() + SLICE_MS;
-    do appendItems(items, c, { to: Math.min(c.count, items.length + 500) }); while (
-      items.length < c.count && performance.now() < stop
-    );
-    if (items.length === c.count) break;
-    if (onFirst) onFirst({ ...head, items: items.slice() });
+    while (items.length < c.count && performance.now() < stop) {
+      appendItems(items, c, { to: Math.min(c.count, items.length + 500) });
+    }
+    if (items.length === c.count) return { ...head, items };
+    onFirst?.({ ...head, items: items.slice() });
     onFirst = undefined;
     await new Promise((resolve) => setTimeout(resolve));
   }
-  return { ...head, items };
 }
 
 function inWorker(w: Worker, req: Omit<ParseRequest, "id">): Promise<ParseReply> {
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  w.postMessage({ ...req, id }, req.buffer ? [req.buffer] : []);
+  return new Promise((resolve, reject) =>
     pending.set(id, (reply) => {
       pending.delete(id);
       const hooks = sessionHooks();
       if (reply.renew) void hooks.renewToken();
-      if (reply.error === undefined) return resolve(reply);
-      const { status } = reply;
-      if (status === 401 && req.token) void hooks.logout({ keepLocation: true });
-      reject(
-        status === undefined ? new Error(reply.error) : new ApiError(status, reply.error || NO_CONNECTION),
-      );
-    });
-    w.postMessage({ ...req, id }, req.buffer ? [req.buffer] : []);
-  });
+      if (reply.status === 401 && req.token) void hooks.logout({ keepLocation: true });
+      if (reply.error === undefined) resolve(reply);
+      else reject(new ApiError(reply.status ?? 500, reply.error || NO_CONNECTION));
+    })
+  );
 }
 
 /** Options of loadResource. */
