@@ -35,8 +35,8 @@ const scope = globalThis as unknown as {
   postMessage(reply: ParseReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = async (e) => {
-  const { id, url, token, buffer } = e.data;
+async function answer(req: ParseRequest): Promise<void> {
+  const { id, url, token, buffer } = req;
   const answer: ListingAnswer = url !== undefined
     ? await fetchListing(url, token ?? "")
     : { ok: true, status: 200, text: new TextDecoder().decode(buffer), renew: false };
@@ -59,4 +59,8 @@ scope.onmessage = async (e) => {
   // The page's order is made here too, so the page only builds the items in that order.
   const columns = toColumns(displayOrder(res.items, res.sorting));
   scope.postMessage({ id, head: { ...res, items: [] }, columns, renew }, columnBuffers(columns));
-};
+}
+
+scope.onmessage = (e) =>
+  // Any failure here still answers, or the page would wait for ever.
+  answer(e.data).catch((err) => scope.postMessage({ id: e.data.id, error: String(err) }));

@@ -80,17 +80,7 @@ async function load(path: string): Promise<void> {
   try {
     const usePreload = preloaded;
     preloaded = false;
-    const res = await loadResource(path, {
-      preloaded: usePreload,
-      // A big folder paints its first rows while the rest of the items are still being handed over.
-      onFirst: (partial) => {
-        if (id !== loadId || !partial.isDir) return;
-        batch(() => {
-          resource.value = partial;
-          listing.value = partial;
-        });
-      },
-    });
+    const res = await loadResource(path, { preloaded: usePreload });
     if (id !== loadId) return;
     if (res.isDir && !path.endsWith("/")) {
       navigate(filesUrl(path, { isDir: true }), { replace: true });

@@ -2,12 +2,12 @@
 /**
  * Fetching a resource for the files page. client/listing_worker.ts (a worker entry must sit in client/ for the
  * build) fetches it, parses it and puts it in display order off the main thread, and hands the items back as
- * columns (client/listing_columns.ts), which are built into items here a few milliseconds at a time: `onFirst`
- * gets the folder with its first items (enough to paint the first screen) before the rest. The files page's
- * first load gets its first screen from the server (islands/FileBrowser.tsx) and only the rest from here.
+ * columns (client/listing_columns.ts), which are built into items here a few milliseconds at a time (the
+ * items of a 100k folder in about 25 ms, so the folder shows once whole). The files page's first load gets its
+ * first screen from the server (islands/FileBrowser.tsx) and only the rest from here.
  */
 import type { Resource } from "../../lib/types.ts";
-import { apiFetch, apiUrl, readJson, sessionHooks } from "./http.ts";
+import { apiFetch, apiUrl, readJson, sessionToken, settleSession } from "./http.ts";
 import { ApiError, NO_CONNECTION } from "./errors.ts";
 import { resourceApiPath } from "./resources.ts";
 import { baseUrl } from "../page.ts";
@@ -20,8 +20,6 @@ let worker: Worker | null = null;
 let noWorker = typeof Worker === "undefined";
 let nextId = 1;
 const pending = new Map<number, (reply: ParseReply) => void>();
-/** Items are built for this long at a time, ms; then other tasks (input, paint) get their turn. */
-const SLICE_MS = 8;
 
 function getWorker(): Worker | null {
   if (worker || noWorker) return worker;
@@ -39,40 +37,36 @@ function getWorker(): Worker | null {
   return worker;
 }
 
-/** The items of `c`, built a slice at a time; `onFirst` gets the first slice when more follow. */
-async function build(head: Resource, c: ListingColumns, onFirst?: (r: Resource) => void): Promise<Resource> {
+/** The folder `head` with the items of `c`, built a slice at a time (100k take some 25 ms in all). */
+async function build(head: Resource, c: ListingColumns): Promise<Resource> {
   const items: Resource[] = [];
-  for (;;) {
-    const stop = performance.now() + SLICE_MS;
-    while (items.length < c.count && performance.now() < stop) {
-      appendItems(items, c, { to: Math.min(c.count, items.length + 500) });
-    }
-    if (items.length === c.count) return { ...head, items };
-    onFirst?.({ ...head, items: items.slice() });
-    onFirst = undefined;
-    await new Promise((resolve) => setTimeout(resolve));
+  while (items.length < c.count) {
+    if (items.length) await new Promise((resolve) => setTimeout(resolve));
+    // Items are built for 8 ms at a time; then other tasks (input, paint) get their turn.
+    const stop = performance.now() + 8;
+    do appendItems(items, c, { to: items.length + 500 }); while (
+      items.length < c.count && performance.now() < stop
+    );
   }
+  return { ...head, items };
 }
 
-function inWorker(w: Worker, req: Omit<ParseRequest, "id">): Promise<ParseReply> {
+/** The resource the worker fetches or reads for `req`. */
+function inWorker(w: Worker, req: Omit<ParseRequest, "id">): Promise<Resource> {
   const id = nextId++;
   w.postMessage({ ...req, id }, req.buffer ? [req.buffer] : []);
   return new Promise((resolve, reject) =>
     pending.set(id, (reply) => {
       pending.delete(id);
-      const hooks = sessionHooks();
-      if (reply.renew) void hooks.renewToken();
-      if (reply.status === 401 && req.token) void hooks.logout({ keepLocation: true });
-      if (reply.error === undefined) resolve(reply);
-      else reject(new ApiError(reply.status ?? 500, reply.error || NO_CONNECTION));
+      settleSession(req.token ?? "", reply.status ?? 0, !!reply.renew);
+      if (reply.error !== undefined) reject(new ApiError(reply.status ?? 500, reply.error || NO_CONNECTION));
+      else resolve(reply.columns ? build(reply.head!, reply.columns) : reply.head!);
     })
   );
 }
 
 /** Options of loadResource. */
 export interface LoadOptions {
-  /** Gets the folder with its first items while the rest is still being built (big folders only). */
-  onFirst?: (r: Resource) => void;
   /**
    * Use the cookie and the main thread: the first load of a page whose folder the server preloaded with
    * `<link rel="preload">` (only folders of at most PRELOAD_MAX_ITEMS, islands/files/use_window.ts).
@@ -80,20 +74,15 @@ export interface LoadOptions {
   preloaded?: boolean;
 }
 
-/** GETs a resource (a folder's items in display order: folders first), parsed off the main thread; big listings are reported early through `onFirst`. */
+/** GETs a resource (a folder's items in display order: folders first), fetched and parsed off the main thread. */
 export async function loadResource(path: string, options: LoadOptions = {}): Promise<Resource> {
   const w = getWorker();
-  if (!w) {
-    // The order code is only needed here without a worker (which hands the items over in display order).
-    const res = await apiFetch(resourceApiPath(path), { cookieAuth: options.preloaded });
-    return (await import("../display_order.ts")).inDisplayOrder(await readJson<Resource>(res));
-  }
-  // A big folder is fetched by the worker itself: its body never touches the page's main thread. The page's
-  // first load of a smaller one uses the answer the server preloaded, and moves its bytes to the worker.
-  const reply = options.preloaded
-    ? await inWorker(w, {
-      buffer: await (await apiFetch(resourceApiPath(path), { cookieAuth: true })).arrayBuffer(),
-    })
-    : await inWorker(w, { url: apiUrl(resourceApiPath(path)), token: sessionHooks().getToken() });
-  return reply.columns ? await build(reply.head!, reply.columns, options.onFirst) : reply.head!;
+  const apiPath = resourceApiPath(path);
+  // Fetched by the worker itself (all but a page's first load): the body never touches the main thread.
+  if (w && !options.preloaded) return await inWorker(w, { url: apiUrl(apiPath), token: sessionToken() });
+  const res = await apiFetch(apiPath, { cookieAuth: options.preloaded });
+  // The order code is only needed here without a worker (which hands the items over in display order).
+  if (!w) return (await import("../display_order.ts")).inDisplayOrder(await readJson<Resource>(res));
+  // The answer the server preloaded (a small folder: islands/files/use_window.ts): its bytes move to the worker.
+  return await inWorker(w, { buffer: await res.arrayBuffer() });
 }
