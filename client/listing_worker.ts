@@ -35,7 +35,7 @@ const scope = globalThis as unknown as {
   postMessage(reply: ParseReply, transfer?: Transferable[]): void;
 };
 
-async function answer(req: ParseRequest): Promise<void> {
+async function handle(req: ParseRequest): Promise<void> {
   const { id, url, token, buffer } = req;
   const answer: ListingAnswer = url !== undefined
     ? await fetchListing(url, token ?? "")
@@ -63,4 +63,4 @@ async function answer(req: ParseRequest): Promise<void> {
 
 scope.onmessage = (e) =>
   // Any failure here still answers, or the page would wait for ever.
-  answer(e.data).catch((err) => scope.postMessage({ id: e.data.id, error: String(err) }));
+  handle(e.data).catch((err) => scope.postMessage({ id: e.data.id, error: String(err) }));
