@@ -1,11 +1,11 @@
 // This module is browser-compatible.
 /**
  * A folder's items as columns, the form client/listing_worker.ts hands a listing to the page in: the text of
- * every path and name in one string, the numbers and flags in typed arrays (moved, not copied) and the strings
- * that repeat (extension, modified, type) once each in a table. Posting 100k objects makes the page build them
- * all inside one message task and leaves as many short strings to collect; columns arrive in one cheap message
- * and the page builds the items in slices between other work (client/api/listing.ts) with `appendItems`
- * (client/listing_items.ts: the page's side, kept apart so the page and the worker share no code).
+ * every path, name and modification time in one string, the numbers and flags in typed arrays (moved, not
+ * copied) and the strings that repeat (extension, type) once each in a table. Posting 100k objects makes the
+ * page build them all inside one message task and leaves as many short strings to collect; columns arrive in
+ * one cheap message and the page builds the items in slices between other work (client/api/listing.ts) with
+ * `appendItems` (client/listing_items.ts: the page's side, kept apart so the page and the worker share no code).
  */
 import type { Resource } from "../lib/types.ts";
 
@@ -19,15 +19,15 @@ const FIELDS = ["path", "name", "size", "extension", "modified", "mode", "isDir"
 /** The items of a folder as columns (see the module comment). */
 export interface ListingColumns {
   count: number;
-  /** path and name of every item, one after another. */
+  /** path, name and modified of every item, one after another. */
   text: string;
-  /** Where each path and each name ends in `text` (two entries an item). */
+  /** Where each of them ends in `text` (three entries an item). */
   ends: Uint32Array;
   size: Float64Array;
   mode: Float64Array;
   /** {@link DIR} and {@link LINK} bits. */
   flags: Uint8Array;
-  /** extension, modified and type of every item (three entries an item): indices into `strings`. */
+  /** extension and type of every item (two entries an item): indices into `strings`. */
   refs: Uint32Array;
   strings: string[];
   /** Items of another shape, whole, by index (their columns are empty). */
@@ -46,11 +46,11 @@ function plain(item: Resource): boolean {
 export function toColumns(items: readonly Resource[]): ListingColumns {
   const count = items.length;
   const parts: string[] = [];
-  const ends = new Uint32Array(count * 2);
+  const ends = new Uint32Array(count * 3);
   const size = new Float64Array(count);
   const mode = new Float64Array(count);
   const flags = new Uint8Array(count);
-  const refs = new Uint32Array(count * 3);
+  const refs = new Uint32Array(count * 2);
   const strings: string[] = [];
   const index = new Map<string, number>();
   const ref = (s: string) => {
@@ -63,18 +63,19 @@ export function toColumns(items: readonly Resource[]): ListingColumns {
   for (let i = 0; i < count; i++) {
     const item = items[i];
     if (plain(item)) {
-      parts.push(item.path, item.name);
-      ends[2 * i] = end += item.path.length;
-      ends[2 * i + 1] = end += item.name.length;
+      // Modification times rarely repeat: in the text, they cost the page no string to clone in one go.
+      parts.push(item.path, item.name, item.modified);
+      ends[3 * i] = end += item.path.length;
+      ends[3 * i + 1] = end += item.name.length;
+      ends[3 * i + 2] = end += item.modified.length;
       size[i] = item.size;
       mode[i] = item.mode;
       flags[i] = (item.isDir ? DIR : 0) | (item.isSymlink ? LINK : 0);
-      refs[3 * i] = ref(item.extension);
-      refs[3 * i + 1] = ref(item.modified);
-      refs[3 * i + 2] = ref(item.type);
+      refs[2 * i] = ref(item.extension);
+      refs[2 * i + 1] = ref(item.type);
     } else {
       odd[i] = item;
-      ends[2 * i] = ends[2 * i + 1] = end;
+      ends[3 * i] = ends[3 * i + 1] = ends[3 * i + 2] = end;
     }
   }
   return { count, text: parts.join(""), ends, size, mode, flags, refs, strings, odd };

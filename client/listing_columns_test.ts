@@ -62,7 +62,7 @@ Deno.test("toColumns() and appendItems() give back every item exactly, hostile n
 Deno.test("toColumns() stores repeated strings once", () => {
   const items = Array.from({ length: 1000 }, (_, i) => item(`f${i}.txt`));
   const c = toColumns(items);
-  assert.deepEqual(c.strings, [".txt", "2026-11-25T12:00:00.123456789Z", "text"]);
+  assert.deepEqual(c.strings, [".txt", "text"]);
   assert.equal(c.count, 1000);
   assert.deepEqual(Object.keys(c.odd), []);
 });

@@ -14,19 +14,19 @@ export function appendItems(out: Resource[], c: ListingColumns, options: AppendO
   const { text, ends, refs, strings, flags } = c;
   // `at`: where the item's path starts in `text` (an item in `odd` has none: its ends repeat the last one).
   const to = Math.min(options.to, c.count);
-  for (let i = out.length, at = i && ends[2 * i - 1]; i < to; i++) {
+  for (let i = out.length, at = i && ends[3 * i - 1]; i < to; i++) {
     out.push(
       c.odd[i] ?? {
-        path: text.slice(at, at = ends[2 * i]),
-        name: text.slice(at, at = ends[2 * i + 1]),
+        path: text.slice(at, at = ends[3 * i]),
+        name: text.slice(at, at = ends[3 * i + 1]),
         size: c.size[i],
-        extension: strings[refs[3 * i]],
-        modified: strings[refs[3 * i + 1]],
+        extension: strings[refs[2 * i]],
+        modified: text.slice(at, at = ends[3 * i + 2]),
         mode: c.mode[i],
         // The bits of ListingColumns.flags: 1 a folder, 2 a symbolic link.
         isDir: (flags[i] & 1) > 0,
         isSymlink: (flags[i] & 2) > 0,
-        type: strings[refs[3 * i + 2]] as Resource["type"],
+        type: strings[refs[2 * i + 1]] as Resource["type"],
       },
     );
   }
