@@ -1,61 +1,66 @@
 // This module is browser-compatible.
 /**
- * Web worker: parses a large listing off the main thread, puts it in display order (client/display_order.ts) and
- * hands the items back in slices, so a 100k-item folder never blocks the page for a long task (a single
- * JSON.parse of 18 MB takes ~70 ms).
+ * Web worker: fetches a listing (or reads the bytes the page hands over), parses it, puts it in display order
+ * (client/display_order.ts) and hands it back as columns (client/listing_columns.ts), so a 100k-item folder
+ * never blocks the page for a long task: its 18 MB body, a JSON.parse of ~70 ms and the cloning of 100k
+ * objects all stay here.
  */
 import type { Resource } from "../lib/types.ts";
 import { displayOrder } from "./display_order.ts";
+import { columnBuffers, type ListingColumns, toColumns } from "./listing_columns.ts";
+import { fetchListing, type ListingAnswer } from "./api/listing_fetch.ts";
 
-/** Items in the first slice (enough for the first screen), then per slice. */
-const FIRST_SLICE = 300;
-const SLICE = 1000;
-
-/** A request: the JSON of a resource, as bytes (transferred, not copied). */
+/** A request: a URL to fetch with a token (`X-Auth`; "" for the cookie), or the bytes of an answer. */
 export interface ParseRequest {
   id: number;
-  buffer: ArrayBuffer;
+  url?: string;
+  token?: string;
+  buffer?: ArrayBuffer;
 }
 
-/** A reply: the resource without its items first, then slices of items until `done`. */
+/** The reply: the resource without its items and the items as columns, or the failure (`status`, `error`). */
 export interface ParseReply {
   id: number;
   head?: Resource;
-  items?: Resource[];
-  total?: number;
-  done?: boolean;
+  columns?: ListingColumns;
+  /** The server asked to renew the token. */
+  renew?: boolean;
+  /** The HTTP status of a failed request (0: no answer, 502: not JSON); none when the worker failed. */
+  status?: number;
   error?: string;
 }
 
 const scope = globalThis as unknown as {
   onmessage: ((e: MessageEvent<ParseRequest>) => void | Promise<void>) | null;
-  postMessage(reply: ParseReply): void;
+  postMessage(reply: ParseReply, transfer?: Transferable[]): void;
 };
 
-scope.onmessage = (e) => {
-  const { id, buffer } = e.data;
+async function handle(req: ParseRequest): Promise<void> {
+  const { id, url, token, buffer } = req;
+  const answer: ListingAnswer = url !== undefined
+    ? await fetchListing(url, token ?? "")
+    : { ok: true, status: 200, text: new TextDecoder().decode(buffer), renew: false };
+  const { renew } = answer;
+  if (!answer.ok) {
+    scope.postMessage({ id, status: answer.status, error: answer.text, renew });
+    return;
+  }
   let res: Resource;
   try {
-    res = JSON.parse(new TextDecoder().decode(buffer));
-  } catch (err) {
-    scope.postMessage({ id, error: String(err) });
+    res = JSON.parse(answer.text);
+  } catch {
+    scope.postMessage({ id, status: 502, error: `${answer.status} answer is not JSON`, renew });
     return;
   }
   if (!Array.isArray(res.items)) {
-    scope.postMessage({ id, head: res, total: 0, done: true });
+    scope.postMessage({ id, head: res, renew });
     return;
   }
-  // The page's order is made here too, so the main thread only appends the slices as they come.
-  const items = displayOrder(res.items, res.sorting);
-  const head = { ...res, items: [] };
-  scope.postMessage({
-    id,
-    head,
-    items: items.slice(0, FIRST_SLICE),
-    total: items.length,
-    done: items.length <= FIRST_SLICE,
-  });
-  for (let i = FIRST_SLICE; i < items.length; i += SLICE) {
-    scope.postMessage({ id, items: items.slice(i, i + SLICE), done: i + SLICE >= items.length });
-  }
-};
+  // The page's order is made here too, so the page only builds the items in that order.
+  const columns = toColumns(displayOrder(res.items, res.sorting));
+  scope.postMessage({ id, head: { ...res, items: [] }, columns, renew }, columnBuffers(columns));
+}
+
+scope.onmessage = (e) =>
+  // Any failure here still answers, or the page would wait for ever.
+  handle(e.data).catch((err) => scope.postMessage({ id: e.data.id, error: String(err) }));

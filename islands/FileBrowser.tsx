@@ -22,6 +22,7 @@ import { filesUrl, IS_BROWSER } from "../client/page.ts";
 import type { Resource } from "../lib/types.ts";
 import { FileCard } from "./files/FileCard.tsx";
 import { Listing } from "./files/Listing.tsx";
+import { PRELOAD_MAX_ITEMS } from "./files/use_window.ts";
 import { PasteChip } from "./files/PasteChip.tsx";
 import { Skeleton } from "../components/Skeleton.tsx";
 // Preview, text editor and search register their views, prompt and buttons (issue #5).
@@ -53,10 +54,12 @@ function adopt(first: Resource | null | undefined): boolean {
     loading.value = false;
     loadError.value = null;
   });
-  // A whole folder needs no request; otherwise the rest comes from the listing the page preloaded.
-  if (first.items!.length < first.numDirs! + first.numFiles!) return false;
-  preloaded = false;
-  return true;
+  // A whole folder needs no request; otherwise the rest comes from the listing the page preloaded (a big one
+  // from the listing worker's own request).
+  const total = first.numDirs! + first.numFiles!;
+  const complete = first.items!.length === total;
+  preloaded = !complete && total <= PRELOAD_MAX_ITEMS;
+  return complete;
 }
 
 let loadId = 0;
@@ -77,17 +80,7 @@ async function load(path: string): Promise<void> {
   try {
     const usePreload = preloaded;
     preloaded = false;
-    const res = await loadResource(path, {
-      preloaded: usePreload,
-      // A big folder paints its first rows while the rest of the items are still being handed over.
-      onFirst: (partial) => {
-        if (id !== loadId || !partial.isDir) return;
-        batch(() => {
-          resource.value = partial;
-          listing.value = partial;
-        });
-      },
-    });
+    const res = await loadResource(path, { preloaded: usePreload });
     if (id !== loadId) return;
     if (res.isDir && !path.endsWith("/")) {
       navigate(filesUrl(path, { isDir: true }), { replace: true });

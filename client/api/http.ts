@@ -43,6 +43,22 @@ export function setSessionHooks(next: SessionHooks): SessionHooks {
   return previous;
 }
 
+/** The session's token ("" when logged out). */
+export function sessionToken(): string {
+  return hooks.getToken();
+}
+
+/**
+ * The session's part of an answer to a call sent with `token` (none: nothing to do): renew the token when the
+ * server asked, log out on a 401 (`status` 0 for a call that must not log out). The listing worker's answers
+ * come here too.
+ */
+export function settleSession(token: string, status: number, renew: boolean): void {
+  if (!token) return;
+  if (renew) void hooks.renewToken();
+  if (status === 401) void hooks.logout({ keepLocation: true });
+}
+
 /** The absolute-path URL of an API path: `/resources/a` → `<base>/api/resources/a`. */
 export function apiUrl(path: string): string {
   return `${baseUrl()}/api${path}`;
@@ -68,8 +84,7 @@ export async function request(url: string, options: RequestOptions = {}): Promis
     if (init.signal?.aborted) throw err;
     throw new ApiError(0, NO_CONNECTION);
   }
-  if (token && res.headers.get("X-Renew-Token") === "true") void hooks.renewToken();
-  if (res.status === 401 && !noLogout && token) void hooks.logout({ keepLocation: true });
+  settleSession(token, noLogout ? 0 : res.status, res.headers.get("X-Renew-Token") === "true");
   if (!res.ok) {
     const text = await res.text().catch(() => "");
     throw new ApiError(res.status, text.trim() || `${res.status}`, res.headers);

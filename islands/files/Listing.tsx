@@ -3,10 +3,10 @@ import { Icon } from "../../components/Icon.tsx";
 import { ArrowDown, ArrowUp, Folder } from "../../components/icons.ts";
 import type { PageView } from "../../client/hooks.ts";
 import { saveSorting } from "../../client/file_ops.ts";
-import { focusIndex, multiple, returnFocus } from "../../client/state.ts";
+import { contextMenuAt, focusIndex, multiple, returnFocus } from "../../client/state.ts";
 import type { Resource } from "../../lib/types.ts";
 import { Row } from "./Row.tsx";
-import { ContextMenu } from "./ContextMenu.tsx";
+import type { ContextMenu as Menu } from "./ContextMenu.tsx";
 import { useListingEvents } from "./use_listing_events.ts";
 import { useWindow } from "./use_window.ts";
 
@@ -28,6 +28,21 @@ function SortButton(props: { by: string; label: string; sorting: Resource["sorti
       {active && <Icon node={ascending ? ArrowUp : ArrowDown} size={16} />}
     </button>
   );
+}
+
+let ContextMenu: typeof Menu | null = null;
+
+/** The context menu, loaded when it first opens: the page's first load needs none of its code. */
+function LazyContextMenu(props: { page: PageView }) {
+  const [, setLoaded] = useState(false);
+  if (ContextMenu) return <ContextMenu page={props.page} />;
+  if (contextMenuAt.value) {
+    void import("./ContextMenu.tsx").then((m) => {
+      ContextMenu = m.ContextMenu;
+      setLoaded(true);
+    });
+  }
+  return null;
 }
 
 /** Props of Listing. */
@@ -139,7 +154,7 @@ export function Listing(props: ListingProps) {
             </div>
           </div>
         )}
-      <ContextMenu page={page} />
+      <LazyContextMenu page={page} />
     </div>
   );
 }

@@ -44,7 +44,7 @@ function RowImpl(props: RowProps) {
   const thumb = props.thumbs && item.type === "image";
   const cls = `row${item.isDir ? " dir" : ""}${selected ? " selected" : ""}${focused ? " focused" : ""}`;
   const full = formatDate(item.modified, locale);
-  const iconSize = props.mode === "mosaic gallery" ? 48 : 22;
+  const icon = <Icon node={iconOf(item)} size={props.mode === "mosaic gallery" ? 48 : 22} />;
   return (
     <div
       role="option"
@@ -62,9 +62,7 @@ function RowImpl(props: RowProps) {
         <Icon node={Check} size={14} />
       </span>
       <span class="thumb">
-        {thumb
-          ? <Thumb url={thumbUrl(item)} fallback={<Icon node={iconOf(item)} size={iconSize} />} />
-          : <Icon node={iconOf(item)} size={iconSize} />}
+        {thumb ? <Thumb url={thumbUrl(item)} fallback={icon} /> : icon}
       </span>
       <span class="name" title={item.name}>
         <bdi>{item.name}</bdi>

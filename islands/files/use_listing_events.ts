@@ -27,6 +27,8 @@ export function openItem(item: Resource): void {
   navigate(filesUrl(item.path, { isDir: item.isDir }));
 }
 
+const isRtl = () => document.documentElement.dir === "rtl";
+
 function indexOf(target: EventTarget | null): number {
   const row = (target as Element | null)?.closest?.("[data-index]");
   return row ? Number((row as HTMLElement).dataset.index) : -1;
@@ -56,6 +58,12 @@ export function useListingEvents(o: ListingEventsOptions) {
     timer: undefined,
     fired: false,
   });
+
+  /** The item at `index` joins the selection unless it is in: alone (the menu and a drag act on the selection). */
+  const selectUnlessIn = (index: number) => {
+    const item = opts.current.items[index];
+    if (item && !selection.value.has(item.path)) selectOnly(index);
+  };
 
   const reveal = (index: number) => {
     const { win, listRef } = opts.current;
@@ -109,7 +117,6 @@ export function useListingEvents(o: ListingEventsOptions) {
     last.current = { index: -1, at: 0 };
     const { items, win } = opts.current;
     const focus = focusIndex.value;
-    const rtl = document.documentElement.dir === "rtl";
     const pageRows = Math.max(1, Math.floor((innerHeight - STICKY_TOP) / win.rowH));
     if (e.key === "ContextMenu" || (e.shiftKey && e.key === "F10")) {
       e.preventDefault();
@@ -127,7 +134,7 @@ export function useListingEvents(o: ListingEventsOptions) {
       case "ArrowRight":
       case "ArrowLeft":
         if (win.cols === 1) return;
-        next = focus + ((e.key === "ArrowRight") !== rtl ? 1 : -1);
+        next = focus + ((e.key === "ArrowRight") !== isRtl() ? 1 : -1);
         break;
       case "PageDown":
         next = focus + pageRows * win.cols;
@@ -166,22 +173,18 @@ export function useListingEvents(o: ListingEventsOptions) {
 
   /** Opens the context menu for the keyboard: below the focused row, which joins the selection if it is not in. */
   const openMenuAtRow = (index: number) => {
-    const item = opts.current.items[index];
-    if (item && !selection.value.has(item.path)) selectOnly(index);
+    selectUnlessIn(index);
     const rect = document.getElementById(`item-${index}`)?.getBoundingClientRect() ??
       opts.current.listRef.current?.getBoundingClientRect();
     if (!rect) return;
-    const rtl = document.documentElement.dir === "rtl";
-    contextMenuAt.value = { x: rtl ? Math.max(0, rect.right - 240) : rect.left + 40, y: rect.bottom };
+    contextMenuAt.value = { x: isRtl() ? Math.max(0, rect.right - 240) : rect.left + 40, y: rect.bottom };
   };
 
   const onContextMenu = (e: MouseEvent) => {
     e.preventDefault();
     // Touch opens the menu by a long press on a selected item (below); the keyboard by its keys (above).
     if (press.current.fired || (e as PointerEvent).pointerType === "touch" || e.button !== 2) return;
-    const index = indexOf(e.target);
-    const item = opts.current.items[index];
-    if (item && !selection.value.has(item.path)) selectOnly(index);
+    selectUnlessIn(indexOf(e.target));
     contextMenuAt.value = { x: e.clientX, y: e.clientY };
   };
 
@@ -214,7 +217,7 @@ export function useListingEvents(o: ListingEventsOptions) {
       e.preventDefault();
       return;
     }
-    if (!selection.value.has(item.path)) selectOnly(index);
+    selectUnlessIn(index);
     e.dataTransfer.setData(DRAG_TYPE, JSON.stringify(selectedItems.value.map((i) => i.path)));
     e.dataTransfer.effectAllowed = "move";
   };

@@ -9,6 +9,12 @@ const OVERSCAN_ROWS = 6;
 const MOBILE_QUERY = "(max-width: 736px)";
 /** Items the server sends with a folder's page: enough for the first screen of any view mode. */
 export const FIRST_SCREEN = 60;
+/**
+ * The biggest folder whose listing the page preloads (`<link rel="preload">`, read on the main thread); a bigger
+ * one is fetched by the listing worker once the page's script runs (client/api/listing.ts), since reading its
+ * body (18 MB for 100k items) costs the main thread a long task.
+ */
+export const PRELOAD_MAX_ITEMS = 10_000;
 /** Rows of the list view rendered before the listing is measured (a tall screen's worth). */
 const FIRST_LIST_ROWS = 40;
 /** A window resize is acted on this long after the last resize event, ms. */

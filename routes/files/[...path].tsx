@@ -3,7 +3,7 @@ import { decodePathLenient } from "../../lib/request_path.ts";
 import { encodePath } from "../../lib/url_path.ts";
 import { findListingHead } from "../../lib/fs/listing_head.ts";
 import { FileBrowser } from "../../islands/FileBrowser.tsx";
-import { FIRST_SCREEN } from "../../islands/files/use_window.ts";
+import { FIRST_SCREEN, PRELOAD_MAX_ITEMS } from "../../islands/files/use_window.ts";
 
 export const handler = define.handlers({
   async GET(c) {
@@ -22,10 +22,13 @@ export const handler = define.handlers({
         signal: c.req.raw.signal,
       })
       : null;
-    const complete = listing !== null && listing.items!.length === listing.numDirs! + listing.numFiles!;
+    const total = listing === null ? 0 : listing.numDirs! + listing.numFiles!;
     // The rest of the listing: the browser fetches it while the scripts load (client/api/listing.ts asks for
-    // the same URL, encoded the same way). A folder that fits in the first screen needs no second request.
-    const preload = complete ? null : `${base}/api/resources${encodePath(path)}`;
+    // the same URL, encoded the same way). A folder that fits in the first screen needs no second request, a
+    // big one is fetched by the listing worker (its body would cost the main thread a long task).
+    const preload = listing === null || listing.items!.length === total || total > PRELOAD_MAX_ITEMS
+      ? null
+      : `${base}/api/resources${encodePath(path)}`;
     return page({ path, preload, listing }, { title: name ?? "sidebar.myFiles" });
   },
 });
