@@ -26,9 +26,10 @@ export const handler = define.handlers({
     // The rest of the listing: the browser fetches it while the scripts load (client/api/listing.ts asks for
     // the same URL, encoded the same way). A folder that fits in the first screen needs no second request, a
     // big one is fetched by the listing worker (its body would cost the main thread a long task).
-    const preload = listing === null || listing.items!.length === total || total > PRELOAD_MAX_ITEMS
-      ? null
-      : `${base}/api/resources${encodePath(path)}`;
+    // Without a first screen (a file's preview page, a missing or forbidden path) the page asks for the path
+    // itself, on the main thread with the cookie: that request is preloaded as before.
+    const folderDone = listing !== null && (listing.items!.length === total || total > PRELOAD_MAX_ITEMS);
+    const preload = folderDone ? null : `${base}/api/resources${encodePath(path)}`;
     return page({ path, preload, listing }, { title: name ?? "sidebar.myFiles" });
   },
 });
