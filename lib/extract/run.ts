@@ -35,8 +35,19 @@ const LINK_REASONS: Record<string, ExtractSkipReason> = {
 /** Runs the write pass and yields its events; ends with a `done` or an `error` event. */
 export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): AsyncGenerator<ExtractEvent> {
   yield { type: "start", entries: plan.entries, bytes: plan.bytes };
-  // Held quota grows with the bytes written (less those of replaced files) and is released at the end.
-  using hold = plan.req.deps ? await reserveQuota(plan.req.deps, plan.req.user, 0) : null;
+  // The declared bytes are held from the start (entries are cut off at their declared size, so the hold never
+  // needs to grow): of parallel extractions that together exceed the quota, the first to get here finishes and
+  // the others end with 507 at once, instead of all growing into the quota and none finishing. The hold shrinks
+  // as files land (settle) and is released at the end.
+  let held: QuotaHold | null = null;
+  try {
+    held = plan.req.deps ? await reserveQuota(plan.req.deps, plan.req.user, plan.bytes) : null;
+  } catch (err) {
+    const http = toHttpError(err);
+    yield { type: "error", status: http.status, message: http.expose ? http.message : String(http.status) };
+    return;
+  }
+  using hold = held;
   const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0, replaced: 0, hold };
   let lastProgress = Date.now();
   const opened = await openArchive(plan.archive.real, plan.format, { signal });
