@@ -19,6 +19,9 @@ import { isCaseInsensitive } from "./fs/case_probe.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
 import { UploadLeases } from "./upload/lock.ts";
+import { QuotaLedger } from "./upload/reservations.ts";
+import { StagingSync } from "./upload/background_sync.ts";
+import { PropfindCache } from "./webdav/propfind_cache.ts";
 import { normalizeUsername } from "./usernames.ts";
 import { vpathDir } from "./fs/path.ts";
 import { ListingCache } from "./fs/listing_cache.ts";
@@ -168,6 +171,9 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     },
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
+    quotaLedger: new QuotaLedger(),
+    stagingSync: new StagingSync(),
+    propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
     // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).

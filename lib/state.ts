@@ -14,6 +14,9 @@ import type { Throttle } from "./auth/throttle.ts";
 import type { RequestContext } from "./request_context.ts";
 import type { UsageCache } from "./quota.ts";
 import type { UploadLeases } from "./upload/lock.ts";
+import type { QuotaLedger } from "./upload/reservations.ts";
+import type { StagingSync } from "./upload/background_sync.ts";
+import type { PropfindCache } from "./webdav/propfind_cache.ts";
 import type { DavCredentials } from "./webdav/credentials.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
@@ -44,6 +47,12 @@ export interface AppDeps {
   leases: UploadLeases;
   /** Scope byte counts for quotas, dropped by writes (middleware/usage_invalidation.ts). */
   usage: UsageCache;
+  /** Quota held by this app's writes in flight, per scope (lib/upload/reservations.ts). */
+  quotaLedger: QuotaLedger;
+  /** Background fdatasyncs of this app's tus staging files (lib/upload/background_sync.ts). */
+  stagingSync: StagingSync;
+  /** Kept WebDAV PROPFIND answers, bounded in bytes (lib/webdav/propfind_cache.ts). */
+  propfindCache: PropfindCache;
   /** WebDAV passwords verified in the last minutes, so clients sending them on every request skip bcrypt. */
   davCredentials: DavCredentials;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */

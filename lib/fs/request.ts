@@ -16,7 +16,7 @@ export interface FsRequest {
   kv?: Deno.Kv;
   now?: () => number;
   /** The app's dependencies, for the trash and quotas; absent = permanent deletes and no quota checks. */
-  deps?: Pick<AppDeps, "config" | "kv" | "now" | "usage">;
+  deps?: Pick<AppDeps, "config" | "kv" | "now" | "usage" | "quotaLedger">;
 }
 
 /** The hook context of an operation on `file` (and `destination` for copy/rename). */

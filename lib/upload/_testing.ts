@@ -5,6 +5,8 @@ import type { Permissions, StoredUser } from "../types.ts";
 import { releaseParkedLeases, UploadLeases } from "./lock.ts";
 import type { UploadContext, UploadDeps } from "./target.ts";
 import { UsageCache } from "../quota.ts";
+import { QuotaLedger } from "./reservations.ts";
+import { StagingSync } from "./background_sync.ts";
 
 /** A temp world for upload tests. */
 export interface UploadFixture {
@@ -48,6 +50,8 @@ export async function uploadFixture(
     now: () => clock.now,
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
+    quotaLedger: new QuotaLedger(),
+    stagingSync: new StagingSync(),
   };
   return {
     dir,

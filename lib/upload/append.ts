@@ -76,6 +76,7 @@ export async function appendUploadChunk(
     const result = await writeChunk(staging, options.body, {
       offset,
       limit: length - offset,
+      backgroundSync: ctx.deps.stagingSync,
     }).finally(() =>
       keeper.stop().then((held) => held || Promise.reject(new LockedError("upload_lock_lost")))
     );

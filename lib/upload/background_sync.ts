@@ -4,7 +4,8 @@
  * GiB here) while the client waits for the last PATCH. So the chunk writer asks for a background fdatasync
  * every few MiB and at the end of each chunk; completion waits for the one in flight and then syncs what little
  * is left. At most one sync runs per file: a request while one runs marks the file for one more round.
- * Background failures are ignored: the final sync at completion reports real disk errors.
+ * Background failures are ignored: the final sync at completion reports real disk errors. The running syncs
+ * are tracked per app (AppDeps.stagingSync).
  */
 
 interface SyncState {
@@ -12,8 +13,6 @@ interface SyncState {
   again: boolean;
   done: Promise<void>;
 }
-
-const running = new Map<string, SyncState>();
 
 async function syncOnce(path: string): Promise<void> {
   const file = await Deno.open(path, { read: true, write: true });
@@ -24,37 +23,42 @@ async function syncOnce(path: string): Promise<void> {
   }
 }
 
-async function loop(path: string, state: SyncState): Promise<void> {
-  try {
-    do {
-      state.again = false;
-      await syncOnce(path);
-    } while (state.again);
-  } catch {
-    // Gone (terminated, cleaned up) or a disk error: the sync before completion reports the latter.
-  } finally {
-    running.delete(path);
+/** The background syncs of one app's staging files. */
+export class StagingSync {
+  readonly #running = new Map<string, SyncState>();
+
+  async #loop(path: string, state: SyncState): Promise<void> {
+    try {
+      do {
+        state.again = false;
+        await syncOnce(path);
+      } while (state.again);
+    } catch {
+      // Gone (terminated, cleaned up) or a disk error: the sync before completion reports the latter.
+    } finally {
+      this.#running.delete(path);
+    }
   }
-}
 
-/** Starts (or queues one more round of) a background fdatasync of `path`. */
-export function syncInBackground(path: string): void {
-  const current = running.get(path);
-  if (current) {
-    current.again = true;
-    return;
+  /** Starts (or queues one more round of) a background fdatasync of `path`. */
+  start(path: string): void {
+    const current = this.#running.get(path);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const state: SyncState = { again: false, done: Promise.resolve() };
+    this.#running.set(path, state);
+    state.done = this.#loop(path, state);
   }
-  const state: SyncState = { again: false, done: Promise.resolve() };
-  running.set(path, state);
-  state.done = loop(path, state);
-}
 
-/** Waits until no background sync of `path` is running (never rejects). */
-export async function settleBackgroundSync(path: string): Promise<void> {
-  await running.get(path)?.done;
-}
+  /** Waits until no background sync of `path` is running (never rejects). */
+  async settle(path: string): Promise<void> {
+    await this.#running.get(path)?.done;
+  }
 
-/** How many files have a background sync running (tests). */
-export function backgroundSyncCount(): number {
-  return running.size;
+  /** How many files have a background sync running (tests). */
+  get count(): number {
+    return this.#running.size;
+  }
 }

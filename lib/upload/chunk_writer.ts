@@ -6,7 +6,7 @@
  * other runtimes) are copied into the same buffers.
  */
 import { ConflictError } from "../errors.ts";
-import { syncInBackground } from "./background_sync.ts";
+import type { StagingSync } from "./background_sync.ts";
 
 /** Size of each of the two write buffers of a chunk. */
 const WRITE_BUFFER_BYTES = 1024 * 1024;
@@ -29,8 +29,8 @@ export interface WriteChunkOptions {
   offset: number;
   /** Most bytes the chunk may carry (declared length − offset). */
   limit: number;
-  /** Flush written data to disk in the background while the chunk arrives (default true). */
-  backgroundSync?: boolean;
+  /** Flushes written data to disk in the background while the chunk arrives (AppDeps.stagingSync); none = not. */
+  backgroundSync?: StagingSync;
 }
 
 /** Spare write buffers, reused across chunks: a 1 GiB upload would otherwise leave ~200 MiB of garbage. */
@@ -195,13 +195,13 @@ export async function writeChunk(
     // dirty pages, which made every chunk stall behind the disk.
     if (size > options.offset) await file.truncate(options.offset);
     await file.seek(options.offset, Deno.SeekMode.Start);
-    const sync = options.backgroundSync ?? true;
+    const sync = options.backgroundSync;
     let unsynced = 0;
     const out = new DoubleBuffer(file, (bytes) => {
       unsynced += bytes;
       if (sync && unsynced >= SYNC_EVERY_BYTES) {
         unsynced = 0;
-        syncInBackground(path);
+        sync.start(path);
       }
     });
     let received = 0, aborted = false;
@@ -220,7 +220,7 @@ export async function writeChunk(
     }
     // The rest of the chunk goes to disk while the client sends the next one (or completion waits for it);
     // under a MiB is left for the final sync.
-    if (sync && unsynced >= WRITE_BUFFER_BYTES) syncInBackground(path);
+    if (sync && unsynced >= WRITE_BUFFER_BYTES) sync.start(path);
     return { written: received, overflow: false, aborted };
   } finally {
     file.close();

@@ -4,7 +4,8 @@
  * the declared lengths of unfinished tus uploads into the scope (their KV records, so other instances' uploads
  * count too) and the holds of plain writes, copies and extractions running in this process. Checks of one
  * scope run one at a time; a write keeps its hold until its bytes are in place and the usage cache has been
- * dropped, so for a moment they may count twice (never zero times).
+ * dropped, so for a moment they may count twice (never zero times). The holds live in one ledger per app
+ * (AppDeps.quotaLedger).
  */
 import { InsufficientStorageError } from "../errors.ts";
 import { isSameOrInside } from "../fs/path.ts";
@@ -38,7 +39,26 @@ interface Ledger {
   tail: Promise<void>;
 }
 
-const ledgers = new Map<string, Ledger>();
+/** The holds and check queues of one app, per quota scope. */
+export class QuotaLedger {
+  readonly #ledgers = new Map<string, Ledger>();
+
+  /** The ledger of a scope (created on first use). */
+  of(key: string): Ledger {
+    let ledger = this.#ledgers.get(key);
+    if (!ledger) {
+      ledger = { holds: new Set(), tail: Promise.resolve() };
+      this.#ledgers.set(key, ledger);
+    }
+    return ledger;
+  }
+}
+
+/** What {@link reserveQuota} needs from the app. */
+export interface ReserveDeps extends QuotaDeps {
+  /** The app's holds (AppDeps.quotaLedger). */
+  quotaLedger: QuotaLedger;
+}
 
 /**
  * A growing hold asks for an eighth more than it holds, so a long stream asks the ledger some tens of times,
@@ -53,15 +73,6 @@ const NO_HOLD: QuotaHold = {
   release: () => {},
   [Symbol.dispose]: () => {},
 };
-
-function ledgerOf(key: string): Ledger {
-  let ledger = ledgers.get(key);
-  if (!ledger) {
-    ledger = { holds: new Set(), tail: Promise.resolve() };
-    ledgers.set(key, ledger);
-  }
-  return ledger;
-}
 
 /** Runs `job` after every earlier check of the scope. */
 function serialized<T>(ledger: Ledger, job: () => Promise<T>): Promise<T> {
@@ -121,7 +132,7 @@ function refuse(bytes: number, left: number, quota: number): InsufficientStorage
  * release it once the write's bytes are in place or it failed.
  */
 export async function reserveQuota(
-  deps: QuotaDeps,
+  deps: ReserveDeps,
   user: QuotaUser,
   bytes: number,
   options: ReserveOptions = {},
@@ -129,7 +140,7 @@ export async function reserveQuota(
   const quota = quotaOf(user);
   if (quota === 0) return NO_HOLD;
   const scope = usageKeyOf(deps, user);
-  const ledger = ledgerOf(scope);
+  const ledger = deps.quotaLedger.of(scope);
   const slot = { bytes: 0 };
   const want = Math.max(0, bytes);
   await serialized(ledger, async () => {

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { InsufficientStorageError } from "../errors.ts";
-import { reserveQuota } from "./reservations.ts";
+import { QuotaLedger, type ReserveDeps, reserveQuota } from "./reservations.ts";
 import type { UploadRecord } from "./store.ts";
 import { keys } from "../storage/keys.ts";
-import { type QuotaDeps, UsageCache } from "../quota.ts";
+import { UsageCache } from "../quota.ts";
 
 async function withLedger(
-  fn: (deps: QuotaDeps, root: string) => Promise<void>,
+  fn: (deps: ReserveDeps, root: string) => Promise<void>,
 ): Promise<void> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "fbresv-" }));
   const kv = await Deno.openKv(":memory:");
   try {
-    await fn({ config: { root }, kv, usage: new UsageCache() }, root);
+    await fn({ config: { root }, kv, usage: new UsageCache(), quotaLedger: new QuotaLedger() }, root);
   } finally {
     kv.close();
     await Deno.remove(root, { recursive: true });
@@ -90,5 +90,16 @@ Deno.test("parallel reservations: exactly as many as fit succeed", async () => {
       if (r.status === "fulfilled") r.value.release();
       else assert.ok(over(r.reason));
     }
+  });
+});
+
+Deno.test("two ledgers (two apps on one root) share no holds", async () => {
+  await withLedger(async (deps) => {
+    const other: ReserveDeps = { ...deps, usage: new UsageCache(), quotaLedger: new QuotaLedger() };
+    using _mine = await reserveQuota(deps, alice, 80);
+    await assert.rejects(reserveQuota(deps, alice, 30), over, "the hold counts in its own ledger");
+    using theirs = await reserveQuota(other, alice, 80);
+    assert.equal(theirs.bytes, 80, "the other app's hold does not count here");
+    await assert.rejects(reserveQuota(other, alice, 30), over);
   });
 });

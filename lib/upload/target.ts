@@ -11,7 +11,8 @@ import { removeStagingFile, stagingPath, stagingSize } from "./staging.ts";
 import { placeFile } from "./placement.ts";
 import { forgetLease, type UploadLeases } from "./lock.ts";
 import { isVisitorUpload } from "./drop_guard.ts";
-import { settleBackgroundSync } from "./background_sync.ts";
+import type { StagingSync } from "./background_sync.ts";
+import type { QuotaLedger } from "./reservations.ts";
 import { deleteUpload, findUpload, targetKeyOf } from "./store.ts";
 import type { UploadEntry } from "./store.ts";
 import type { UploadLock } from "./lock.ts";
@@ -27,6 +28,10 @@ export interface UploadDeps {
   usage: UsageCache;
   /** The upload leases this app holds (AppDeps.leases). */
   leases: UploadLeases;
+  /** Quota holds of this app's writes (AppDeps.quotaLedger). */
+  quotaLedger: QuotaLedger;
+  /** Background syncs of this app's staging files (AppDeps.stagingSync). */
+  stagingSync: StagingSync;
 }
 
 /** Who uploads, and the gate their paths go through. */
@@ -155,7 +160,7 @@ export async function completeUpload(
   try {
     assertPlaceable(ctx, target, { override: record.override });
     // Chunks were flushed in the background while they arrived: this sync finds little left to write.
-    await settleBackgroundSync(staging);
+    await ctx.deps.stagingSync.settle(staging);
     await placeFile(staging, target.path, { override: record.override });
     // The bytes now count in the scope: drop its cached usage before the record (and its reservation) goes.
     ctx.deps.usage.invalidate(usageKeyOf(ctx.deps, ctx.user));

@@ -1,6 +1,7 @@
 /** What every WebDAV method handler gets, and the URL ↔ vpath mapping of the endpoint (docs/api.md#webdav). */
 import { BadRequestError, HttpError } from "../errors.ts";
 import type { ListingCache } from "../fs/listing_cache.ts";
+import type { PropfindCache } from "./propfind_cache.ts";
 import { resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { fileEtag } from "../fs/download.ts";
 import type { FsRequest } from "../fs/request.ts";
@@ -25,6 +26,8 @@ export interface DavContext {
   /** The decoded request path relative to the endpoint (`/a/b`, may end with `/`). */
   vpath: string;
   listings?: ListingCache;
+  /** The app's kept PROPFIND answers (AppDeps.propfindCache); absent = nothing kept. */
+  propfindCache?: PropfindCache;
   now: () => number;
   /** Address of the TCP peer (undefined in-process); large answers are not compressed for loopback peers. */
   peer?: string;

@@ -13,7 +13,6 @@ import { type DavContext, encodeSegment, hrefOf, segsOf } from "./context.ts";
 import { getChildDeadProps, getDeadProps } from "./dead_props.ts";
 import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
 import { type EntryFacts, MULTISTATUS_END, MULTISTATUS_START } from "./props_xml.ts";
-import { keepChildren, keptChildren } from "./propfind_cache.ts";
 import { gzipStream, keptGzip, wantsGzip } from "./propfind_gzip.ts";
 import { entryXml, parsePropfind, type PropRequest } from "./propfind_xml.ts";
 import { DAV_NS, readXmlBody } from "./xml.ts";
@@ -122,10 +121,11 @@ async function childrenBody(
   const base = hrefOf(ctx, dir.vpath, true);
   const lockFree = !options.wantsLocks ||
     (inherited.length === 0 && !below.some((l) => l.segs.length === segs.length + 1));
-  const key = ctx.listings && snap.linkCount === 0 && dead.size === 0 && lockFree
+  const kept = ctx.propfindCache;
+  const key = kept && ctx.listings && snap.linkCount === 0 && dead.size === 0 && lockFree
     ? JSON.stringify([req, base, visibilityKey(dir, realBase)])
     : null;
-  const hit = key === null ? null : keptChildren(snap, key);
+  const hit = key === null ? null : kept?.get(snap, key) ?? null;
   const head = encoder.encode(options.head);
   if (hit !== null) {
     const end = encoder.encode(MULTISTATUS_END);
@@ -172,7 +172,7 @@ async function childrenBody(
         controller.enqueue(chunk);
       }
       if (i >= snap.names.length) {
-        if (key !== null) keepChildren(snap, key, changes, rendered);
+        if (key !== null) kept?.keep(snap, key, changes, rendered);
         controller.enqueue(encoder.encode(MULTISTATUS_END));
         controller.close();
       }

@@ -7,7 +7,7 @@ import type { DavContext } from "./context.ts";
 import { patchDeadProps } from "./dead_props.ts";
 import { createLock, realSegments } from "./locks.ts";
 import { propfind } from "./propfind.ts";
-import { isKept, keepChildren, keptChildren, MAX_KEPT_BYTES, setKeptBudget } from "./propfind_cache.ts";
+import { MAX_KEPT_BYTES, PropfindCache } from "./propfind_cache.ts";
 import type { DirSnapshot } from "../fs/listing_snapshot.ts";
 
 const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlastmodified/>' +
@@ -15,7 +15,16 @@ const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlast
 
 type Gate = ReturnType<typeof ctxFor>;
 
-async function body(kv: Deno.Kv, gate: Gate, listings: ListingCache | undefined, xml?: string) {
+/** The cache of the tests' "app". */
+const kept = new PropfindCache();
+
+async function body(
+  kv: Deno.Kv,
+  gate: Gate,
+  listings: ListingCache | undefined,
+  xml?: string,
+  propfindCache = kept,
+) {
   const ctx: DavContext = {
     fs: { gate, user: gate.user } as unknown as FsRequest,
     kv,
@@ -23,6 +32,7 @@ async function body(kv: Deno.Kv, gate: Gate, listings: ListingCache | undefined,
     prefix: "/dav",
     vpath: "/d/",
     listings,
+    propfindCache,
     now: () => Date.now(),
   };
   const res = await propfind(ctx);
@@ -50,7 +60,7 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
         const fresh = await body(kv, admin, undefined, xml);
         assert.equal(fresh.match(/<D:response>/g)?.length, 1 + 1201);
         assert.equal(await body(kv, admin, cache, xml), fresh);
-        assert.ok(isKept(await snapOf(admin)));
+        assert.ok(kept.has(await snapOf(admin)));
         assert.equal(await body(kv, admin, cache, xml), fresh, "served from the kept answer");
       }
       // A rule change: another view of the same snapshot.
@@ -103,23 +113,36 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
 
 Deno.test("PROPFIND kept answers: bounded in bytes, least recently used out", () => {
   const snaps = [0, 1, 2].map(() => ({ changes: 0 }) as unknown as DirSnapshot);
-  try {
-    assert.equal(setKeptBudget(0), 0);
-    setKeptBudget(250);
-    keepChildren(snaps[0], "k", 0, [new Uint8Array(100)]);
-    keepChildren(snaps[1], "k", 0, [new Uint8Array(100)]);
-    assert.ok(keptChildren(snaps[0], "k") !== null, "used: now the most recent");
-    assert.equal(keptChildren(snaps[0], "other"), null);
-    keepChildren(snaps[2], "k", 0, [new Uint8Array(100)]);
-    assert.deepEqual(snaps.map(isKept), [true, false, true]);
-    keepChildren(snaps[1], "k", 0, [new Uint8Array(1000)]);
-    assert.equal(isKept(snaps[1]), false, "larger than the whole budget");
-    snaps[0].changes++;
-    assert.equal(keptChildren(snaps[0], "k"), null, "stale after an in-place change");
-    keepChildren(snaps[2], "k", 1, [new Uint8Array(10)]);
-    assert.equal(keptChildren(snaps[2], "k")?.[0].length, 100, "rendered before a change: not kept");
-    assert.equal(setKeptBudget(MAX_KEPT_BYTES), 200);
-  } finally {
-    setKeptBudget(MAX_KEPT_BYTES);
-  }
+  const cache = new PropfindCache();
+  assert.equal(cache.setBudget(0), 0);
+  cache.setBudget(250);
+  cache.keep(snaps[0], "k", 0, [new Uint8Array(100)]);
+  cache.keep(snaps[1], "k", 0, [new Uint8Array(100)]);
+  assert.ok(cache.get(snaps[0], "k") !== null, "used: now the most recent");
+  assert.equal(cache.get(snaps[0], "other"), null);
+  cache.keep(snaps[2], "k", 0, [new Uint8Array(100)]);
+  assert.deepEqual(snaps.map((s) => cache.has(s)), [true, false, true]);
+  cache.keep(snaps[1], "k", 0, [new Uint8Array(1000)]);
+  assert.equal(cache.has(snaps[1]), false, "larger than the whole budget");
+  snaps[0].changes++;
+  assert.equal(cache.get(snaps[0], "k"), null, "stale after an in-place change");
+  cache.keep(snaps[2], "k", 1, [new Uint8Array(10)]);
+  assert.equal(cache.get(snaps[2], "k")?.[0].length, 100, "rendered before a change: not kept");
+  assert.equal(cache.setBudget(MAX_KEPT_BYTES), 200);
+});
+
+Deno.test("PROPFIND kept answers: two caches (two apps) share no answers and no byte budget", () => {
+  const snap = { changes: 0 } as unknown as DirSnapshot;
+  const one = new PropfindCache(150);
+  const two = new PropfindCache(150);
+  one.keep(snap, "k", 0, [new Uint8Array(100)]);
+  assert.ok(one.has(snap));
+  assert.equal(two.has(snap), false);
+  assert.equal(two.get(snap, "k"), null);
+  // The other cache's 100 bytes do not count against this one's budget.
+  two.keep(snap, "k", 0, [new Uint8Array(120)]);
+  assert.equal(two.get(snap, "k")?.[0].length, 120);
+  assert.equal(one.get(snap, "k")?.[0].length, 100);
+  assert.equal(one.setBudget(150), 100);
+  assert.equal(two.setBudget(150), 120);
 });
