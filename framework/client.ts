@@ -3,11 +3,6 @@
  * Browser side of the islands layer: finds the markers of one island and hydrates them. Also the part of
  * client-side navigation that belongs to the framework: unmounting the islands of a swapped-out area and
  * hydrating the islands of the new one (loading their scripts when this page has not loaded them yet).
- *
- * On page load the islands hydrate one per task, so that no task holding up input is longer than one island:
- * the island scripts only queue their markers, and a drain loop yields to the browser (`scheduler.yield()`,
- * else a MessageChannel message) before each one. The islands of the routed area (`<main>`) go first, the
- * shell's (header, sidebar, overlays) after; islands share state through modules, never through hydration order.
  */
 import { h, hydrate, render } from "preact";
 import { useEffect } from "preact/hooks";
@@ -48,70 +43,13 @@ function hydrateMarker(marker: Element, component: ComponentType<object>): void 
   render(vnode, root);
 }
 
-interface Job {
-  marker: Element;
-  component: ComponentType<object>;
-}
-// Like the registry, one queue per page.
-const hydration: { queue: Job[]; draining: Promise<void> | null } =
-  ((globalThis as { __fbHydration?: { queue: Job[]; draining: Promise<void> | null } }).__fbHydration ??= {
-    queue: [],
-    draining: null,
-  });
-const queue = hydration.queue;
-
-/** Ends the current task: `scheduler.yield()` where the browser has it, else a MessageChannel message. */
-function nextTask(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
-/** The next queued island: the first one inside the routed area, else the first queued. */
-function takeNext(): Job {
-  const i = queue.findIndex((job) => job.marker.closest("main") !== null);
-  return queue.splice(Math.max(i, 0), 1)[0];
-}
-
-async function drain(): Promise<void> {
-  while (queue.length) {
-    await nextTask();
-    const job = takeNext();
-    // A marker swapped out by client-side navigation meanwhile is gone; its new area hydrates on its own.
-    if (!job?.marker.isConnected) continue;
-    try {
-      hydrateMarker(job.marker, job.component);
-    } catch (err) {
-      // One island failing must not keep the others from hydrating.
-      reportError(err);
-    }
-  }
-  hydration.draining = null;
-}
-
-/** Resolves once every queued island has hydrated. */
-function whenDrained(): Promise<void> {
-  return hydration.draining ?? Promise.resolve();
-}
-
-/**
- * Hydrates every instance of the named island on the page (props in the framework/serialize.ts format), each in
- * a task of its own (see above); their roots get `data-hydrated` once mounted.
- */
+/** Hydrates every instance of the named island on the page (props in the framework/serialize.ts format). */
 export function hydrateIsland(name: string, component: Island): void {
   const inner = component.inner ?? component;
   registry.set(name, inner);
   for (const marker of document.querySelectorAll(`fb-island[data-island="${name}"]`)) {
-    queue.push({ marker, component: inner });
+    hydrateMarker(marker, inner);
   }
-  if (queue.length && !hydration.draining) hydration.draining = drain();
 }
 
 /** Unmounts the islands inside `container` (their effects clean up) before it is replaced. */
@@ -138,5 +76,4 @@ export async function hydrateIslandsIn(container: Element, scripts: string[]): P
   }
   const urls = scripts.filter((u) => missing.has(u.split("/").pop()!.replace(/\.js$/, "")));
   await Promise.all(urls.map((u) => import(u)));
-  await whenDrained();
 }
