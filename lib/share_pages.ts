@@ -5,6 +5,7 @@
 import { toHttpError } from "./errors.ts";
 import { type DropInfo, dropInfo } from "./drop.ts";
 import { listSharesFor } from "./shares.ts";
+import { parseJsonChunks } from "./fs/resources.ts";
 import { openShare, type PublicCredentials, publicResourceJson } from "./share_access.ts";
 import { users } from "./storage/mod.ts";
 import type { RequestContext } from "./request_context.ts";
@@ -43,7 +44,7 @@ export async function findPublicPage(
     if (opened.link.kind !== "drop") {
       // The same bytes GET /api/public/share answers (one listing pipeline), read back as the page's data.
       const parts = await publicResourceJson(opened, { listings: deps.listings });
-      return JSON.parse(new TextDecoder().decode(await new Blob(parts).arrayBuffer()));
+      return await parseJsonChunks<PublicPageData>(parts);
     }
     if (req.sub !== "/") return null;
     const drop = await dropInfo(deps, settings, { rest: req.hash, credentials });

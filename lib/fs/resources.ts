@@ -59,7 +59,12 @@ export async function getResource(
 ): Promise<GetResourceResult> {
   const result = await getResourceJson(ctx, vpath, options);
   if (result.raw) return { raw: result.raw };
-  return { resource: JSON.parse(await new Blob(result.json).text()) };
+  return { resource: await parseJsonChunks<Resource>(result.json!) };
+}
+
+/** Reads back the chunked JSON of getResourceJson (or of the public share pipeline) as a value. */
+export async function parseJsonChunks<T>(chunks: Uint8Array<ArrayBuffer>[]): Promise<T> {
+  return JSON.parse(await new Blob(chunks).text());
 }
 
 /**

@@ -1,4 +1,6 @@
 /** Test fixtures for lib/upload: a temp root + staging dir, a KV store and upload contexts for fake users. */
+import assert from "node:assert/strict";
+import { HttpError } from "../errors.ts";
 import type { EventHooks } from "../hooks.ts";
 import { noopHooks } from "../hooks.ts";
 import type { Permissions, StoredUser } from "../types.ts";
@@ -115,4 +117,14 @@ export async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> 
   } finally {
     kv.close();
   }
+}
+
+/** Asserts that `p` rejects with an HttpError of `status` (and `code`, when given). */
+export async function rejectsWith(p: Promise<unknown>, status: number, code?: string): Promise<void> {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof HttpError, `expected HttpError, got ${err}`);
+    assert.equal(err.status, status, `status (code ${err.code})`);
+    if (code) assert.equal(err.code, code);
+    return true;
+  });
 }

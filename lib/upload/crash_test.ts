@@ -1,20 +1,10 @@
 /** Uploads under concurrency, across instances and after crashes: locks, leases, offsets and recovery. */
 import assert from "node:assert/strict";
-import { HttpError } from "../errors.ts";
 import { appendUploadChunk, createUpload, getUploadStatus } from "./mod.ts";
-import { chunk, uploadFixture } from "./_testing.ts";
+import { chunk, rejectsWith, uploadFixture } from "./_testing.ts";
 import { keys } from "../storage/keys.ts";
 import { acquireUploadLock } from "./lock.ts";
 import { targetKeyOf } from "./store.ts";
-
-async function rejectsWith(p: Promise<unknown>, status: number, code?: string): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof HttpError, `expected HttpError, got ${err}`);
-    assert.equal(err.status, status, `status (code ${err.code})`);
-    if (code) assert.equal(err.code, code);
-    return true;
-  });
-}
 
 Deno.test("two concurrent chunks for one upload: one wins, the other gets 423 or 409", async () => {
   const f = await uploadFixture();

@@ -1,18 +1,8 @@
 import assert from "node:assert/strict";
-import { HttpError } from "../errors.ts";
 import type { EventHooks, HookEvent } from "../hooks.ts";
 import { appendUploadChunk, createUpload, getUploadStatus, terminateUpload } from "./mod.ts";
-import { bodyOf, chunk, uploadFixture } from "./_testing.ts";
+import { bodyOf, chunk, rejectsWith, uploadFixture } from "./_testing.ts";
 import { listUploads } from "./store.ts";
-
-async function rejectsWith(p: Promise<unknown>, status: number, code?: string): Promise<void> {
-  await assert.rejects(p, (err: unknown) => {
-    assert.ok(err instanceof HttpError, `expected HttpError, got ${err}`);
-    assert.equal(err.status, status, `status (code ${err.code})`);
-    if (code) assert.equal(err.code, code);
-    return true;
-  });
-}
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
