@@ -3,6 +3,7 @@ import { island } from "../framework/island.tsx";
 import { ConfirmDelete } from "../components/ConfirmDelete.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
 import { Icon } from "../components/Icon.tsx";
+import { DataTable } from "../components/settings/DataTable.tsx";
 import { RotateCcw, Trash2 } from "../components/icons.ts";
 import {
   ApiError,
@@ -106,62 +107,53 @@ function SettingsTrashImpl(props: { items?: TrashItem[] | null }) {
         )}
       </div>
       <div class="card-content">
-        {!items
-          ? <p class="muted">{t("files.loading")}</p>
-          : !items.length
-          ? <p class="empty" data-testid="trash-lonely">{t("trash.lonely")}</p>
-          : (
-            <table class="trash-table">
-              <thead>
-                <tr>
-                  <th>{t("trash.origin")}</th>
-                  <th>{t("files.size")}</th>
-                  <th>{t("trash.deleted")}</th>
-                  <th>{t("trash.expires")}</th>
-                  <th>
-                    <span class="sr-only">{t("share.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((item) => (
-                  <tr key={item.id} data-id={item.id} data-testid="trash-item">
-                    <td class="break">{item.path}{item.isDir ? "/" : ""}</td>
-                    <td>{formatSize(item.size, locale)}</td>
-                    <td title={formatDate(item.deletedAt, locale)}>
-                      {formatRelative(item.deletedAt, { locale })}
-                    </td>
-                    <td title={formatDate(item.expiresAt, locale)}>
-                      {formatRelative(item.expiresAt, { locale })}
-                    </td>
-                    <td class="trash-buttons">
-                      <button
-                        type="button"
-                        class="action"
-                        title={t("trash.restore")}
-                        aria-label={`${t("trash.restore")}: ${item.name}`}
-                        data-testid="trash-restore"
-                        onClick={() => restore(item)}
-                      >
-                        <Icon node={RotateCcw} />
-                      </button>
-                      <button
-                        type="button"
-                        class="action"
-                        title={t("trash.deleteTitle")}
-                        aria-label={`${t("trash.deleteTitle")}: ${item.name}`}
-                        data-testid="trash-delete"
-                        onClick={() =>
-                          showPrompt("trash-purge", { id: item.id, name: item.name, onDone: load })}
-                      >
-                        <Icon node={Trash2} />
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+        <DataTable
+          rows={items}
+          loading={t("files.loading")}
+          empty={{ text: t("trash.lonely"), testId: "trash-lonely" }}
+          class="trash-table"
+          columns={[
+            t("trash.origin"),
+            t("files.size"),
+            t("trash.deleted"),
+            t("trash.expires"),
+            { hidden: t("share.actions") },
+          ]}
+          row={(item) => (
+            <tr key={item.id} data-id={item.id} data-testid="trash-item">
+              <td class="break">{item.path}{item.isDir ? "/" : ""}</td>
+              <td>{formatSize(item.size, locale)}</td>
+              <td title={formatDate(item.deletedAt, locale)}>
+                {formatRelative(item.deletedAt, { locale })}
+              </td>
+              <td title={formatDate(item.expiresAt, locale)}>
+                {formatRelative(item.expiresAt, { locale })}
+              </td>
+              <td class="trash-buttons">
+                <button
+                  type="button"
+                  class="action"
+                  title={t("trash.restore")}
+                  aria-label={`${t("trash.restore")}: ${item.name}`}
+                  data-testid="trash-restore"
+                  onClick={() => restore(item)}
+                >
+                  <Icon node={RotateCcw} />
+                </button>
+                <button
+                  type="button"
+                  class="action"
+                  title={t("trash.deleteTitle")}
+                  aria-label={`${t("trash.deleteTitle")}: ${item.name}`}
+                  data-testid="trash-delete"
+                  onClick={() => showPrompt("trash-purge", { id: item.id, name: item.name, onDone: load })}
+                >
+                  <Icon node={Trash2} />
+                </button>
+              </td>
+            </tr>
           )}
+        />
       </div>
     </section>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
+import { DataTable } from "../components/settings/DataTable.tsx";
 import { Icon } from "../components/Icon.tsx";
 import { Check as CheckIcon, X } from "../components/icons.ts";
 import { ErrorView } from "../components/ErrorView.tsx";
@@ -27,37 +28,31 @@ function SettingsUsersImpl(props: { users?: User[] }) {
         </a>
       </div>
       <div class="card-content">
-        {!users ? <p class="settings-loading">{t("files.loading")}</p> : (
-          <table class="settings-table">
-            <thead>
-              <tr>
-                <th>{t("settings.username")}</th>
-                <th>{t("settings.perm.admin")}</th>
-                <th>{t("settings.scope")}</th>
-                <th>
-                  <span class="sr-only">{t("settings.users.edit")}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id} data-username={u.username}>
-                  <td>{u.username}</td>
-                  <td data-admin={String(u.perm.admin)}>
-                    <Icon node={u.perm.admin ? CheckIcon : X} />
-                    <span class="sr-only">{u.perm.admin ? t("settings.yes") : t("settings.no")}</span>
-                  </td>
-                  <td>{u.scope}</td>
-                  <td>
-                    <a href={`${base}/settings/users/${u.id}`} class="button flat">
-                      {t("settings.users.edit")}
-                    </a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={users}
+          loading={t("files.loading")}
+          columns={[
+            t("settings.username"),
+            t("settings.perm.admin"),
+            t("settings.scope"),
+            { hidden: t("settings.users.edit") },
+          ]}
+          row={(u) => (
+            <tr key={u.id} data-username={u.username}>
+              <td>{u.username}</td>
+              <td data-admin={String(u.perm.admin)}>
+                <Icon node={u.perm.admin ? CheckIcon : X} />
+                <span class="sr-only">{u.perm.admin ? t("settings.yes") : t("settings.no")}</span>
+              </td>
+              <td>{u.scope}</td>
+              <td>
+                <a href={`${base}/settings/users/${u.id}`} class="button flat">
+                  {t("settings.users.edit")}
+                </a>
+              </td>
+            </tr>
+          )}
+        />
       </div>
     </section>
   );

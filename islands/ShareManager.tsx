@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { island } from "../framework/island.tsx";
 import { ErrorView } from "../components/ErrorView.tsx";
+import { DataTable } from "../components/settings/DataTable.tsx";
 import { ShareLinkActions } from "../components/share/ShareLinkActions.tsx";
 import { ShareLinkName } from "../components/share/ShareLinkName.tsx";
 import { ShareStyles } from "../components/share/styles.tsx";
@@ -60,64 +61,56 @@ function ShareManagerImpl(props: { links?: Share[] | null }) {
       <ShareStyles />
       <h2 class="card-title">{t("settings.nav.shares")}</h2>
       <div class="card-content">
-        {!links
-          ? <p class="muted">{t("files.loading")}</p>
-          : !links.length
-          ? <p class="empty" data-testid="share-lonely">{t("files.lonely")}</p>
-          : (
-            <table class="share-table">
-              <thead>
-                <tr>
-                  <th>{t("share.link")}</th>
-                  <th>{t("share.path")}</th>
-                  <th>{t("share.created")}</th>
-                  <th>{t("share.expires")}</th>
-                  {admin && <th>{t("share.owner")}</th>}
-                  <th>
-                    <span class="sr-only">{t("share.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {sortShares(links).map((l) => (
-                  <tr key={l.hash} data-hash={l.hash}>
-                    <td>
-                      <ShareLinkName
-                        hash={l.hash}
-                        href={shareUrl(l.hash)}
-                        hasPassword={l.hasPassword}
-                        passwordLabel={t("share.passwordProtected")}
-                      />
-                    </td>
-                    <td class="break" data-testid="share-path">{l.path}</td>
-                    <DateCell
-                      seconds={l.created}
-                      fallback="—"
-                      locale={locale}
-                      testId="share-created"
-                      label={t("share.created")}
-                    />
-                    <DateCell
-                      seconds={l.expire}
-                      fallback={t("share.permanent")}
-                      locale={locale}
-                      testId="share-expiry"
-                      label={t("share.expires")}
-                    />
-                    {admin && <td>{l.username}</td>}
-                    <td class="share-buttons">
-                      <ShareLinkActions
-                        copyLabel={t("share.copyLink")}
-                        deleteLabel={t("share.deleteLink")}
-                        onCopy={() => copy(l.hash)}
-                        onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+        <DataTable
+          rows={links && sortShares(links)}
+          loading={t("files.loading")}
+          empty={{ text: t("files.lonely"), testId: "share-lonely" }}
+          class="share-table"
+          columns={[
+            t("share.link"),
+            t("share.path"),
+            t("share.created"),
+            t("share.expires"),
+            admin && t("share.owner"),
+            { hidden: t("share.actions") },
+          ]}
+          row={(l) => (
+            <tr key={l.hash} data-hash={l.hash}>
+              <td>
+                <ShareLinkName
+                  hash={l.hash}
+                  href={shareUrl(l.hash)}
+                  hasPassword={l.hasPassword}
+                  passwordLabel={t("share.passwordProtected")}
+                />
+              </td>
+              <td class="break" data-testid="share-path">{l.path}</td>
+              <DateCell
+                seconds={l.created}
+                fallback="—"
+                locale={locale}
+                testId="share-created"
+                label={t("share.created")}
+              />
+              <DateCell
+                seconds={l.expire}
+                fallback={t("share.permanent")}
+                locale={locale}
+                testId="share-expiry"
+                label={t("share.expires")}
+              />
+              {admin && <td>{l.username}</td>}
+              <td class="share-buttons">
+                <ShareLinkActions
+                  copyLabel={t("share.copyLink")}
+                  deleteLabel={t("share.deleteLink")}
+                  onCopy={() => copy(l.hash)}
+                  onDelete={() => showPrompt("share-delete", { hash: l.hash, onDone: load })}
+                />
+              </td>
+            </tr>
           )}
+        />
       </div>
     </section>
   );

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { showError } from "../../client/toasts.ts";
 import { createAppPassword, deleteAppPassword, listAppPasswords } from "../../client/api/mod.ts";
 import type { AppPasswordInfo, NewAppPassword } from "../../lib/types.ts";
+import { DataTable } from "../../components/settings/DataTable.tsx";
 
 /** Props of AppPasswordsCard. */
 export interface AppPasswordsCardProps {
@@ -67,32 +68,29 @@ export function AppPasswordsCard(props: AppPasswordsCardProps) {
         )}
         {list && list.length > 0 && (
           <div class="app-passwords-scroll">
-            <table class="settings-table" data-testid="app-passwords">
-              <thead>
-                <tr>
-                  <th>{t("settings.appPasswords.name")}</th>
-                  <th>{t("settings.appPasswords.created")}</th>
-                  <th>{t("settings.appPasswords.lastUsed")}</th>
-                  <th>
-                    <span class="sr-only">{t("settings.appPasswords.revoke")}</span>
-                  </th>
+            <DataTable
+              rows={list}
+              loading={t("files.loading")}
+              testId="app-passwords"
+              columns={[
+                t("settings.appPasswords.name"),
+                t("settings.appPasswords.created"),
+                t("settings.appPasswords.lastUsed"),
+                { hidden: t("settings.appPasswords.revoke") },
+              ]}
+              row={(p) => (
+                <tr key={p.id} data-name={p.name}>
+                  <td>{p.name}</td>
+                  <td>{date(p.created)}</td>
+                  <td>{date(p.lastUsed)}</td>
+                  <td>
+                    <button type="button" class="button flat" onClick={() => revoke(p.id)}>
+                      {t("settings.appPasswords.revoke")}
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((p) => (
-                  <tr key={p.id} data-name={p.name}>
-                    <td>{p.name}</td>
-                    <td>{date(p.created)}</td>
-                    <td>{date(p.lastUsed)}</td>
-                    <td>
-                      <button type="button" class="button flat" onClick={() => revoke(p.id)}>
-                        {t("settings.appPasswords.revoke")}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              )}
+            />
           </div>
         )}
         <label class="field">
