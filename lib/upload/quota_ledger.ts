@@ -166,8 +166,9 @@ export class QuotaLedger {
     // Deleting a lease that ran out is checked too: a late renewal of it wins, and this admission reads again.
     for (const gone of view.expired.slice(0, MAX_SWEPT)) op.check(gone).delete(gone.key);
     op.set(keys.quotaHold(id, hold.id), this.#record(bytes), { expireIn: this.#leaseMs }).sum(epoch, 0n);
-    const { ok } = await op.commit();
-    if (!ok) return false;
+    // Another process's commit holding the SQLite file is a lost race too: the caller reads again.
+    const result = await op.commit().catch((err) => isBusy(err) ? null : Promise.reject(err));
+    if (!result?.ok) return false;
     hold.bytes = bytes;
     this.#track(hold);
     return true;
@@ -178,10 +179,12 @@ export class QuotaLedger {
     if (!this.#live.has(hold)) return;
     const id = await scopeIdOf(hold.scope);
     const key = keys.quotaHold(id, hold.id);
-    const op = this.#kv.atomic().sum(keys.quotaEpoch(id), 1n);
-    if (bytes > 0 && !hold.released) op.set(key, this.#record(bytes), { expireIn: this.#leaseMs });
-    else op.delete(key);
-    await op.commit();
+    await whenFree(() => {
+      const op = this.#kv.atomic().sum(keys.quotaEpoch(id), 1n);
+      if (bytes > 0 && !hold.released) op.set(key, this.#record(bytes), { expireIn: this.#leaseMs });
+      else op.delete(key);
+      return op.commit();
+    });
     if (hold.released) {
       hold.bytes = 0;
       this.#untrack(hold);
@@ -190,7 +193,8 @@ export class QuotaLedger {
 
   /** Bytes landed in `scope` without a hold (a finished tus upload): moves its usage generation on. */
   async bump(scope: string): Promise<void> {
-    await this.#kv.atomic().sum(keys.quotaEpoch(await scopeIdOf(scope)), 1n).commit();
+    const epoch = keys.quotaEpoch(await scopeIdOf(scope));
+    await whenFree(() => this.#kv.atomic().sum(epoch, 1n).commit());
   }
 
   /** Stops the heartbeat (closeDeps); the holds left expire with their leases. */
@@ -242,7 +246,24 @@ export class QuotaLedger {
     // A released hold is deleted, and one holding nothing has no lease to keep.
     if (hold.released || hold.bytes === 0 || !this.#live.has(hold)) return;
     const key = keys.quotaHold(await scopeIdOf(hold.scope), hold.id);
-    await this.#kv.set(key, this.#record(hold.bytes), { expireIn: this.#leaseMs });
+    await whenFree(() => this.#kv.set(key, this.#record(hold.bytes), { expireIn: this.#leaseMs }));
+  }
+}
+
+/** True for the answer of SQLite when another process holds the KV file's write lock (it does not wait). */
+function isBusy(err: unknown): boolean {
+  return /database is locked|busy/i.test(String((err as Error)?.message));
+}
+
+/** Runs a KV write again (a bounded number of times, after a short pause) while the KV file is busy. */
+async function whenFree<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (attempt >= 50 || !isBusy(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+    }
   }
 }
 

@@ -53,7 +53,7 @@ export interface ReserveDeps extends QuotaDeps {
  */
 const GROWTH = 1.125;
 /** Admissions that lost a race to another instance and read again, before giving up with 503. */
-const MAX_ATTEMPTS = 16;
+const MAX_ATTEMPTS = 50;
 
 const NO_HOLD: QuotaHold = {
   bytes: 0,
@@ -127,7 +127,7 @@ function admit(
       const bytes = options.decide(left);
       if (bytes === null || await hold.commit(view, bytes)) return;
       // Another instance admitted a hold (or one ended) meanwhile: back off a little, then read again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
     }
     throw new UnavailableError("quota_busy", "Cannot check the quota: too many parallel writes, try again");
   });
