@@ -163,7 +163,8 @@ export async function reserveQuota(
   const release = async () => {
     if (hold.released) return;
     deps.usage.invalidate(scope);
-    await hold.release();
+    // The write itself is over: a hold that cannot be deleted now stops counting when its lease runs out.
+    await hold.release().catch((err) => log.warn("cannot release a quota hold", err));
   };
   return {
     get bytes() {
