@@ -4,7 +4,7 @@ import { QuotaLedger, type ReserveDeps, reserveQuota } from "./reservations.ts";
 import type { UploadRecord } from "./store.ts";
 import { keys } from "../storage/keys.ts";
 import { scopeIdOf, UsageCache } from "../quota.ts";
-import { HOLD_LEASE_MS, type QuotaHoldRecord } from "./quota_ledger.ts";
+import { HOLD_LEASE_MS, MAX_HOLD_MS, type QuotaHoldRecord } from "./quota_ledger.ts";
 
 /** A fake clock every ledger of a test reads. */
 const clock = { now: 1_000_000 };
@@ -220,4 +220,47 @@ Deno.test("a hold's lease in KV names its bytes, instance and deadline", async (
       until: clock.now + HOLD_LEASE_MS,
     });
   });
+});
+
+Deno.test("the heartbeat stops renewing a hold after MAX_HOLD_MS: its lease then runs out", async () => {
+  await withLedger(async (deps) => {
+    const other = otherInstance(deps);
+    try {
+      const endless = await reserveQuota(deps, alice, 60);
+      clock.now += MAX_HOLD_MS - 30_000;
+      await deps.quotaLedger.heartbeat();
+      clock.now += 40_000;
+      await deps.quotaLedger.heartbeat();
+      clock.now += HOLD_LEASE_MS - 40_000 - 1;
+      await assert.rejects(reserveQuota(other, alice, 41), over, "renewed before the bound");
+      clock.now += 2;
+      await (await reserveQuota(other, alice, 100)).release();
+      await endless.release();
+    } finally {
+      other.quotaLedger.close();
+    }
+  });
+});
+
+Deno.test("the heartbeat timer renews the leases by itself", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "fbresv-" }));
+  const kv = await Deno.openKv(":memory:");
+  const quotaLedger = new QuotaLedger(kv, { now: () => clock.now, renewMs: 5 });
+  const deps: ReserveDeps = { config: { root }, kv, usage: new UsageCache(), quotaLedger };
+  try {
+    await using _hold = await reserveQuota(deps, alice, 10);
+    const prefix = [...keys.quotaScopePrefix(await scopeIdOf(root)), "lease"];
+    const until = async () => (await Array.fromAsync(kv.list<QuotaHoldRecord>({ prefix })))[0].value.until;
+    clock.now += 1000;
+    // Waits for the timer's next beat, polling a bounded number of times (a broken timer fails, never hangs).
+    let polls = 0;
+    while (await until() !== clock.now + HOLD_LEASE_MS && ++polls < 4000) {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.equal(await until(), clock.now + HOLD_LEASE_MS, "renewed by the timer");
+  } finally {
+    quotaLedger.close();
+    kv.close();
+    await Deno.remove(root, { recursive: true });
+  }
 });
