@@ -17,6 +17,7 @@
  */
 import { log } from "../log.ts";
 import { generationOf, scopeIdOf } from "../quota.ts";
+import { isKvBusy, whenKvFree } from "../storage/busy.ts";
 import { keys } from "../storage/keys.ts";
 
 /** How long a hold counts without being renewed. */
@@ -167,7 +168,7 @@ export class QuotaLedger {
     for (const gone of view.expired.slice(0, MAX_SWEPT)) op.check(gone).delete(gone.key);
     op.set(keys.quotaHold(id, hold.id), this.#record(bytes), { expireIn: this.#leaseMs }).sum(epoch, 0n);
     // Another process's commit holding the SQLite file is a lost race too: the caller reads again.
-    const result = await op.commit().catch((err) => isBusy(err) ? null : Promise.reject(err));
+    const result = await op.commit().catch((err) => isKvBusy(err) ? null : Promise.reject(err));
     if (!result?.ok) return false;
     hold.bytes = bytes;
     this.#track(hold);
@@ -179,7 +180,7 @@ export class QuotaLedger {
     if (!this.#live.has(hold)) return;
     const id = await scopeIdOf(hold.scope);
     const key = keys.quotaHold(id, hold.id);
-    await whenFree(() => {
+    await whenKvFree(() => {
       const op = this.#kv.atomic().sum(keys.quotaEpoch(id), 1n);
       if (bytes > 0 && !hold.released) op.set(key, this.#record(bytes), { expireIn: this.#leaseMs });
       else op.delete(key);
@@ -194,7 +195,7 @@ export class QuotaLedger {
   /** Bytes landed in `scope` without a hold (a finished tus upload): moves its usage generation on. */
   async bump(scope: string): Promise<void> {
     const epoch = keys.quotaEpoch(await scopeIdOf(scope));
-    await whenFree(() => this.#kv.atomic().sum(epoch, 1n).commit());
+    await whenKvFree(() => this.#kv.atomic().sum(epoch, 1n).commit());
   }
 
   /** Stops the heartbeat (closeDeps); the holds left expire with their leases. */
@@ -246,24 +247,7 @@ export class QuotaLedger {
     // A released hold is deleted, and one holding nothing has no lease to keep.
     if (hold.released || hold.bytes === 0 || !this.#live.has(hold)) return;
     const key = keys.quotaHold(await scopeIdOf(hold.scope), hold.id);
-    await whenFree(() => this.#kv.set(key, this.#record(hold.bytes), { expireIn: this.#leaseMs }));
-  }
-}
-
-/** True for the answer of SQLite when another process holds the KV file's write lock (it does not wait). */
-function isBusy(err: unknown): boolean {
-  return /database is locked|busy/i.test(String((err as Error)?.message));
-}
-
-/** Runs a KV write again (a bounded number of times, after a short pause) while the KV file is busy. */
-async function whenFree<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1;; attempt++) {
-    try {
-      return await write();
-    } catch (err) {
-      if (attempt >= 50 || !isBusy(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
-    }
+    await whenKvFree(() => this.#kv.set(key, this.#record(hold.bytes), { expireIn: this.#leaseMs }));
   }
 }
 

@@ -159,6 +159,50 @@ Deno.test("parallel writes on two instances (POST and WebDAV PUT) together admit
   }
 });
 
+Deno.test("parallel tus creations on two instances admit exactly the declared lengths that fit", async () => {
+  const t = await twoInstances();
+  const logged = captureLog();
+  try {
+    const tus = { "X-Auth": t.a.tokens.alice, "Tus-Resumable": "1.0.0" };
+    const statuses = await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+      const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+      try {
+        const res = await fetch(`${t.bases[i % 2]}/api/tus/p${i}.bin?override=false`, {
+          method: "POST",
+          headers: { ...tus, "Upload-Length": "10" },
+          client,
+        });
+        await res.body?.cancel();
+        return res.status;
+      } finally {
+        client.close();
+      }
+    }));
+    assert.equal(statuses.filter((s) => s === 201).length, 4, `statuses: ${statuses}`);
+    assert.equal(statuses.filter((s) => s === 507).length, 4, `statuses: ${statuses}`);
+    // The accepted uploads finish where they started (each keeps its lease there), all in parallel: they end
+    // exactly at the quota.
+    await Promise.all(statuses.map(async (s, i) => {
+      if (s !== 201) return;
+      const res = await fetch(`${t.bases[i % 2]}/api/tus/p${i}.bin`, {
+        method: "PATCH",
+        headers: { ...tus, "Upload-Offset": "0", "Content-Type": "application/offset+octet-stream" },
+        body: "x".repeat(10),
+      });
+      await res.body?.cancel();
+      assert.equal(res.status, 204);
+    }));
+    const files = await filesOf(`${t.a.root}/alice`);
+    assert.equal(Object.values(files).reduce((a, b) => a + b, 0), 100, JSON.stringify(files));
+    for (const base of t.bases) assert.deepEqual(await usage(t, base), { total: 100, used: 100 });
+    assert.deepEqual(await leases(t), []);
+    assert.deepEqual(logged.errors(), []);
+  } finally {
+    logged.stop();
+    await t.close();
+  }
+});
+
 Deno.test("parallel copies on two instances never take the user past the quota", async () => {
   const t = await twoInstances();
   const logged = captureLog();
