@@ -68,6 +68,7 @@ export async function closeDeps(deps: AppDeps): Promise<void> {
   await deps.searchIndex.close();
   await deps.folderSizes.close();
   await deps.cache.close();
+  deps.quotaLedger.close();
   await releaseParkedLeases(deps.leases).catch((err) => log.debug("cannot release upload leases", err));
   deps.kv.close();
 }

@@ -171,7 +171,8 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     },
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
-    quotaLedger: new QuotaLedger(),
+    // Quota holds of writes in flight, shared through KV with other instances (lib/upload/quota_ledger.ts).
+    quotaLedger: new QuotaLedger(kv, { now }),
     stagingSync: new StagingSync(),
     propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),

@@ -166,6 +166,10 @@ function inputErrorOf(err: unknown): HttpError | null {
   if ((err as { code?: unknown }).code === "ENAMETOOLONG") {
     return new BadRequestError("file name or path too long", { ...options, code: "name_too_long" });
   }
+  // The client went away before its request body was complete (a cancelled upload): nobody reads the answer.
+  if (err instanceof Deno.errors.BadResource && /read request body/.test(err.message)) {
+    return new BadRequestError("the request body ended early", { ...options, code: "body_interrupted" });
+  }
   if (!(err instanceof TypeError)) return null;
   if (/unexpected NUL byte/.test(err.message)) {
     return new BadRequestError("path contains a NUL byte", { ...options, code: "nul_byte" });

@@ -1,14 +1,18 @@
 /**
  * Per-user storage quotas (docs/configuration.md#quotas). A user's usage is the bytes of the files in their scope
  * plus their trash. The scope's bytes come from a streaming walk, cached in memory per scope folder and dropped
- * whenever a request through our API writes into an overlapping scope ({@link UsageCache}); writes made
+ * whenever a request through our API writes into an overlapping scope ({@link UsageCache}). A cached count is
+ * also tied to the scope's usage generation in KV, which every write that held quota bytes bumps when its bytes
+ * land (lib/upload/quota_ledger.ts), so another instance on the same database recounts after it; writes made
  * beside the server are seen at the next recount.
  */
 import type { Config } from "../config.ts";
 import { InsufficientStorageError } from "./errors.ts";
 import { scopeDirOf } from "./fs/gate.ts";
 import { isSameOrInside } from "./fs/path.ts";
+import { keys } from "./storage/keys.ts";
 import { trashBytesOf } from "./trash/store.ts";
+import { targetKeyOf } from "./upload/store.ts";
 import type { StoredUser, Usage } from "./types.ts";
 
 /** What quota checks need from the app. */
@@ -24,6 +28,8 @@ export type QuotaUser = Pick<StoredUser, "id" | "scope" | "quota">;
 
 interface CacheEntry {
   bytes: Promise<number>;
+  /** The scope's usage generation the count was started under. */
+  generation: string;
 }
 
 /** Byte counts of scope folders, kept until a write into an overlapping scope; one per app (AppDeps.usage). */
@@ -37,11 +43,14 @@ export class UsageCache {
     }
   }
 
-  /** The cached count of `dir`, else `count()` (remembered unless it fails or is invalidated meanwhile). */
-  bytes(dir: string, count: (dir: string) => Promise<number>): Promise<number> {
+  /**
+   * The cached count of `dir` when it was started under `generation`, else `count()` (remembered unless it fails
+   * or is invalidated meanwhile).
+   */
+  bytes(dir: string, count: (dir: string) => Promise<number>, generation = ""): Promise<number> {
     const hit = this.#entries.get(dir);
-    if (hit) return hit.bytes;
-    const entry: CacheEntry = { bytes: count(dir) };
+    if (hit && hit.generation === generation) return hit.bytes;
+    const entry: CacheEntry = { bytes: count(dir), generation };
     this.#entries.set(dir, entry);
     entry.bytes.catch(() => this.#entries.get(dir) === entry && this.#entries.delete(dir));
     return entry.bytes;
@@ -60,14 +69,50 @@ export function usageKeyOf(deps: QuotaDeps, user: Pick<StoredUser, "scope">): st
   return scopeDirOf({ root: deps.config.root, user });
 }
 
-/** Bytes of the files under the user's scope: cached, else counted by a walk. */
-export function scopeBytes(deps: QuotaDeps, user: Pick<StoredUser, "scope">): Promise<number> {
-  return deps.usage.bytes(usageKeyOf(deps, user), countBytes);
+const scopeIds = new Map<string, Promise<string>>();
+
+/** The KV key part of a scope folder (its hex sha256: folders may be longer than a key allows). */
+export function scopeIdOf(dir: string): Promise<string> {
+  let id = scopeIds.get(dir);
+  if (!id) {
+    // A memo of a pure function; cleared wholesale so it cannot grow without bound.
+    if (scopeIds.size >= 1024) scopeIds.clear();
+    id = targetKeyOf(dir);
+    scopeIds.set(dir, id);
+  }
+  return id;
 }
 
-/** Bytes counted against the user's quota: their scope plus their trash. */
-export async function usedBytes(deps: QuotaDeps, user: QuotaUser): Promise<number> {
-  const [scope, trash] = await Promise.all([scopeBytes(deps, user), trashBytesOf(deps.kv, user.id)]);
+/** The usage generation of a scope folder in KV ("0" before its first landed write). */
+export async function usageGeneration(kv: Deno.Kv, dir: string): Promise<string> {
+  const entry = await kv.get<Deno.KvU64>(keys.quotaEpoch(await scopeIdOf(dir)));
+  return generationOf(entry.value);
+}
+
+/** A usage generation as the string the cache compares. */
+export function generationOf(value: unknown): string {
+  return value instanceof Deno.KvU64 ? String(value.value) : "0";
+}
+
+/**
+ * Bytes of the files under the user's scope: cached, else counted by a walk. `generation` is the scope's usage
+ * generation when the caller has just read it; otherwise it is read from KV.
+ */
+export async function scopeBytes(
+  deps: QuotaDeps,
+  user: Pick<StoredUser, "scope">,
+  generation?: string,
+): Promise<number> {
+  const dir = usageKeyOf(deps, user);
+  return await deps.usage.bytes(dir, countBytes, generation ?? await usageGeneration(deps.kv, dir));
+}
+
+/** Bytes counted against the user's quota: their scope plus their trash (`generation`: see scopeBytes). */
+export async function usedBytes(deps: QuotaDeps, user: QuotaUser, generation?: string): Promise<number> {
+  const [scope, trash] = await Promise.all([
+    scopeBytes(deps, user, generation),
+    trashBytesOf(deps.kv, user.id),
+  ]);
   return scope + trash;
 }
 

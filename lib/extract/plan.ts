@@ -108,7 +108,7 @@ export async function planExtract(
   const totals = await scanEntries(archive, format, { limits, budget, signal: options.signal });
   // The declared sizes must fit the quota now (507 before anything is written); the write pass holds the
   // real bytes as they come.
-  if (req.deps) (await reserveQuota(req.deps, req.user, totals.bytes)).release();
+  if (req.deps) await (await reserveQuota(req.deps, req.user, totals.bytes)).release();
   if (dest.stat === null) {
     await Deno.mkdir(dest.real, { recursive: true, mode: DIR_MODE });
     // Read the new folder back through the gate: it passed the same checks a moment ago.

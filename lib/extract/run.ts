@@ -47,7 +47,7 @@ export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): Asyn
     yield { type: "error", status: http.status, message: http.expose ? http.message : String(http.status) };
     return;
   }
-  using hold = held;
+  await using hold = held;
   const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0, replaced: 0, hold };
   let lastProgress = Date.now();
   const opened = await openArchive(plan.archive.real, plan.format, { signal });

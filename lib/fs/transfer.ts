@@ -101,7 +101,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
   if (follows) await assertTreeFits(src, dst);
   await assertNoDropUpload(req.deps?.kv ?? req.kv, dst.real, dst.vpath);
   // A copy adds the source's bytes, less those of the entry it replaces; they stay held until it is done.
-  using _hold = action === "copy" && req.deps && src.stat
+  await using _hold = action === "copy" && req.deps && src.stat
     ? await reserveQuota(
       req.deps,
       req.user,

@@ -17,14 +17,16 @@ async function quotaGuarded(
   req: FsRequest,
   target: ScopedPath,
   body: WriteBody,
-): Promise<{ body: WriteBody } & Disposable> {
-  if (!req.deps || body === null || quotaOf(req.user) === 0) return { body, [Symbol.dispose]: () => {} };
+): Promise<{ body: WriteBody } & AsyncDisposable> {
+  if (!req.deps || body === null || quotaOf(req.user) === 0) {
+    return { body, [Symbol.asyncDispose]: () => Promise.resolve() };
+  }
   const replaced = target.stat?.isFile ? target.stat.size : 0;
   const first = body instanceof Uint8Array ? body.byteLength - replaced : 0;
   const hold = await reserveQuota(req.deps, req.user, first);
   return {
     body: body instanceof Uint8Array ? body : heldBody(body, hold, replaced),
-    [Symbol.dispose]: hold.release,
+    [Symbol.asyncDispose]: hold.release,
   };
 }
 
@@ -75,7 +77,7 @@ export async function uploadResource(
     await req.previews?.dropPreviews(target).catch(() => 0);
   }
   await assertNoDropUpload(req.deps?.kv ?? req.kv, target.real, target.vpath);
-  using guarded = await quotaGuarded(req, target, body);
+  await using guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
     req.hooks,
     "upload",
@@ -98,7 +100,7 @@ export async function saveResource(
   if (target.stat.isDirectory) {
     throw new ConflictError("is_directory", `Cannot save "${target.vpath}": it is a folder`);
   }
-  using guarded = await quotaGuarded(req, target, body);
+  await using guarded = await quotaGuarded(req, target, body);
   await req.previews?.dropPreviews(target).catch(() => 0);
   const info = await withHooks(
     req.hooks,

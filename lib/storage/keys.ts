@@ -31,6 +31,8 @@
  * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
  * | ["trash", "by_user", userId, id]            | TrashRecord: a deleted item (lib/trash/store.ts) |
  * | ["audit", time, id]                         | AuditEntry (lib/audit/mod.ts), kept `--audit-days` |
+ * | ["quota", sha256(scope dir), "epoch"]       | Deno.KvU64: usage generation of the scope; its versionstamp versions the holds |
+ * | ["quota", sha256(scope dir), "lease", id]   | QuotaHoldRecord (lib/upload/quota_ledger.ts): bytes, instance, until (expiring) |
  *
  * Secondary indexes are written in the same `kv.atomic()` as their record, guarded with
  * `.check({ key, versionstamp: null })` so two writers can never both claim a name.
@@ -101,6 +103,10 @@ export const keys = {
   auditEntryBefore: (time: number) => ["audit", time] as const,
   /** Bound above every entry (booleans sort after numbers). */
   auditEnd: () => ["audit", true] as const,
+  // "epoch" sorts before "lease": one listing of the scope reads the version before the holds it versions.
+  quotaScopePrefix: (scopeId: string) => ["quota", scopeId] as const,
+  quotaEpoch: (scopeId: string) => ["quota", scopeId, "epoch"] as const,
+  quotaHold: (scopeId: string, holdId: string) => ["quota", scopeId, "lease", holdId] as const,
 };
 
 /** Case-folds a username for the uniqueness index. */

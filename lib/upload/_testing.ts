@@ -52,7 +52,7 @@ export async function uploadFixture(
     now: () => clock.now,
     usage: new UsageCache(),
     leases: new UploadLeases(kv),
-    quotaLedger: new QuotaLedger(),
+    quotaLedger: new QuotaLedger(kv, { now: () => clock.now }),
     stagingSync: new StagingSync(),
   };
   return {

@@ -38,7 +38,7 @@ export async function createUpload(
   // The declared length is what the upload will add (less the file it replaces): refuse it now, not at the end.
   const replaced = target.path.stat?.isFile ? target.path.stat.size : 0;
   // Held until the record is saved, which then keeps the length reserved (lib/upload/reservations.ts).
-  using _hold = await reserveQuota(ctx.deps, ctx.user, length - replaced, { target: target.path.real });
+  await using _hold = await reserveQuota(ctx.deps, ctx.user, length - replaced, { target: target.path.real });
   const { kv } = ctx.deps;
   const previous = await findUpload(kv, target.key);
   await guardDropName(kv, { key: target.key, vpath: target.path.vpath }, {

@@ -5,6 +5,7 @@
  * held while it has a drop marker and an unfinished upload; the owner then gets 409, as a second visitor would.
  */
 import { ConflictError } from "../errors.ts";
+import { whenKvFree } from "../storage/busy.ts";
 import { keys } from "../storage/keys.ts";
 import { findUpload, targetKeyOf, type UploadEntry } from "./store.ts";
 
@@ -33,7 +34,8 @@ export async function guardDropName(
   const marker = await kv.get<string>(keys.dropUpload(target.key));
   if (marker.value === null) return;
   if (options.previous) throw running(target.vpath);
-  await kv.atomic().check(marker).delete(marker.key).commit();
+  const op = kv.atomic().check(marker).delete(marker.key);
+  await whenKvFree(() => op.commit());
 }
 
 /**

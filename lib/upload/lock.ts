@@ -11,6 +11,7 @@
  * while one long chunk streams. Creation parks the lease too, and the lease is what protects an upload from
  * another user's POST: once it ran out (no chunk for LOCK_TTL_MS), the path can be taken over (isLeaseLive).
  */
+import { whenKvFree } from "../storage/busy.ts";
 import { keys } from "../storage/keys.ts";
 
 /** The value of a lock key. */
@@ -48,10 +49,12 @@ export async function acquireUploadLock(
   const current = await kv.get<LeaseValue>(key);
   if (current.value && current.value.until > options.now) return null;
   const holder = crypto.randomUUID();
-  const res = await kv.atomic().check(current).set(key, { holder, until: options.now + ttl }, {
+  const op = kv.atomic().check(current).set(key, { holder, until: options.now + ttl }, {
     // KV expiry is lazy; `until` is what counts. The expiry only keeps stale keys from piling up.
     expireIn: ttl * 4,
-  }).commit();
+  });
+  // Another instance's commit may hold the KV file for a moment: that is a wait, not a failure.
+  const res = await whenKvFree(() => op.commit());
   return res.ok ? { key, holder, versionstamp: res.versionstamp, until: options.now + ttl } : null;
 }
 
@@ -62,8 +65,9 @@ export async function renewUploadLock(
   options: { now: number; ttlMs?: number },
 ): Promise<boolean> {
   const ttl = options.ttlMs ?? LOCK_TTL_MS;
-  const res = await kv.atomic().check({ key: lock.key, versionstamp: lock.versionstamp })
-    .set(lock.key, { holder: lock.holder, until: options.now + ttl }, { expireIn: ttl * 4 }).commit();
+  const op = kv.atomic().check({ key: lock.key, versionstamp: lock.versionstamp })
+    .set(lock.key, { holder: lock.holder, until: options.now + ttl }, { expireIn: ttl * 4 });
+  const res = await whenKvFree(() => op.commit());
   if (!res.ok) return false;
   lock.versionstamp = res.versionstamp;
   lock.until = options.now + ttl;
@@ -72,7 +76,8 @@ export async function renewUploadLock(
 
 /** Releases a held lease (no-op when it was lost meanwhile). */
 export async function releaseUploadLock(kv: Deno.Kv, lock: UploadLock): Promise<void> {
-  await kv.atomic().check({ key: lock.key, versionstamp: lock.versionstamp }).delete(lock.key).commit();
+  const op = kv.atomic().check({ key: lock.key, versionstamp: lock.versionstamp }).delete(lock.key);
+  await whenKvFree(() => op.commit());
 }
 
 /** A running lease renewal; `stop()` waits for an in-flight renewal and tells whether the lease held. */

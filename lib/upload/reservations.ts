@@ -1,19 +1,24 @@
 /**
  * Quota reservations for writes in flight (docs/configuration.md#quotas). A check alone lets parallel writes
  * that each fit overshoot the quota together, so every quota check also counts what is already promised:
- * the declared lengths of unfinished tus uploads into the scope (their KV records, so other instances' uploads
- * count too) and the holds of plain writes, copies and extractions running in this process. Checks of one
- * scope run one at a time; a write keeps its hold until its bytes are in place and the usage cache has been
- * dropped, so for a moment they may count twice (never zero times). The holds live in one ledger per app
- * (AppDeps.quotaLedger).
+ * the declared lengths of unfinished tus uploads into the scope (their KV records) and the holds of plain
+ * writes, copies and extractions (their leases in KV, lib/upload/quota_ledger.ts). Both are shared by every
+ * instance on the database, and a hold is admitted by an atomic that fails when another hold was admitted
+ * meanwhile, so instances cannot both take the last bytes. A write keeps its hold until its bytes are in place
+ * and the usage generation moved on (in the same atomic that deletes the hold), so for a moment they may count
+ * twice (never zero times).
  */
-import { InsufficientStorageError } from "../errors.ts";
+import { InsufficientStorageError, UnavailableError } from "../errors.ts";
 import { isSameOrInside } from "../fs/path.ts";
+import { log } from "../log.ts";
 import { type QuotaDeps, quotaOf, type QuotaUser, usageKeyOf, usedBytes } from "../quota.ts";
+import type { LedgerHold, LedgerView, QuotaLedger } from "./quota_ledger.ts";
 import { listUploads } from "./store.ts";
 
+export { QuotaLedger } from "./quota_ledger.ts";
+
 /** Bytes promised to one running write; released (disposed) once its bytes are on disk or it failed. */
-export interface QuotaHold extends Disposable {
+export interface QuotaHold extends AsyncDisposable {
   /** Bytes held now. */
   readonly bytes: number;
   /**
@@ -21,37 +26,19 @@ export interface QuotaHold extends Disposable {
    * lock; throws 507 when they do not fit.
    */
   grow(total: number): Promise<void>;
-  /** `bytes` of the write are in place (a finished file of many): drops the usage cache, then holds that less. */
+  /**
+   * `bytes` of the write are in place (a finished file of many): drops the usage cache, then holds that less
+   * (the KV write follows in the background, before any later one of this hold).
+   */
   settle(bytes: number): void;
   /** Drops the usage cache of the scope, then the hold (idempotent). */
-  release(): void;
+  release(): Promise<void>;
 }
 
 /** Options of {@link reserveQuota}. */
 export interface ReserveOptions {
   /** Real path of the file the write replaces: an unfinished upload to it is not counted (it is replaced). */
   target?: string;
-}
-
-interface Ledger {
-  holds: Set<{ bytes: number }>;
-  /** Tail of the queue of checks on this scope. */
-  tail: Promise<void>;
-}
-
-/** The holds and check queues of one app, per quota scope. */
-export class QuotaLedger {
-  readonly #ledgers = new Map<string, Ledger>();
-
-  /** The ledger of a scope (created on first use). */
-  of(key: string): Ledger {
-    let ledger = this.#ledgers.get(key);
-    if (!ledger) {
-      ledger = { holds: new Set(), tail: Promise.resolve() };
-      this.#ledgers.set(key, ledger);
-    }
-    return ledger;
-  }
 }
 
 /** What {@link reserveQuota} needs from the app. */
@@ -65,21 +52,16 @@ export interface ReserveDeps extends QuotaDeps {
  * not per chunk, while a small body holds about what it brings (parallel small writes near the quota all fit).
  */
 const GROWTH = 1.125;
+/** Admissions that lost a race to another instance and read again, before giving up with 503. */
+const MAX_ATTEMPTS = 50;
 
 const NO_HOLD: QuotaHold = {
   bytes: 0,
   grow: () => Promise.resolve(),
   settle: () => {},
-  release: () => {},
-  [Symbol.dispose]: () => {},
+  release: () => Promise.resolve(),
+  [Symbol.asyncDispose]: () => Promise.resolve(),
 };
-
-/** Runs `job` after every earlier check of the scope. */
-function serialized<T>(ledger: Ledger, job: () => Promise<T>): Promise<T> {
-  const run = ledger.tail.then(job);
-  ledger.tail = run.then(() => {}, () => {});
-  return run;
-}
 
 /** Declared bytes of the unfinished tus uploads into the scope (or by the user), less what they replace. */
 async function uploadsInFlight(
@@ -105,18 +87,19 @@ async function uploadsInFlight(
   return total;
 }
 
-/** Bytes of the quota not used nor promised to anyone but `except`. Holds and uploads are read before usage. */
+/** Bytes of the quota not used nor promised to any hold but `hold`. Holds and uploads are read before usage. */
 async function available(
   deps: QuotaDeps,
   user: QuotaUser,
-  ledger: Ledger,
-  options: { scope: string; skip?: string; except?: { bytes: number } },
+  view: LedgerView,
+  options: { scope: string; skip?: string; hold: LedgerHold },
 ): Promise<number> {
   let held = 0;
-  for (const h of ledger.holds) if (h !== options.except) held += h.bytes;
-  // A write that ends meanwhile drops the usage cache before its hold, so the usage read next includes it.
+  for (const [id, bytes] of view.holds) if (id !== options.hold.id) held += bytes;
+  // A write that ends meanwhile bumps the usage generation as its hold goes, so the usage read next includes
+  // it, or the admission's atomic fails and reads again.
   const uploads = await uploadsInFlight(deps, user, options.scope, options.skip);
-  return quotaOf(user) - held - uploads - await usedBytes(deps, user);
+  return quotaOf(user) - held - uploads - await usedBytes(deps, user, view.generation);
 }
 
 function refuse(bytes: number, left: number, quota: number): InsufficientStorageError {
@@ -127,8 +110,32 @@ function refuse(bytes: number, left: number, quota: number): InsufficientStorage
 }
 
 /**
+ * Under the scope's lock: reads the holds, asks `decide` how many bytes to hold given what is left (it throws
+ * 507 when they do not fit) and commits them, reading again when another instance got there first.
+ */
+function admit(
+  deps: ReserveDeps,
+  user: QuotaUser,
+  hold: LedgerHold,
+  options: { skip?: string; decide: (left: number) => number | null },
+): Promise<void> {
+  const ledger = deps.quotaLedger;
+  return ledger.serialized(hold.scope, async () => {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const view = await ledger.view(hold.scope);
+      const left = await available(deps, user, view, { scope: hold.scope, skip: options.skip, hold });
+      const bytes = options.decide(left);
+      if (bytes === null || await hold.commit(view, bytes)) return;
+      // Another instance admitted a hold (or one ended) meanwhile: back off a little, then read again.
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+    }
+    throw new UnavailableError("quota_busy", "Cannot check the quota: too many parallel writes, try again");
+  });
+}
+
+/**
  * Holds `bytes` of the user's quota for a write about to start (507 when they do not fit beside what is used
- * and promised). Users without a quota get a hold that does nothing. Dispose of the hold (`using`) or
+ * and promised). Users without a quota get a hold that does nothing. Dispose of the hold (`await using`) or
  * release it once the write's bytes are in place or it failed.
  */
 export async function reserveQuota(
@@ -140,49 +147,50 @@ export async function reserveQuota(
   const quota = quotaOf(user);
   if (quota === 0) return NO_HOLD;
   const scope = usageKeyOf(deps, user);
-  const ledger = deps.quotaLedger.of(scope);
-  const slot = { bytes: 0 };
+  const hold = deps.quotaLedger.hold(scope);
   const want = Math.max(0, bytes);
-  await serialized(ledger, async () => {
-    if (want > 0) {
-      const left = await available(deps, user, ledger, { scope, skip: options.target });
-      if (want > left) throw refuse(want, left, quota);
-      slot.bytes = want;
-    }
-    // Added inside the queue: the next check already sees it.
-    ledger.holds.add(slot);
-  });
-  let released = false;
+  // Nothing to hold yet (a body that streams): no KV write until it grows.
+  if (want > 0) {
+    await admit(deps, user, hold, {
+      skip: options.target,
+      decide(left) {
+        if (want > left) throw refuse(want, left, quota);
+        return want;
+      },
+    });
+  }
   let settled = 0;
-  const release = () => {
-    if (released) return;
-    released = true;
+  const release = async () => {
+    if (hold.released) return;
     deps.usage.invalidate(scope);
-    ledger.holds.delete(slot);
+    // The write itself is over: a hold that cannot be deleted now stops counting when its lease runs out.
+    await hold.release().catch((err) => log.warn("cannot release a quota hold", err));
   };
   return {
     get bytes() {
-      return slot.bytes;
+      return hold.bytes;
     },
     grow(all: number): Promise<void> {
       const total = all - settled;
-      if (total <= slot.bytes || released) return Promise.resolve();
-      return serialized(ledger, async () => {
-        if (total <= slot.bytes) return;
-        const left = await available(deps, user, ledger, { scope, skip: options.target, except: slot });
-        if (total > left) throw refuse(total, left, quota);
-        slot.bytes = Math.min(left, Math.max(total, Math.floor(slot.bytes * GROWTH)));
+      if (total <= hold.bytes || hold.released) return Promise.resolve();
+      return admit(deps, user, hold, {
+        skip: options.target,
+        decide(left) {
+          if (total <= hold.bytes) return null;
+          if (total > left) throw refuse(total, left, quota);
+          return Math.min(left, Math.max(total, Math.floor(hold.bytes * GROWTH)));
+        },
       });
     },
     settle(bytes: number): void {
-      if (bytes <= 0 || released) return;
+      if (bytes <= 0 || hold.released) return;
       // As at release: the usage read next includes these bytes before the hold lets go of them.
       deps.usage.invalidate(scope);
       settled += bytes;
-      slot.bytes = Math.max(0, slot.bytes - bytes);
+      hold.shrink(Math.max(0, hold.bytes - bytes)).catch((err) => log.warn("cannot lower a quota hold", err));
     },
     release,
-    [Symbol.dispose]: release,
+    [Symbol.asyncDispose]: release,
   };
 }
 

@@ -7,6 +7,7 @@
  * Key (lib/storage/keys.ts): `keys.uploadRecord(sha256(real target path))` → UploadRecord. The target path is
  * hashed because KV keys are limited to 2 KiB and on-disk paths are not.
  */
+import { whenKvFree } from "../storage/busy.ts";
 import { keys } from "../storage/keys.ts";
 import type { UploadLock } from "./lock.ts";
 
@@ -70,7 +71,9 @@ export async function saveUpload(
   const op = kv.atomic().check({ key, versionstamp: options.expect });
   if (options.lock) op.check({ key: options.lock.key, versionstamp: options.lock.versionstamp });
   // Only written keys get a new versionstamp, so a checked lock stays valid for later commits.
-  const res = await op.set(key, record).commit();
+  op.set(key, record);
+  // A commit that found the KV file locked by another process wrote nothing: it is tried again.
+  const res = await whenKvFree(() => op.commit());
   return res.ok ? res.versionstamp : null;
 }
 
@@ -88,6 +91,6 @@ export async function deleteUpload(
   if (options.lock) {
     op.check({ key: options.lock.key, versionstamp: options.lock.versionstamp }).delete(options.lock.key);
   }
-  const res = await op.commit();
+  const res = await whenKvFree(() => op.commit());
   return res.ok;
 }

@@ -5,7 +5,7 @@ import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
 import { log } from "../log.ts";
-import { type UsageCache, usageKeyOf } from "../quota.ts";
+import { quotaOf, type UsageCache, usageKeyOf } from "../quota.ts";
 import type { StoredUser } from "../types.ts";
 import { removeStagingFile, stagingPath, stagingSize } from "./staging.ts";
 import { placeFile } from "./placement.ts";
@@ -162,8 +162,11 @@ export async function completeUpload(
     // Chunks were flushed in the background while they arrived: this sync finds little left to write.
     await ctx.deps.stagingSync.settle(staging);
     await placeFile(staging, target.path, { override: record.override });
-    // The bytes now count in the scope: drop its cached usage before the record (and its reservation) goes.
-    ctx.deps.usage.invalidate(usageKeyOf(ctx.deps, ctx.user));
+    // The bytes now count in the scope: drop its cached usage, here and (through the usage generation) on other
+    // instances, before the record (and its reservation) goes.
+    const scope = usageKeyOf(ctx.deps, ctx.user);
+    ctx.deps.usage.invalidate(scope);
+    if (quotaOf(ctx.user) > 0) await ctx.deps.quotaLedger.bump(scope);
   } catch (err) {
     await discardUpload(ctx, target, options);
     throw err;
