@@ -55,10 +55,14 @@ export async function createUpload(
   if (previous && !ours && await isLeaseLive(ctx.deps.leases, target.key, { now: ctx.deps.now() })) {
     throw running();
   }
+  // A lease parked here belongs to the upload recorded now (this user's, or one that wins a race with us):
+  // whatever this request comes to, that lease keeps protecting it. Only a lease taken fresh from KV is
+  // released when the creation fails. (Read right before takeLease, which looks at it before any await.)
+  const reused = ctx.deps.leases.held.has(target.key);
   const lock = await takeLease(ctx.deps.leases, target.key, { now: ctx.deps.now() });
   if (!lock) throw ours ? new LockedError("upload_locked") : running();
   // The new record is created under the lease and keeps it (parked), so its first chunk has its time.
-  let park = false;
+  let park = reused;
   try {
     await ctx.deps.hooks.before("upload", hookContextOf(ctx, target));
     const record: UploadRecord = {

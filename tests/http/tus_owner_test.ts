@@ -158,3 +158,23 @@ Deno.test("parallel creations by two users on separate connections: exactly one 
     await w.close();
   }
 });
+
+Deno.test("a failed second creation by the owner leaves the owner's lease in place", async () => {
+  const w = await world();
+  try {
+    assert.equal((await tus(w, "alice", "POST", "/kept.bin", { length: 4 })).status, 201);
+    // alice's restart of the same upload is refused by a before hook after it took the parked lease.
+    w.t.deps.hooks = {
+      before: () => Promise.reject(new Error("refused by the hook")),
+      after: () => Promise.resolve(),
+    };
+    assert.equal((await tus(w, "alice", "POST", "/kept.bin", { length: 4 })).status, 500);
+    w.t.deps.hooks = { before: () => Promise.resolve(), after: () => Promise.resolve() };
+    // The lease still protects alice's first upload: bob cannot take the path over before it runs out.
+    assert.equal((await tus(w, "bob", "POST", "/kept.bin", { length: 2 })).status, 409);
+    assert.equal((await tus(w, "alice", "PATCH", "/kept.bin", { offset: 0, body: "abcd" })).status, 204);
+    assert.equal(await Deno.readTextFile(`${w.t.root}/shared/kept.bin`), "abcd");
+  } finally {
+    await w.close();
+  }
+});
