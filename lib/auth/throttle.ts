@@ -9,6 +9,7 @@
  */
 import { TooManyRequestsError } from "../errors.ts";
 import { clientKey } from "../client_address.ts";
+import { isKvBusy } from "../storage/busy.ts";
 import { keys } from "../storage/keys.ts";
 
 /** Length of a throttling window. */
@@ -164,7 +165,7 @@ async function busyRetry<T>(call: () => Promise<T>): Promise<T | null> {
   try {
     return await call();
   } catch (err) {
-    if (!/database is locked|busy/i.test(String((err as Error)?.message))) throw err;
+    if (!isKvBusy(err)) throw err;
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
     return null;
   }

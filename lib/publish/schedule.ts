@@ -10,6 +10,7 @@ import { ConflictError, NotFoundError, toHttpError } from "../errors.ts";
 import { log } from "../log.ts";
 import { keys } from "../storage/keys.ts";
 import type { BuildLog, PublishSchedule, ScheduleState } from "../types.ts";
+import { whenKvFree } from "../storage/busy.ts";
 
 /** The queue message of a schedule. */
 export interface PublishMessage {
@@ -95,7 +96,7 @@ export async function putSchedule(
     return (await op.commit()).ok ? record : null;
   };
   for (let i = 0; i < MAX_RETRIES; i++) {
-    const record = await retryLocked(attempt);
+    const record = await whenKvFree(attempt);
     if (record) return record;
   }
   throw new ConflictError("schedule_busy", `Cannot schedule "${input.path}": try again`);
@@ -126,7 +127,7 @@ export async function cancelSchedule(
     return (await store.kv.atomic().check(entry).set(key, record).commit()).ok ? record : null;
   };
   for (let i = 0; i < MAX_RETRIES; i++) {
-    const record = await retryLocked(attempt);
+    const record = await whenKvFree(attempt);
     if (record) return record;
   }
   throw new ConflictError("schedule_busy", "Cannot cancel the schedule: try again");
@@ -180,7 +181,7 @@ export async function executeSchedule(
   const build = outcome.build;
   if (build) {
     const entry = { code: build.code, output: trimLog(build.output), at: now, userId: running.userId };
-    await retryLocked(() => store.kv.set(keys.publishLog(running.id), entry));
+    await whenKvFree(() => store.kv.set(keys.publishLog(running.id), entry));
   }
   const done: PublishSchedule = {
     ...running,
@@ -192,28 +193,13 @@ export async function executeSchedule(
   };
   // Only if nobody rescheduled meanwhile: a newer version stays as it is.
   const key = keys.publishSchedule(running.id);
-  await retryLocked(async () => {
+  await whenKvFree(async () => {
     const current = await store.kv.get<PublishSchedule>(key);
     if (current.value?.version === running.version) {
       await store.kv.atomic().check(current).set(key, done).commit();
     }
   });
   return done;
-}
-
-/**
- * Runs `fn` again when SQLite reports the KV file busy: several instances on one KV file contend for its write
- * lock, and the loser of a commit gets "database is locked" instead of waiting.
- */
-export async function retryLocked<T>(fn: () => Promise<T>): Promise<T> {
-  for (let i = 0;; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (i >= 50 || !/database is locked/i.test((err as Error)?.message ?? "")) throw err;
-      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20));
-    }
-  }
 }
 
 // Claims a due schedule (`scheduled` → `running`, one atomic check-and-mark); null when stale, early or lost.
@@ -239,7 +225,7 @@ export async function runScheduleMessage(
   store: ScheduleStore & { act: PublishAct },
   message: PublishMessage,
 ): Promise<PublishSchedule | null> {
-  const running = await retryLocked(() => claim(store, message));
+  const running = await whenKvFree(() => claim(store, message));
   return running ? await executeSchedule(store, running) : null;
 }
 

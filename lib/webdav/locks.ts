@@ -6,6 +6,7 @@
  */
 import { ConflictError, HttpError, LockedError } from "../errors.ts";
 import { keys } from "../storage/keys.ts";
+import { isKvBusy } from "../storage/busy.ts";
 
 /** One active lock. */
 export interface DavLock {
@@ -116,7 +117,7 @@ async function commitLockChange(
       if ((await op.commit()).ok) return;
     } catch (err) {
       // Two processes on one SQLite file: "database is locked" means try again, not fail.
-      if (!/database is locked|busy/i.test(String((err as Error)?.message))) throw err;
+      if (!isKvBusy(err)) throw err;
     }
     await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
   }
