@@ -282,3 +282,19 @@ Deno.test("planDownload() describes the bytes it read when a small file changed 
     assert.equal(got.length, Number(grown.headers["Content-Length"]));
   });
 });
+
+Deno.test("planDownload() sniffs the type of an inline file without extension from the bytes it sends", async () => {
+  await withTempRoot(async ({ root }) => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await Deno.writeFile(`${root}/picture`, png);
+    await Deno.writeFile(`${root}/big-picture`, new Uint8Array(SMALL_BODY + 1).map((_, i) => png[i] ?? 0));
+    for (const name of ["picture", "big-picture"]) {
+      const res = await planDownload(await resolveScoped(ctxFor(root), `/${name}`, "download"), {
+        inline: true,
+      });
+      assert.equal(res.headers["Content-Type"], "image/png", name);
+      assert.match(res.headers["Content-Security-Policy"], /sandbox/);
+      await discardBody(res);
+    }
+  });
+});
