@@ -7,9 +7,10 @@
  * carries a sandboxing Content-Security-Policy (PDF keeps upstream's `script-src 'none'`, since browsers'
  * PDF viewers refuse sandboxed documents).
  */
-import { HttpError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
+import { fileType, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 
@@ -232,13 +233,37 @@ interface Opened {
 }
 
 /**
- * Opens a file that the gate saw as small, fstats the handle and reads it whole if it still is a regular file
- * of at most {@link SMALL_BODY} bytes. Headers are then planned from this fstat, so they describe exactly the
- * bytes sent; a file that grew meanwhile comes back without bytes (streamed, with its new size), and anything
- * no longer a regular file as null (planned as before from the gate's stat).
+ * Opens a file that the gate saw as small, fstats it and reads it whole if it still is a regular file of at most
+ * {@link SMALL_BODY} bytes. Headers are then planned from this fstat, so they describe exactly the bytes sent; a
+ * file that grew meanwhile comes back without bytes (streamed, with its new size), a FIFO swapped in as a FIFO
+ * (answered without a body). With libc ({@link readWholeFile}) the open neither blocks on a FIFO nor follows a
+ * symlink swapped in since the gate looked (refused, 403); elsewhere Deno's synchronous calls.
  */
-function openSmall(real: string): Opened | null {
-  using handle = Deno.openSync(real, { read: true });
+function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
+  const whole = readWholeFile(file.real, SMALL_BODY);
+  if (whole === null) {
+    // Not openable without following a link: gone (the lstat throws: 404), or a symlink swapped in since the
+    // gate looked, which is refused rather than followed unchecked.
+    if (Deno.lstatSync(file.real).isSymlink) {
+      throw new ForbiddenError("symlink_escape", "Path changed into a link");
+    }
+    return null;
+  }
+  if (whole !== undefined) {
+    const type = fileType(whole.mode);
+    const info: Deno.FileInfo = {
+      ...file.stat,
+      isFile: type === S_IFREG,
+      isDirectory: type === S_IFDIR,
+      isSymlink: false,
+      isFifo: type === S_IFIFO,
+      size: whole.size,
+      mtime: new Date(whole.mtimeMs),
+      mode: whole.mode,
+    };
+    return { info, bytes: whole.bytes };
+  }
+  using handle = Deno.openSync(file.real, { read: true });
   const info = handle.statSync();
   if (!info.isFile) return null;
   if (info.size > SMALL_BODY) return { info, bytes: null };
@@ -250,13 +275,15 @@ function openSmall(real: string): Opened | null {
     n += got;
   }
   // Truncated in place between the fstat and the read: stream what is there, planned from a fresh stat.
-  return n === bytes.length ? { info, bytes } : { info: Deno.statSync(real), bytes: null };
+  return n === bytes.length ? { info, bytes } : { info: Deno.statSync(file.real), bytes: null };
 }
 
 /** Plans the answer for one file: 200/206 with the bytes or a stream, 304, or throws 404/412/416. */
 export async function planDownload(file: ScopedPath, request: DownloadRequest): Promise<FileDownload> {
   if (file.stat === null || file.lstat === null) throw new NotFoundError();
-  const small = file.stat.isFile && file.stat.size <= SMALL_BODY ? openSmall(file.real) : null;
+  const small = file.stat.isFile && file.stat.size <= SMALL_BODY
+    ? openSmall(file as ScopedPath & { stat: Deno.FileInfo })
+    : null;
   const info = small?.info ?? file.stat;
   const name = request.name ?? vpathBase(file.vpath);
   const active = isActiveContent(name);

@@ -298,3 +298,25 @@ Deno.test("planDownload() sniffs the type of an inline file without extension fr
     }
   });
 });
+
+Deno.test("planDownload() neither blocks on a FIFO nor follows a link swapped in after the gate looked", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "f.txt": "public", "g.txt": "public", "outside/secret.txt": "SECRET" });
+    const ctx = ctxFor(root);
+    const f = await resolveScoped(ctx, "/f.txt", "download");
+    const g = await resolveScoped(ctx, "/g.txt", "download");
+    await Deno.remove(`${root}/f.txt`);
+    const made = await new Deno.Command("mkfifo", { args: [`${root}/f.txt`] }).output();
+    assert.equal(made.code, 0);
+    const fifo = await planDownload(f, { inline: false });
+    assert.equal(fifo.body, null);
+    await Deno.remove(`${root}/g.txt`);
+    await Deno.symlink(`${root}/outside/secret.txt`, `${root}/g.txt`);
+    await assert.rejects(
+      planDownload(g, { inline: false }),
+      (err) => err instanceof HttpError && err.status === 403,
+    );
+  });
+});
