@@ -89,9 +89,16 @@ http {
 /** Starts our server on `root` (admin scope = root) and logs in as the admin. */
 export async function startApp(
   root: string,
-  options: { args?: string[]; cwd?: string; v8Flags?: string; entry?: string } = {},
+  options: {
+    args?: string[];
+    cwd?: string;
+    v8Flags?: string;
+    entry?: string;
+    /** Database and cache folder to use and keep (a restart finds its data); default: a fresh one, removed. */
+    dataDir?: string;
+  } = {},
 ): Promise<BenchServer> {
-  const dir = await Deno.makeTempDir({ prefix: "bench-app-" });
+  const dir = options.dataDir ?? await Deno.makeTempDir({ prefix: "bench-app-" });
   const password = "bench-password-123456";
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -141,7 +148,7 @@ export async function startApp(
     async stop() {
       child.kill("SIGTERM");
       await child.status;
-      await Deno.remove(dir, { recursive: true });
+      if (!options.dataDir) await Deno.remove(dir, { recursive: true });
     },
   };
 }

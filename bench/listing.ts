@@ -12,6 +12,12 @@
  * The server runs as `deno task start` does (start.ts, the server bundle, the task's --v8-flags) unless
  * `--entry=main.ts` / `--v8-flags=` say otherwise. `--load-s` (default 5; 0 skips) also measures warm
  * throughput: `--conc` parallel clients requesting the smallest folder for that many seconds.
+ *
+ * `--cold=N` measures instead the first request of a folder that no cache holds, N times per size: after the
+ * first start ever (empty database, no search index snapshot: the index's first walk runs meanwhile), after N
+ * restarts that find their database and snapshot (nginx restarted as many times), and right after a change in
+ * the folder (a file created, which the answer must list), against nginx after the same change. `--app-dir=<other
+ * checkout>` runs our server from there (a before/after).
  */
 import { parseArgs } from "node:util";
 import { type BenchServer, percentile, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
@@ -36,6 +42,8 @@ const { values } = parseArgs({
     "v8-flags": { type: "string" },
     "load-s": { type: "string", default: "5" },
     conc: { type: "string", default: "8" },
+    cold: { type: "string", default: "0" },
+    "app-dir": { type: "string" },
   },
 });
 const sizes = values.sizes!.split(",").map(Number);
@@ -99,10 +107,14 @@ async function measure(
 }
 
 await Deno.mkdir(WORK, { recursive: true });
-const folders = [];
+const folders: { n: number; name: string }[] = [];
 for (const n of sizes) folders.push({ n, name: await ensureFolder(n) });
+if (Number(values.cold) > 0) {
+  await coldRuns(Number(values.cold));
+  Deno.exit(0);
+}
 const nginx = await startNginx(WORK);
-const app = await startApp(WORK, { entry: values.entry, v8Flags });
+const app = await startApp(WORK, { entry: values.entry, v8Flags, cwd: values["app-dir"] });
 try {
   print(`runs per point: ${runs} (after 3 warm-ups); nginx: 1 worker; ours: one Deno process`);
   print(`ours: ${values.entry}, --v8-flags=${v8Flags || "(none)"}`);
@@ -161,4 +173,87 @@ try {
 } finally {
   await app.stop();
   await nginx.stop();
+}
+
+/** One timed GET; fails unless 200 and, when given, the body names `mustList`. */
+async function timedGet(server: BenchServer, path: string, mustList?: string): Promise<number> {
+  const t0 = performance.now();
+  const r = await fetch(server.url + path, { headers: server.headers });
+  const body = await r.text();
+  const ms = performance.now() - t0;
+  if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+  if (mustList && !body.includes(mustList)) throw new Error(`${path}: stale listing, ${mustList} missing`);
+  return ms;
+}
+
+/** `--cold`: first requests after a start and after a change, ours against nginx. */
+async function coldRuns(n: number): Promise<void> {
+  print(
+    `cold listings: ${n} runs per point; load average at start: ${Deno.loadavg().map((x) => x.toFixed(1))}`,
+  );
+  print(
+    `ours: ${values.entry} in ${values["app-dir"] ?? "this checkout"}, --v8-flags=${v8Flags || "(none)"}`,
+  );
+  print(
+    "files   | first start: ours | restart: nginx p50 / ours p50 (max) | after a change: nginx p50 / ours p50 (max)",
+  );
+  const fmt = (xs: number[]) => `${percentile(xs, 50).toFixed(1)} ms`;
+  const max = (xs: number[]) => Math.max(...xs).toFixed(1);
+  const serve = (dataDir: string) =>
+    startApp(WORK, { entry: values.entry, v8Flags, cwd: values["app-dir"], dataDir });
+  for (const { n: files, name } of folders) {
+    const start = { nginx: [] as number[], ours: [] as number[] };
+    const change = { nginx: [] as number[], ours: [] as number[] };
+    // The first start ever (empty database, no search index snapshot), then restarts that find their data.
+    const dataDir = await Deno.makeTempDir({ prefix: "bench-cold-" });
+    let first = NaN;
+    try {
+      for (let i = 0; i <= n; i++) {
+        const app = await serve(dataDir);
+        try {
+          const ms = await timedGet(app, `/api/resources/${name}/`);
+          if (i === 0) first = ms;
+          else start.ours.push(ms);
+        } finally {
+          await app.stop();
+        }
+        if (i === 0) continue;
+        const ng = await startNginx(WORK);
+        try {
+          start.nginx.push(await timedGet(ng, `/${name}/`));
+        } finally {
+          await ng.stop();
+        }
+      }
+      const ng = await startNginx(WORK);
+      const app = await serve(dataDir);
+      try {
+        await timedGet(app, `/api/resources/${name}/`);
+        for (let i = 0; i < n; i++) {
+          const targets = [["nginx", ng, `/${name}/`], ["ours", app, `/api/resources/${name}/`]] as const;
+          for (const [who, server, path] of targets) {
+            // Warm, then change the folder: the next answer must list the new file.
+            await timedGet(server, path);
+            const added = `added-${who}-${i}-${Date.now()}.txt`;
+            await Deno.writeTextFile(`${WORK}${name}/${added}`, "x");
+            try {
+              change[who].push(await timedGet(server, path, added));
+            } finally {
+              await Deno.remove(`${WORK}${name}/${added}`);
+            }
+          }
+        }
+      } finally {
+        await app.stop();
+        await ng.stop();
+      }
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+    print(
+      `${String(files).padEnd(7)} | ${first.toFixed(1)} ms | ${fmt(start.nginx)} / ${fmt(start.ours)} (${
+        max(start.ours)
+      }) | ${fmt(change.nginx)} / ${fmt(change.ours)} (${max(change.ours)})`,
+    );
+  }
 }

@@ -28,10 +28,39 @@ export function isLogged(level: LogLevel): boolean {
   return ORDER[level] >= threshold;
 }
 
+const encoder = new TextEncoder();
+
+/** Plain stdout lines of this turn of the event loop, written together at its end (see {@link emit}). */
+let pending: string[] = [];
+let flushQueued = false;
+
+/** Writes every pending stdout line now, in order. */
+export function flushLog(): void {
+  flushQueued = false;
+  if (pending.length === 0) return;
+  const bytes = encoder.encode(pending.join("\n") + "\n");
+  pending = [];
+  for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
+}
+
+// Deno.exit() dispatches "unload" but runs no further microtasks: lines of the last turn still get out.
+globalThis.addEventListener?.("unload", flushLog);
+
 function emit(level: LogLevel, message: string, extra?: unknown): void {
   if (ORDER[level] < threshold) return;
   const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}`;
   if (sink) return sink(level, line, extra);
+  if ((level === "info" || level === "debug") && extra === undefined) {
+    // One write for the plain lines of a turn instead of one each (a busy server logs an audit line per
+    // download); flushed before any other console output, so the order holds.
+    pending.push(line);
+    if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flushLog);
+    }
+    return;
+  }
+  flushLog();
   // deno-lint-ignore no-console -- this module is the one sanctioned console writer
   const out = level === "error" || level === "warn" ? console.error : console.log;
   if (extra === undefined) out(line);

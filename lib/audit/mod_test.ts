@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { audit, type AuditEntry } from "./mod.ts";
+import { audit, type AuditEntry, newId } from "./mod.ts";
 import type { AppDeps } from "../state.ts";
 import { captureLog } from "../../tests/http/_log.ts";
 
@@ -105,4 +105,15 @@ Deno.test("audit() keeps the other events of a shared commit when one entry cann
     logs.stop();
     kv.close();
   }
+});
+
+Deno.test("newId() gives distinct ids that sort in the order they were made", () => {
+  const ids = Array.from({ length: 2000 }, () => newId());
+  assert.equal(new Set(ids).size, ids.length);
+  for (const id of ids) assert.match(id, /^[0-9a-z]{6}[0-9a-f]{8}$/);
+  // Apart from the wrap of the 6-digit sequence, which 2000 ids cross at most once.
+  const descents = ids.slice(1).filter((id, i) => id <= ids[i]).length;
+  assert.ok(descents <= 1, `${descents} ids sorted before their predecessor`);
+  // The random part is not one repeated word.
+  assert.ok(new Set(ids.map((id) => id.slice(6))).size > 1900);
 });

@@ -31,6 +31,22 @@ export async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+/**
+ * Synchronous {@link lstatOrNull}, for the lookups of one request's path in {@link resolveConfined}. An async
+ * lstat hands the call to a worker thread and back, which measured about 0.07 ms of server CPU per call on the
+ * 2-core bench machine (a third of a warm 4 KiB download); the call itself takes microseconds on a local file
+ * system, so the event loop waits less than the hand-off costs (nginx stats synchronously too). Walkers, which
+ * look up many entries, stay asynchronous.
+ */
+function lstatOrNullSync(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) return null;
+    throw err;
+  }
+}
+
 interface Budget {
   hops: number;
 }
@@ -80,8 +96,8 @@ async function realParent(
 ): Promise<{ real: string; exists: boolean }> {
   if (parentSegments.length === 0) return { real: rootReal, exists: true };
   try {
-    // Fast path: one native call when every ancestor exists.
-    return { real: await Deno.realPath(joinVpath(rootReal, parentSegments.join("/"))), exists: true };
+    // Fast path: one native call when every ancestor exists (synchronous, like lstatOrNullSync).
+    return { real: Deno.realPathSync(joinVpath(rootReal, parentSegments.join("/"))), exists: true };
   } catch (err) {
     if (err instanceof Deno.errors.FilesystemLoop) {
       throw new ForbiddenError("symlink_loop", undefined, { cause: err });
@@ -102,7 +118,7 @@ function escape(): ForbiddenError {
  */
 export async function resolveConfined(rootReal: string, segments: string[]): Promise<Resolution> {
   if (segments.length === 0) {
-    const info = await Deno.lstat(rootReal);
+    const info = Deno.lstatSync(rootReal);
     return { path: rootReal, real: rootReal, lstat: info, stat: info };
   }
   const name = segments[segments.length - 1];
@@ -114,7 +130,7 @@ export async function resolveConfined(rootReal: string, segments: string[]): Pro
     if (!isSameOrInside(rootReal, missing)) throw escape();
     return { path: missing, real: missing, lstat: null, stat: null };
   }
-  const lstat = await lstatOrNull(path);
+  const lstat = lstatOrNullSync(path);
   if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
   // Resolve the final link ourselves: realPath cannot tell where a dangling link would write.
   const target = await walkPhysical(parent.real, [name], { hops: MAX_SYMLINK_HOPS });

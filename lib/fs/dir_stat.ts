@@ -50,6 +50,8 @@ const O_RDONLY_DIRECTORY_CLOEXEC = 0o200000 | 0o2000000;
  */
 const O_HEAD = 0o4000 | 0o400000 | 0o2000000;
 const AT_SYMLINK_NOFOLLOW = 0x100;
+/** fstatat() of the descriptor itself (an fstat through the one stat symbol we bind). */
+const AT_EMPTY_PATH = 0x1000;
 
 /** `struct stat` layouts: byte offsets of st_mode, st_size, st_mtime (tv_sec, then tv_nsec). */
 const LAYOUTS: Record<string, { size: number; mode: number }> = {
@@ -165,4 +167,43 @@ export function hasFastDirStat(): boolean {
 export function openDirStat(real: string, options: { portable?: boolean } = {}): DirStat {
   const lib = options.portable ? null : loadLibc();
   return (lib && ffiDirStat(lib, real)) ?? portableDirStat(real);
+}
+
+/** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */
+export interface WholeFile extends EntryStat {
+  bytes: Uint8Array<ArrayBuffer> | null;
+}
+
+/**
+ * Opens `path` with libc (O_NONBLOCK, O_NOFOLLOW: a FIFO swapped in since the gate's lstat does not block the
+ * server, a symlink swapped in is not followed), fstats the descriptor and reads the file whole when it is a
+ * regular file of at most `max` bytes. Returns null when it cannot be opened so (gone, a symlink now, no
+ * permission), and undefined where libc is not available (the caller's portable path then).
+ */
+export function readWholeFile(path: string, max: number): WholeFile | null | undefined {
+  const lib = loadLibc();
+  if (lib === null) return undefined;
+  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
+  if (fd < 0) return null;
+  try {
+    const layout = LAYOUTS[Deno.build.arch];
+    const st = new Uint8Array(layout.size);
+    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return null;
+    const view = new DataView(st.buffer);
+    const mode = view.getUint32(layout.mode, true);
+    const size = Number(view.getBigInt64(48, true));
+    const mtimeMs = denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true)));
+    if (fileType(mode) !== S_IFREG || size > max) return { mode, size, mtimeMs, bytes: null };
+    const bytes = new Uint8Array(size);
+    let n = 0;
+    while (n < size) {
+      const r = Number(lib.read(fd, bytes.subarray(n), BigInt(size - n)));
+      if (r <= 0) break;
+      n += r;
+    }
+    // Shortened between the fstat and the read (truncated in place): no bytes; the caller streams it.
+    return n === size ? { mode, size, mtimeMs, bytes } : null;
+  } finally {
+    lib.close(fd);
+  }
 }

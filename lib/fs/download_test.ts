@@ -2,15 +2,19 @@ import assert from "node:assert/strict";
 import { HttpError } from "../errors.ts";
 import {
   contentDisposition,
+  discardBody,
   type DownloadRequest,
   encodeFilename,
   FILE_CHUNK,
+  type FileDownload,
+  fileEtag,
   planDownload,
+  SMALL_BODY,
 } from "./download.ts";
 import { resolveScoped } from "./gate.ts";
 import { ctxFor, makeTree, withTempRoot } from "./_testing.ts";
 
-async function text(body: ReadableStream<Uint8Array> | null): Promise<string> {
+async function text(body: FileDownload["body"]): Promise<string> {
   return body === null ? "" : await new Response(body).text();
 }
 
@@ -54,7 +58,7 @@ Deno.test("planDownload() serves whole files, ranges, 304 and 416", async () => 
     );
     const ifRange = await planDownload(p, { inline: false, range: "bytes=2-4", ifRange: '"other"' });
     assert.equal(ifRange.status, 200);
-    await ifRange.body?.cancel();
+    await discardBody(ifRange);
   });
 });
 
@@ -72,16 +76,16 @@ Deno.test("planDownload() never renders HTML/SVG inline and sandboxes inline ans
       assert.match(d.headers["Content-Disposition"], /^attachment;/, name);
       assert.match(d.headers["Content-Security-Policy"], /sandbox/);
       assert.equal(d.headers["X-Content-Type-Options"], "nosniff");
-      await d.body?.cancel();
+      await discardBody(d);
     }
     const png = await planDownload(await resolveScoped(ctx, "/p.png", "download"), { inline: true });
     assert.match(png.headers["Content-Disposition"], /^inline;/);
     assert.equal(png.headers["Content-Type"], "image/png");
     assert.match(png.headers["Content-Security-Policy"], /sandbox/);
-    await png.body?.cancel();
+    await discardBody(png);
     const pdf = await planDownload(await resolveScoped(ctx, "/d.pdf", "download"), { inline: true });
     assert.equal(pdf.headers["Content-Security-Policy"], "script-src 'none';");
-    await pdf.body?.cancel();
+    await discardBody(pdf);
   });
 });
 
@@ -143,12 +147,13 @@ Deno.test("planDownload() serves ranges past 4 GiB of a sparse file, bounded and
 
 Deno.test("planDownload() closes the file when a range body is cancelled", async () => {
   await withTempRoot(async ({ root }) => {
-    await makeTree(root, { "f.txt": "0123456789" });
+    // Larger than SMALL_BODY, so the body is a stream over an open file.
+    await makeTree(root, { "f.txt": "0123456789".repeat(SMALL_BODY / 5) });
     const p = await resolveScoped(ctxFor(root), "/f.txt", "download");
     for (const range of ["bytes=1-3", "bytes=1-"]) {
       const res = await planDownload(p, { inline: false, range });
       // The test sanitizer fails the test if a file stays open.
-      await res.body?.cancel();
+      await discardBody(res);
     }
   });
 });
@@ -201,7 +206,7 @@ Deno.test("planDownload() answers several ranges and failed If-Range conditions 
     const whole = await planDownload(p, { inline: false });
     const etag = whole.headers["ETag"];
     const lastModified = whole.headers["Last-Modified"];
-    await whole.body?.cancel();
+    await discardBody(whole);
     const cases: [Partial<DownloadRequest>, number, string][] = [
       [{ range: "bytes=0-1,4-5" }, 200, "0123456789"],
       [{ range: "bytes=0-0, 9-9" }, 200, "0123456789"],
@@ -221,5 +226,97 @@ Deno.test("planDownload() answers several ranges and failed If-Range conditions 
       assert.equal(res.headers["Content-Length"], String(body.length), label);
       assert.equal(await text(res.body), body, label);
     }
+  });
+});
+
+Deno.test("planDownload() answers small files from their bytes, large ones from a stream, with the same headers", async () => {
+  await withTempRoot(async ({ root }) => {
+    const small = "s".repeat(SMALL_BODY);
+    const large = "l".repeat(SMALL_BODY + 1);
+    await makeTree(root, { "small.txt": small, "large.txt": large });
+    for (
+      const [name, content, isBytes] of [["small.txt", small, true], ["large.txt", large, false]] as const
+    ) {
+      const p = await resolveScoped(ctxFor(root), `/${name}`, "download");
+      const res = await planDownload(p, { inline: false });
+      assert.equal(res.body instanceof Uint8Array, isBytes, name);
+      assert.deepEqual(Object.keys(res.headers).sort(), [
+        "Accept-Ranges",
+        "Cache-Control",
+        "Content-Disposition",
+        "Content-Length",
+        "Content-Type",
+        "ETag",
+        "Last-Modified",
+        "X-Content-Type-Options",
+      ]);
+      assert.equal(res.headers["Content-Length"], String(content.length));
+      assert.equal(res.headers["ETag"], fileEtag(p.stat!));
+      assert.equal(await text(res.body), content);
+      const part = await planDownload(p, { inline: false, range: "bytes=3-6" });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers["Content-Range"], `bytes 3-6/${content.length}`);
+      assert.equal(await text(part.body), content.slice(3, 7));
+    }
+  });
+});
+
+Deno.test("planDownload() describes the bytes it read when a small file changed after the gate looked", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "f.txt": "old" });
+    const p = await resolveScoped(ctxFor(root), "/f.txt", "download");
+    // Rewritten between the gate's stat and the plan: a different size and a later mtime.
+    await Deno.writeTextFile(`${root}/f.txt`, "newer content");
+    await Deno.utime(`${root}/f.txt`, 2_000_000_000, 2_000_000_000);
+    const res = await planDownload(p, { inline: false });
+    const now = await Deno.stat(`${root}/f.txt`);
+    assert.equal(await text(res.body), "newer content");
+    assert.equal(res.headers["Content-Length"], "13");
+    assert.equal(res.headers["ETag"], fileEtag(now));
+    assert.equal(res.headers["Last-Modified"], now.mtime!.toUTCString());
+    // Grown past SMALL_BODY meanwhile: streamed, still whole and consistent with Content-Length.
+    const q = await resolveScoped(ctxFor(root), "/f.txt", "download");
+    await Deno.writeTextFile(`${root}/f.txt`, "g".repeat(SMALL_BODY + 10));
+    const grown = await planDownload(q, { inline: false });
+    const got = await text(grown.body);
+    assert.equal(got.length, Number(grown.headers["Content-Length"]));
+  });
+});
+
+Deno.test("planDownload() sniffs the type of an inline file without extension from the bytes it sends", async () => {
+  await withTempRoot(async ({ root }) => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    await Deno.writeFile(`${root}/picture`, png);
+    await Deno.writeFile(`${root}/big-picture`, new Uint8Array(SMALL_BODY + 1).map((_, i) => png[i] ?? 0));
+    for (const name of ["picture", "big-picture"]) {
+      const res = await planDownload(await resolveScoped(ctxFor(root), `/${name}`, "download"), {
+        inline: true,
+      });
+      assert.equal(res.headers["Content-Type"], "image/png", name);
+      assert.match(res.headers["Content-Security-Policy"], /sandbox/);
+      await discardBody(res);
+    }
+  });
+});
+
+Deno.test("planDownload() neither blocks on a FIFO nor follows a link swapped in after the gate looked", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "f.txt": "public", "g.txt": "public", "outside/secret.txt": "SECRET" });
+    const ctx = ctxFor(root);
+    const f = await resolveScoped(ctx, "/f.txt", "download");
+    const g = await resolveScoped(ctx, "/g.txt", "download");
+    await Deno.remove(`${root}/f.txt`);
+    const made = await new Deno.Command("mkfifo", { args: [`${root}/f.txt`] }).output();
+    assert.equal(made.code, 0);
+    const fifo = await planDownload(f, { inline: false });
+    assert.equal(fifo.body, null);
+    await Deno.remove(`${root}/g.txt`);
+    await Deno.symlink(`${root}/outside/secret.txt`, `${root}/g.txt`);
+    await assert.rejects(
+      planDownload(g, { inline: false }),
+      (err) => err instanceof HttpError && err.status === 403,
+    );
   });
 });

@@ -344,3 +344,28 @@ Deno.test("a missing scope is not remembered: created, it answers at once", asyn
     assert.equal((await resolveScoped(ctx(), "/f.txt", "read")).real, `${root}/later/f.txt`);
   });
 });
+
+Deno.test("resolveScoped() looks a request's path up without async file-system calls (no worker hand-off)", async () => {
+  await withTempRoot(async ({ root }) => {
+    await makeTree(root, { "a/b/f.txt": "x" });
+    await Deno.symlink(`${root}/a/b/f.txt`, `${root}/link.txt`);
+    const ctx = ctxFor(root);
+    await resolveScoped(ctx, "/a/b/f.txt", "download"); // warms the scope's remembered real path
+    const lstat = Deno.lstat;
+    const realPath = Deno.realPath;
+    const refuse = () => {
+      throw new Error("async file-system call in the gate");
+    };
+    Object.assign(Deno, { lstat: refuse, realPath: refuse });
+    try {
+      const fresh = ctxFor(root);
+      assert.equal((await resolveScoped(fresh, "/a/b/f.txt", "download")).stat?.size, 1);
+      assert.equal((await resolveScoped(fresh, "/a/missing.txt", "read")).lstat, null);
+      assert.equal((await resolveScoped(fresh, "/", "read")).stat?.isDirectory, true);
+    } finally {
+      Object.assign(Deno, { lstat, realPath });
+    }
+    // A symlink still resolves (its target walk may be async) and stays confined.
+    assert.equal((await resolveScoped(ctx, "/link.txt", "download")).real, `${root}/a/b/f.txt`);
+  });
+});

@@ -10,7 +10,7 @@ import {
   NotFoundError,
   UnsupportedMediaTypeError,
 } from "../errors.ts";
-import { planDownload } from "../fs/download.ts";
+import { discardBody, planDownload } from "../fs/download.ts";
 import { resolveScoped, scopedParent, type ScopedPath } from "../fs/gate.ts";
 import { deleteResource } from "../fs/remove.ts";
 import { createDirectory, saveResource, uploadResource } from "../fs/write.ts";
@@ -43,7 +43,7 @@ export async function getFile(ctx: DavContext): Promise<Response> {
     ifRange: h.get("If-Range"),
   });
   if (ctx.request.method === "HEAD") {
-    await plan.body?.cancel();
+    await discardBody(plan);
     return new Response(null, { status: plan.status, headers: plan.headers });
   }
   return new Response(plan.body, { status: plan.status, headers: plan.headers });
