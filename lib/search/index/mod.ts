@@ -21,6 +21,11 @@ export interface SearchIndexOptions {
   watch?: boolean;
   /** Period of the mtime reconciliation in ms (default 60,000; 0 = only on `refresh()`). */
   reconcileMs?: number;
+  /**
+   * Trees of at most this many folders are watched on the server's thread, larger ones in a worker (default
+   * 1,000; see watch.ts).
+   */
+  inlineWatchFolders?: number;
   /** Delay collecting watcher events before reading the folders they name (default 50 ms). */
   debounceMs?: number;
   /** Snapshot file to load at start and save on close ("" or absent: none). */
@@ -40,6 +45,8 @@ export interface SearchIndexStats {
   /** Size and write time of the last snapshot saved (0 before any). */
   snapshotBytes: number;
   snapshotMs: number;
+  /** Where the watch runs: on the server's thread, in a worker, or none (not started, or off). */
+  watcher: "thread" | "worker" | "none";
 }
 
 /** The filename index of a folder tree; `start()` it, `close()` it. */
@@ -56,6 +63,7 @@ export class SearchIndex {
   #debounce: ReturnType<typeof setTimeout> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #watch: TreeWatch | null = null;
+  #watcher: SearchIndexStats["watcher"] = "none";
   #started: Promise<void> | null = null;
   /** The tree holds a complete walk or snapshot (a partial one is never saved). */
   #complete = false;
@@ -69,6 +77,7 @@ export class SearchIndex {
     this.root = root;
     this.#options = {
       watch: true,
+      inlineWatchFolders: 1_000,
       reconcileMs: 60_000,
       debounceMs: 50,
       snapshot: "",
@@ -100,24 +109,27 @@ export class SearchIndex {
     this.#real = await Deno.realPath(this.root);
     const t0 = performance.now();
     const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
-    // Registering a recursive watch takes seconds on a large tree (in a worker): walk or serve meanwhile, then
-    // reconcile, which reads again whatever changed before the watcher saw it (or while the server was down).
-    if (this.#options.watch) {
-      this.#watch = watchTree(this.#real, {
-        onDirs: (rels) => this.#markDirty(rels),
-        onLost: () => this.#markLost(),
-      });
-    }
-    const watching = this.#watch?.ready;
     if (!loaded) {
       await this.#run(async () => {
         await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }]);
         this.#complete = true;
       });
     }
-    // What changed while the server was down, then (cheap: mtimes) what changed before the watcher saw it.
+    // What changed while the server was down (cheap: mtimes).
     if (loaded) this.#run(() => this.#reconcile());
-    if (watching) this.#run(() => watching.then(() => this.#reconcile()));
+    // The watch starts once the tree's size is known: a small tree is watched on this thread (registering it
+    // takes a few milliseconds), a large one in a worker (seconds). Whatever changed before the watcher saw it
+    // is read by the reconciliation once it is registered.
+    if (this.#options.watch && !this.#closed) {
+      const inline = this.#tree.folders <= this.#options.inlineWatchFolders;
+      this.#watcher = inline ? "thread" : "worker";
+      this.#watch = watchTree(this.#real, {
+        onDirs: (rels) => this.#markDirty(rels),
+        onLost: () => this.#markLost(),
+      }, inline);
+      const watching = this.#watch.ready;
+      this.#run(() => watching.then(() => this.#reconcile()));
+    }
     if (this.#closed) return;
     this.#buildMs = performance.now() - t0;
     this.#ready = true;
@@ -279,6 +291,7 @@ export class SearchIndex {
       fromSnapshot: this.#fromSnapshot,
       snapshotBytes: this.#saved.bytes,
       snapshotMs: this.#saved.ms,
+      watcher: this.#watcher,
     };
   }
 

@@ -92,28 +92,33 @@ Deno.test("SearchIndex answers like the walk: rules, hiding, scope, links, types
   });
 });
 
-Deno.test("SearchIndex follows changes through the watcher alone", async () => {
-  await withTempRoot(async ({ root }) => {
-    await makeTree(root, { "x/old.txt": "" });
-    const index = new SearchIndex(root, { reconcileMs: 0, debounceMs: 10 });
-    try {
-      await index.start();
-      await Deno.rename(`${root}/x`, `${root}/y`);
-      await makeTree(root, { "y/z/new.txt": "" });
-      const q = parseSearchQuery("txt");
-      const want = ["y/old.txt", "y/z/new.txt"];
-      // Generous deadline: events arrive when the loaded machine gets to them; no timing is asserted.
-      for (let i = 0; i < 200; i++) {
-        await index.settle();
-        if (JSON.stringify(relsOf(index, q)) === JSON.stringify(want)) break;
-        await new Promise((r) => setTimeout(r, 50));
+for (const where of ["thread", "worker"] as const) {
+  Deno.test(`SearchIndex follows changes through the watcher alone (watch on the ${where})`, async () => {
+    await withTempRoot(async ({ root }) => {
+      await makeTree(root, { "x/old.txt": "" });
+      // A one-folder limit puts the watch of this tree (root and x) in the worker.
+      const inlineWatchFolders = where === "thread" ? 1_000 : 1;
+      const index = new SearchIndex(root, { reconcileMs: 0, debounceMs: 10, inlineWatchFolders });
+      try {
+        await index.start();
+        assert.equal(index.stats().watcher, where);
+        await Deno.rename(`${root}/x`, `${root}/y`);
+        await makeTree(root, { "y/z/new.txt": "" });
+        const q = parseSearchQuery("txt");
+        const want = ["y/old.txt", "y/z/new.txt"];
+        // Generous deadline: events arrive when the loaded machine gets to them; no timing is asserted.
+        for (let i = 0; i < 200; i++) {
+          await index.settle();
+          if (JSON.stringify(relsOf(index, q)) === JSON.stringify(want)) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.deepEqual(relsOf(index, q), want);
+      } finally {
+        await index.close();
       }
-      assert.deepEqual(relsOf(index, q), want);
-    } finally {
-      await index.close();
-    }
+    });
   });
-});
+}
 
 const NAMES = [
   "a",

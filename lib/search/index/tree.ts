@@ -109,6 +109,13 @@ export class IndexTree {
     return this.#live;
   }
 
+  /** Live folders, the root included (counted: one pass over the flags). */
+  get folders(): number {
+    let n = 0;
+    for (let id = 0; id < this.#size; id++) if ((this.flags[id] & (ALIVE | DIR)) === (ALIVE | DIR)) n++;
+    return n;
+  }
+
   #grow(): void {
     const n = this.parent.length * 2;
     const grow = <T extends Int32Array | Uint8Array | Uint16Array | Float64Array>(a: T): T => {

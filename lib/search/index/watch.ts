@@ -1,12 +1,12 @@
 /**
- * A recursive `Deno.watchFs` on the indexed root, run in a worker (watch_worker.ts), that reports which
- * folders changed (as paths relative to the root). Events name entries; their parent folder is what must be
- * read again. When the kernel drops events (`rescan`) or the watcher fails, `onLost` asks for a full
+ * A recursive `Deno.watchFs` on the indexed root, run in a worker (watch_worker.ts) for a large tree and on the
+ * server's thread for a small one, that reports which folders changed (as paths relative to the root). Events
+ * name entries; their parent folder is what must be read again. When the kernel drops events (`rescan`) or the watcher fails, `onLost` asks for a full
  * reconciliation instead.
  */
 import { log } from "../../log.ts";
 import { projectUrl } from "../../project_root.ts";
-import type { WatchMessage } from "./watch_worker.ts";
+import { forwardEvents, type WatchMessage } from "./watch_events.ts";
 
 /** Callbacks of {@link watchTree}. */
 export interface TreeWatchOptions {
@@ -29,16 +29,16 @@ export function parentRel(rel: string): string {
 }
 
 /**
- * Starts watching `root` (a real path) in a worker. When the platform refuses, `ready` still resolves and
- * `onLost` is called: the periodic reconciliation then sees changes.
+ * Starts watching `root` (a real path): in a worker (`inline` false), or on this thread (`inline` true), which
+ * blocks it while the watch is registered (tens of microseconds per folder) but spares the worker's memory
+ * (some 8 MiB of RSS: a second V8 isolate and its threads). When the platform refuses, `ready` still resolves
+ * and `onLost` is called: the periodic reconciliation then sees changes.
  */
-export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
-  const worker = new Worker(projectUrl("lib/search/index/watch_worker.ts"), { type: "module" });
+export function watchTree(root: string, options: TreeWatchOptions, inline = false): TreeWatch {
   const prefix = root === "/" ? "/" : root + "/";
   let ready!: () => void;
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
-  worker.onmessage = (e: MessageEvent<WatchMessage>) => {
-    const m = e.data;
+  const handle = (m: WatchMessage) => {
     if (m.type === "ready") ready();
     else if (m.type === "failed") {
       log.warn(
@@ -61,6 +61,19 @@ export function watchTree(root: string, options: TreeWatchOptions): TreeWatch {
       if (dirs.size) options.onDirs([...dirs]);
     }
   };
+  if (inline) {
+    const stop = forwardEvents(root, handle);
+    return {
+      ready: whenReady,
+      close() {
+        stop();
+        ready();
+        return Promise.resolve();
+      },
+    };
+  }
+  const worker = new Worker(projectUrl("lib/search/index/watch_worker.ts"), { type: "module" });
+  worker.onmessage = (e: MessageEvent<WatchMessage>) => handle(e.data);
   worker.onerror = (e) => {
     e.preventDefault();
     log.warn(`search index: the watcher failed; changes are seen by the periodic check only (${e.message})`);
