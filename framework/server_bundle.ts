@@ -80,9 +80,31 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
       await Deno.remove(tmp, { recursive: true }).catch(() => {});
       throw new Error(`Bundling the server failed:\n${new TextDecoder().decode(out.stderr)}`);
     }
+    for await (const e of Deno.readDir(tmp)) {
+      if (e.isFile && e.name.endsWith(".js")) {
+        const file = `${tmp}/${e.name}`;
+        const text = await Deno.readTextFile(file);
+        const ascii = escapeNonAscii(text);
+        if (ascii !== text) await Deno.writeTextFile(file, ascii);
+      }
+    }
     await placeChunks(root, tmp);
     await Deno.writeTextFile(`${root}/${STAMP}`, String(startedAt - 1));
     return true;
+  });
+}
+
+/**
+ * The bundle with every non-ASCII character written as a `\uXXXX` escape, which means the same in strings,
+ * template literals, regular expressions, identifiers and comments. V8 keeps a module's source on its heap, one
+ * byte per character when every character fits in one and two otherwise: three accented letters and an arrow
+ * in comments made the 1.7 MB server bundle take 3.3 MiB instead of 1.6. A backslash escaping the character
+ * (`\é`, an identity escape) is dropped with it, as `\u00e9` is the escape already.
+ */
+export function escapeNonAscii(text: string): string {
+  return text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes: string, ch: string) => {
+    const kept = slashes.length % 2 === 1 ? slashes.slice(1) : slashes;
+    return `${kept}\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isServerBundleFresh, newestServerSource, SERVER_BUNDLE } from "./server_bundle.ts";
+import { escapeNonAscii, isServerBundleFresh, newestServerSource, SERVER_BUNDLE } from "./server_bundle.ts";
 import { newestMtimeSync } from "./_walk.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
@@ -31,6 +31,26 @@ Deno.test("newestMtimeSync: newest kept file, skipping dot-names and skipped fol
   }
 });
 
+Deno.test("escapeNonAscii: ASCII only, and every snippet evaluates to the same value", () => {
+  const snippets = [
+    `"a→b é"`,
+    "`x→${1 + 1}ü`",
+    `/[é-ü]+/.exec("aéüz")[0]`,
+    `/😀+/u.test("😀😀")`,
+    `"😀".length`,
+    `"\\é"`,
+    `"\\\\é"`,
+    `(() => { const café = 2; return café; })()`,
+    `1 /* → comment */ + 1`,
+  ];
+  for (const code of snippets) {
+    const escaped = escapeNonAscii(code);
+    assert.match(escaped, /^[\x00-\x7f]*$/, escaped);
+    assert.deepEqual(new Function(`return ${escaped}`)(), new Function(`return ${code}`)(), code);
+  }
+  assert.equal(escapeNonAscii("plain"), "plain");
+});
+
 Deno.test("isServerBundleFresh: false without a bundle or stamp", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -54,6 +74,8 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const dir = await Deno.makeTempDir();
+    // More folders than the search index watches on the server's thread: its watcher runs in the worker.
+    for (let i = 0; i <= 1_000; i++) await Deno.mkdir(`${dir}/root/d${i}`, { recursive: true });
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "start.ts", "--port", "0", "--root", `${dir}/root`, "--database", `${dir}/kv`],
       cwd: ROOT,
@@ -99,12 +121,15 @@ Deno.test({
       const de = await fetch(`${base}/login`, { headers: { "Accept-Language": "de" } });
       assert.match(await de.text(), /lang="de"/, "locales are read from locales/");
       assert.equal(await isServerBundleFresh(ROOT), true);
+      // One byte per character on V8's heap: the bundle is ASCII (escapeNonAscii).
+      assert.match(await Deno.readTextFile(`${ROOT}/_build/server.js`), /^[\x00-\x7f]*$/);
       // Files loaded by URL at run time (the search index's watcher worker) resolve from the bundle too.
       const deadline = Date.now() + 60_000;
-      while (!/search index: .* indexed/.test(log) && Date.now() < deadline) {
+      while (!/search index: watching .* in a worker/.test(log) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 100));
+        assert.doesNotMatch(log, /Module not found|Uncaught|watcher failed/, log);
       }
-      await new Promise((r) => setTimeout(r, 500));
+      assert.match(log, /search index: watching .* in a worker/, log);
       assert.doesNotMatch(log, /Module not found|Uncaught|watcher failed/, log);
     } finally {
       clearTimeout(watchdog);

@@ -39,8 +39,11 @@ export function watchTree(root: string, options: TreeWatchOptions, inline = fals
   let ready!: () => void;
   const whenReady = new Promise<void>((resolve) => (ready = resolve));
   const handle = (m: WatchMessage) => {
-    if (m.type === "ready") ready();
-    else if (m.type === "failed") {
+    if (m.type === "ready") {
+      // Registering takes seconds on a large tree: say when the watch is in effect.
+      if (!inline) log.info(`search index: watching ${root} in a worker`);
+      ready();
+    } else if (m.type === "failed") {
       log.warn(
         `search index: cannot watch ${root}; changes are seen by the periodic check only (${m.message})`,
       );
