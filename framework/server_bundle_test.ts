@@ -31,6 +31,21 @@ Deno.test("newestMtimeSync: newest kept file, skipping dot-names and skipped fol
   }
 });
 
+/** The files `entry` imports statically, transitively (relative imports within `dir`), with their text. */
+async function staticClosure(dir: string, entry: string): Promise<Map<string, string>> {
+  const seen = new Map<string, string>();
+  const todo = [entry];
+  while (todo.length) {
+    const name = todo.pop()!;
+    if (seen.has(name)) continue;
+    const text = await Deno.readTextFile(`${dir}/${name}`);
+    seen.set(name, text);
+    for (const m of text.matchAll(/^(?:import|export)\b[^;]*?from "\.\/([^"]+)";?$/gms)) todo.push(m[1]);
+    for (const m of text.matchAll(/^import "\.\/([^"]+)";$/gm)) todo.push(m[1]);
+  }
+  return seen;
+}
+
 Deno.test("escapeNonAscii: ASCII only, and every snippet evaluates to the same value", () => {
   const snippets = [
     `"a→b é"`,
@@ -123,6 +138,13 @@ Deno.test({
       assert.equal(await isServerBundleFresh(ROOT), true);
       // One byte per character on V8's heap: the bundle is ASCII (escapeNonAscii).
       assert.match(await Deno.readTextFile(`${ROOT}/_build/server.js`), /^[\x00-\x7f]*$/);
+      // What the server loads at start (the bundle and the chunks it imports statically) leaves out code that
+      // only some requests or only the browser need: tus-js-client's Node build (and with it Node's http
+      // layer), the archive writers, zip.js.
+      const loaded = await staticClosure(`${ROOT}/_build`, "server.js");
+      for (const [file, text] of loaded) {
+        assert.doesNotMatch(text, /from "node:https?"|tus-js-client|lib\/archive\/zip\.ts/, file);
+      }
       // Files loaded by URL at run time (the search index's watcher worker) resolve from the bundle too.
       const deadline = Date.now() + 60_000;
       while (!/search index: watching .* in a worker/.test(log) && Date.now() < deadline) {

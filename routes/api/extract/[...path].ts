@@ -1,9 +1,11 @@
 import { define } from "../../../define.ts";
 import { vpathOf } from "../../../middleware/requests.ts";
-import { extractStream, parseConflict, planExtract } from "../../../lib/extract/mod.ts";
 
 export const handler = define.handlers({
   async POST(c) {
+    // Loaded on the first extraction: zip.js and the extractors are some 200 KB of code an idle server need not
+    // hold.
+    const { extractStream, parseConflict, planExtract } = await import("../../../lib/extract/mod.ts");
     const signal = c.req.raw.signal;
     const plan = await planExtract(c.var.ctx, vpathOf(c), {
       destination: c.req.query("destination") || undefined,
