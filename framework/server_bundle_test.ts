@@ -91,6 +91,8 @@ Deno.test({
     const dir = await Deno.makeTempDir();
     // More folders than the search index watches on the server's thread: its watcher runs in the worker.
     for (let i = 0; i <= 1_000; i++) await Deno.mkdir(`${dir}/root/d${i}`, { recursive: true });
+    await Deno.mkdir(`${dir}/root/a`);
+    await Deno.writeTextFile(`${dir}/root/a/one.txt`, "bundled");
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "start.ts", "--port", "0", "--root", `${dir}/root`, "--database", `${dir}/kv`],
       cwd: ROOT,
@@ -136,6 +138,27 @@ Deno.test({
       const de = await fetch(`${base}/login`, { headers: { "Accept-Language": "de" } });
       assert.match(await de.text(), /lang="de"/, "locales are read from locales/");
       assert.equal(await isServerBundleFresh(ROOT), true);
+      // Modules loaded on first use work from the bundle's chunks: the zip writer, then the extractors.
+      const login = await fetch(`${base}/api/login`, {
+        method: "POST",
+        body: JSON.stringify({ username: "admin", password: "bundle-test-password-123" }),
+      });
+      const auth = { "X-Auth": await login.text() };
+      assert.equal(login.status, 200);
+      const zip = await fetch(`${base}/api/raw/a?algo=zip`, { headers: auth });
+      assert.equal(zip.status, 200);
+      await Deno.writeFile(`${dir}/root/a.zip`, new Uint8Array(await zip.arrayBuffer()));
+      const extracted = await fetch(`${base}/api/extract/a.zip?destination=/b`, {
+        method: "POST",
+        headers: auth,
+      });
+      assert.equal(extracted.status, 200, await extracted.clone().text());
+      assert.doesNotMatch(await extracted.text(), /error/i);
+      const found = await Array.fromAsync(Deno.readDir(`${dir}/root/b`));
+      const text = await Deno.readTextFile(
+        `${dir}/root/b/${found.some((e) => e.name === "a") ? "a/" : ""}one.txt`,
+      );
+      assert.equal(text, "bundled");
       // One byte per character on V8's heap: the bundle is ASCII (escapeNonAscii).
       assert.match(await Deno.readTextFile(`${ROOT}/_build/server.js`), /^[\x00-\x7f]*$/);
       // What the server loads at start (the bundle and the chunks it imports statically) leaves out code that
