@@ -10,6 +10,7 @@ import { startPublishing } from "./publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./upload/mod.ts";
 import { purgeTrash } from "./trash/mod.ts";
 import { purgeAudit } from "./audit/mod.ts";
+import { releaseMemory } from "./fs/listing_memory.ts";
 
 /** A periodic job: what it does, how often, and what its failure is logged as. */
 interface Job {
@@ -32,27 +33,47 @@ export interface Background {
   stop(): Promise<void>;
 }
 
+/** Options of {@link startBackground}. */
+export interface BackgroundOptions {
+  /**
+   * Runs once the index's first walk (or snapshot load) and the first run of every job have ended. Default:
+   * {@link releaseMemory}, a full collection and glibc's trim: the start's garbage (module loading, the walk's
+   * folder reads, tens of MiB on a large tree) is given back instead of being kept by an idle server.
+   */
+  afterStart?: () => void;
+}
+
 /** Starts the search index, the publish queue listener and the periodic jobs (each runs once at once). */
-export function startBackground(deps: AppDeps): Background {
+export function startBackground(deps: AppDeps, options: BackgroundOptions = {}): Background {
   const running = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>) => {
     running.add(p);
     p.finally(() => running.delete(p));
   };
-  track(
-    deps.searchIndex.start().catch((err) =>
-      log.error("search index unavailable; searches walk the disk", err)
-    ),
+  const first: Promise<unknown>[] = [];
+  let stopped = false;
+  const index = deps.searchIndex.start().catch((err) =>
+    log.error("search index unavailable; searches walk the disk", err)
   );
+  track(index);
+  first.push(index);
   // Due publish schedules arrive through the KV queue; the listener ends when KV is closed (closeDeps).
   startPublishing(deps).catch((err) => log.error("publish queue stopped", err));
   const timers = JOBS.map((job) => {
-    const run = () => track(job.run(deps).catch((err) => log.error(job.failure, err)));
-    run();
+    const run = () => {
+      const p = job.run(deps).catch((err) => log.error(job.failure, err));
+      track(p);
+      return p;
+    };
+    first.push(run());
     return setInterval(run, job.everyMs);
+  });
+  Promise.all(first).then(() => {
+    if (!stopped) (options.afterStart ?? releaseMemory)();
   });
   return {
     async stop() {
+      stopped = true;
       for (const timer of timers) clearInterval(timer);
       await Promise.all([...running]);
     },

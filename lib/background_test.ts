@@ -52,8 +52,13 @@ Deno.test("startBackground() walks the index and runs each sweep once at once; s
 
     now += (config.trashDays + 1) * DAY;
     const left = await openIntervals(async () => {
-      const background = startBackground(deps);
+      let released = 0;
+      const background = startBackground(deps, { afterStart: () => released++ });
+      // Memory is given back once the walk and the first sweeps ended (then the server is idle), once.
+      while (!released) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(deps.searchIndex.ready, true, "memory is released after the index's first walk");
       await background.stop();
+      assert.equal(released, 1);
       assert.equal(deps.searchIndex.ready, true, "the index's first walk ran");
       assert.deepEqual(await listTrash(deps, ctx), [], "the trash sweep ran once at start");
       await closeDeps(deps);

@@ -21,7 +21,7 @@ function loadTrim(): Trim | null {
     return () => void libc.symbols.malloc_trim(0n);
   } catch (err) {
     // Not glibc (musl, static builds): nothing to trim.
-    log.debug("listing cache: malloc_trim unavailable", err);
+    log.debug("malloc_trim unavailable", err);
     return null;
   }
 }
