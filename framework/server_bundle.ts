@@ -102,7 +102,7 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
  * (`\é`, an identity escape) is dropped with it, as `\u00e9` is the escape already.
  */
 export function escapeNonAscii(text: string): string {
-  return text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes: string, ch: string) => {
+  return text.replace(/(\\*)([\x80-\uffff])/g, (_, slashes: string, ch: string) => {
     const kept = slashes.length % 2 === 1 ? slashes.slice(1) : slashes;
     return `${kept}\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
