@@ -12,7 +12,7 @@ import type { FsRequest } from "../fs/request.ts";
 import { reserveQuota } from "../upload/reservations.ts";
 import { checkEntryName } from "./entry_name.ts";
 import { type ExtractConflict, type ExtractFormat, extractFormatOf } from "./formats.ts";
-import { assertFormatAvailable, damagedStream, openArchive } from "./source.ts";
+import { assertFormatAvailable, damagedStream, openHeaders } from "./source.ts";
 
 /** Limits of one extraction (docs/configuration.md). */
 export interface ExtractLimits {
@@ -124,7 +124,7 @@ async function scanEntries(
   options: { limits: ExtractLimits; budget: number; signal?: AbortSignal },
 ): Promise<{ entries: number; bytes: number }> {
   const { limits, budget, signal } = options;
-  const opened = await openArchive(archive.real, format, { signal });
+  const opened = await openHeaders(archive.real, format, { signal });
   let entries = 0;
   let bytes = 0;
   try {
