@@ -91,6 +91,8 @@ interface Bounds {
   zip64: boolean;
   /** Bytes prepended to the archive after it was written (self-extractors): added to every offset. */
   shift: number;
+  /** The record's comment ends the file (nothing appended). */
+  reachesEnd?: boolean;
 }
 
 function view(bytes: Uint8Array): DataView {
@@ -122,26 +124,29 @@ async function locate(src: RandomAccess): Promise<Bounds> {
   const tail = await readExactly(src, tailStart, tailLength);
   if (tail === null) throw new ZipFormatError("the archive cannot be read");
   const tv = view(tail);
-  // A record whose comment ends the file wins over one followed by other data (appended after writing);
-  // two of them that both lead to a directory make the archive ambiguous, as zip.js says too.
+  // A record whose comment ends the file wins over one followed by other data (appended after writing),
+  // and one that leads to a directory over one of an empty archive (a comment may hide such a record); two
+  // that both lead to a directory make the archive ambiguous, as zip.js says too.
   let exact: Bounds | null = null;
-  let appended: Bounds | null = null;
+  let other: Bounds | null = null;
   let probes = 0;
   for (let i = tailLength - EOCD_LEN; i >= 0 && probes < MAX_PROBES; i--) {
     if (tv.getUint32(i, true) !== EOCD_SIG) continue;
     probes++;
     const reachesEnd = i + EOCD_LEN + tv.getUint16(i + 20, true) === tailLength;
-    if (!reachesEnd && (exact !== null || appended !== null)) continue;
     const bounds = await boundsOf(src, tail.subarray(i, i + EOCD_LEN), tailStart + i).catch((err) => {
       if (err instanceof ZipFormatError) return null;
       throw err;
     });
     if (bounds === null) continue;
-    if (!reachesEnd) appended = bounds;
-    else if (exact !== null) throw new ZipFormatError("two end of central directory records");
-    else exact = bounds;
+    if (reachesEnd && bounds.count > 0) {
+      if (exact !== null) throw new ZipFormatError("two end of central directory records");
+      exact = bounds;
+    } else if (other === null || (reachesEnd && other.count === 0 && !other.reachesEnd)) {
+      other = { ...bounds, reachesEnd };
+    }
   }
-  const found = exact ?? appended;
+  const found = exact ?? other;
   if (found !== null) return found;
   // Nothing usable: say why, from the record nearest the end.
   for (let i = tailLength - EOCD_LEN; i >= 0; i--) {
@@ -202,7 +207,7 @@ async function boundsOf(src: RandomAccess, eocd: Uint8Array, at: number): Promis
   }
   // Data prepended after the archive was written moves the directory to right before the end records.
   const expected = limit - size;
-  if (!zip64 && await signatureAt(src, expected) === CENTRAL_SIG) {
+  if (!zip64 && expected > offset && await signatureAt(src, expected) === CENTRAL_SIG) {
     return { start: expected, end: limit, count, zip64, shift: expected - offset };
   }
   throw new ZipFormatError("the central directory is not where the end record says");
