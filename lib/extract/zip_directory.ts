@@ -19,19 +19,25 @@ export interface RandomAccess {
   readAt(into: Uint8Array, position: number): Promise<number>;
 }
 
-/** {@link RandomAccess} over an open file. */
+/** {@link RandomAccess} over an open file; reads run one after the other (each is a seek and reads). */
 export function fileAccess(file: Deno.FsFile, size: number): RandomAccess {
+  const readAt = async (into: Uint8Array, position: number): Promise<number> => {
+    await file.seek(position, Deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < into.length) {
+      const n = await file.read(into.subarray(filled));
+      if (n === null) break;
+      filled += n;
+    }
+    return filled;
+  };
+  let last: Promise<unknown> = Promise.resolve();
   return {
     size,
-    async readAt(into, position) {
-      await file.seek(position, Deno.SeekMode.Start);
-      let filled = 0;
-      while (filled < into.length) {
-        const n = await file.read(into.subarray(filled));
-        if (n === null) break;
-        filled += n;
-      }
-      return filled;
+    readAt(into, position) {
+      const read = last.then(() => readAt(into, position));
+      last = read.catch(() => {});
+      return read;
     },
   };
 }
@@ -53,6 +59,8 @@ export interface ZipDirectoryEntry {
   /** Where the entry's local header is, corrected for data prepended to the archive. */
   localHeaderOffset: number;
   encrypted: boolean;
+  /** Last modification, ms since the epoch: NTFS or Unix extra field, else the DOS time (local time). */
+  modified: number;
 }
 
 /** A damaged or unsupported zip archive (400). */
@@ -76,6 +84,10 @@ const MAX_COMMENT = 0xffff;
 const U16 = 0xffff;
 const U32 = 0xffffffff;
 const UNICODE_PATH = 0x7075;
+const EXTENDED_TIMESTAMP = 0x5455;
+const NTFS_TIMES = 0x000a;
+/** Milliseconds from 1601-01-01 (NTFS) to 1970-01-01. */
+const NTFS_EPOCH_MS = 11_644_473_600_000;
 const ZIP64_EXTRA = 0x0001;
 /** Candidate end records checked for a reachable directory before giving up. */
 const MAX_PROBES = 64;
@@ -289,11 +301,20 @@ function entryAt(
   let zip64End = -1;
   let unicodeAt = -1;
   let unicodeEnd = -1;
+  let modified = NaN;
   for (let at = o + CENTRAL_LEN + nameLength; at + 4 <= extraEnd;) {
     const type = bv.getUint16(at, true);
     const dataEnd = Math.min(extraEnd, at + 4 + bv.getUint16(at + 2, true));
     if (type === ZIP64_EXTRA) [zip64At, zip64End] = [at + 4, dataEnd];
     else if (type === UNICODE_PATH) [unicodeAt, unicodeEnd] = [at + 4, dataEnd];
+    else if (type === EXTENDED_TIMESTAMP && dataEnd - at >= 9 && Number.isNaN(modified)) {
+      modified = bv.getInt32(at + 5, true) * 1000;
+    } else if (type === NTFS_TIMES && dataEnd - at >= 36 && bv.getUint16(at + 8, true) === 1) {
+      // Reserved (4), then attribute 1 of 24 bytes: modification, access and creation times.
+      if (bv.getUint16(at + 10, true) === 24) {
+        modified = Number(bv.getBigUint64(at + 12, true) / 10_000n) - NTFS_EPOCH_MS;
+      }
+    }
     at = dataEnd;
   }
   const name =
@@ -317,6 +338,7 @@ function entryAt(
   if (localHeaderOffset + LOCAL_LEN + compressedSize > directoryStart) {
     throw new ZipFormatError(`entry ${index} (${JSON.stringify(name)}) lies past the central directory`);
   }
+  if (Number.isNaN(modified)) modified = dosTime(bv.getUint16(o + 14, true), bv.getUint16(o + 12, true));
   const type = (external >>> 16) & 0o170000;
   return {
     name,
@@ -330,5 +352,18 @@ function entryAt(
     method: bv.getUint16(o + 10, true),
     localHeaderOffset,
     encrypted: (flags & 1) !== 0,
+    modified,
   };
+}
+
+/** A DOS date and time (local time, 2-second steps) in ms since the epoch. */
+function dosTime(date: number, time: number): number {
+  return new Date(
+    1980 + (date >> 9),
+    ((date >> 5) & 0xf) - 1,
+    date & 0x1f,
+    time >> 11,
+    (time >> 5) & 0x3f,
+    (time & 0x1f) * 2,
+  ).getTime();
 }

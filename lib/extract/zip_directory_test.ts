@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type Entry, Uint8ArrayReader, ZipReader } from "@zip.js/zip.js";
+import { configure, type Entry, Uint8ArrayReader, ZipReader } from "@zip.js/zip.js";
 import { HOSTILE_ENTRY_NAMES, ODD_ENTRY_NAMES, rawZip, unicodePathField, zipOf } from "./_testing.ts";
 import {
   type RandomAccess,
@@ -7,7 +7,8 @@ import {
   type ZipDirectoryEntry,
   ZipFormatError,
 } from "./zip_directory.ts";
-import "./zip_reader.ts"; // zip.js without web workers, as the server runs it
+
+configure({ useWebWorkers: false });
 
 const enc = new TextEncoder();
 
