@@ -270,6 +270,38 @@ Deno.test("POST /api/extract refuses damaged zip directories and hidden slips wi
   }
 });
 
+Deno.test("POST /api/extract: zip content that fails its CRC-32 or does not inflate ends with a 400 line, no ERROR", async () => {
+  const f = await filesFixture();
+  const logs = captureLog();
+  try {
+    const stored = rawZip([{ name: "ok.txt", data: "fine" }, { name: "bad.txt", data: "hello world" }]).bytes;
+    const crc = stored.slice();
+    const content = new TextDecoder("latin1").decode(stored).indexOf("hello world");
+    crc[content] ^= 1; // the content changes, its CRC-32 and size do not
+    const deflated = await zipOf([{ name: "z.txt", data: "hello hello hello hello" }]);
+    const v = new DataView(deflated.buffer, deflated.byteOffset);
+    const inflate = deflated.slice();
+    const data = 30 + v.getUint16(26, true) + v.getUint16(28, true);
+    inflate.fill(0xff, data, data + 4); // a reserved block type
+    for (const [name, bytes] of [["crc.zip", crc], ["inflate.zip", inflate]] as const) {
+      await put(f, name, bytes);
+      const r = await extract(f, name, "destination=/out-" + name);
+      assert.equal(r.status, 200, r.text);
+      const end = last(r.events);
+      assert.equal(end.type, "error", name);
+      assert.equal(end.type === "error" && end.status, 400, name);
+      assert.deepEqual(
+        (await listTree(f.home)).filter((n) => n.includes(".fb-tmp-") || n.includes("bad.txt")),
+        [],
+      );
+    }
+    assert.deepEqual(logs.errors(), []);
+  } finally {
+    logs.stop();
+    await f.close();
+  }
+});
+
 Deno.test("POST /api/extract: duplicate names follow the conflict policy; existing files are kept on skip", async () => {
   const f = await filesFixture();
   try {
