@@ -34,10 +34,10 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 const RATIO_FLOOR = 1 << 20;
 
 /**
- * The first pass hands the event loop a turn after this many entries. Reading zip headers runs as one long
- * chain of microtasks, and V8 only advances incremental garbage collection in tasks between them: without
- * these turns the headers' garbage (some KiB per entry with zip.js) piles up to tens of MiB before a full
- * collection, which set the peak memory of a large extraction (bench/extract.ts).
+ * The first pass hands the event loop a turn after this many entries. Reading headers that are in memory
+ * already runs as one long chain of microtasks, and V8 only advances incremental garbage collection in tasks
+ * between them: without these turns the headers' garbage piles up before a full collection (with zip.js, some
+ * KiB per zip entry: tens of MiB, which set the peak memory of a large extraction; bench/extract.ts).
  */
 const SCAN_YIELD_EVERY = 32;
 

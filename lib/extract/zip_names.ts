@@ -1,6 +1,6 @@
 /**
- * Decoding of zip entry names the way `@zip.js/zip.js` (our content reader) does, so the hostile-name check
- * of the first pass sees the very strings the write pass gets:
+ * Decoding of zip entry names, the way `@zip.js/zip.js` (which extracted before our own reader) decodes them,
+ * so an archive gives the same names as before and as other zip.js-based tools:
  *
  * - general-purpose bit 11 set: UTF-8 (invalid sequences become U+FFFD; a byte order mark is kept);
  * - otherwise UTF-8 when the bytes contain something above 0x7F and are valid UTF-8 (Info-ZIP on Linux
