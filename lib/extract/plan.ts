@@ -34,12 +34,13 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 const RATIO_FLOOR = 1 << 20;
 
 /**
- * The first pass hands the event loop a turn after this many entries. Reading headers that are in memory
- * already runs as one long chain of microtasks, and V8 only advances incremental garbage collection in tasks
- * between them: without these turns the headers' garbage piles up before a full collection (with zip.js, some
- * KiB per zip entry: tens of MiB, which set the peak memory of a large extraction; bench/extract.ts).
+ * The first pass hands the event loop a turn after this many entries. Headers already in memory are read as
+ * one chain of microtasks, and V8 only advances incremental garbage collection in tasks between them. With
+ * zip.js (which built some KiB of objects per zip entry) this had to be every 32 entries; our zip directory
+ * reader leaves little garbage and reads the file every 64 KiB (~900 entries) anyway, and each turn costs a
+ * timer (32 cost 0.7 s of the 10,000-entry first pass in bench/extract.ts, for no lower peak).
  */
-const SCAN_YIELD_EVERY = 32;
+const SCAN_YIELD_EVERY = 1024;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
