@@ -191,7 +191,7 @@ async function boundsOf(src: RandomAccess, eocd: Uint8Array, at: number): Promis
     const expected = at - LOCATOR_LEN - EOCD64_LEN;
     let recordAt = stored;
     if (await signatureAt(src, stored) !== EOCD64_SIG) {
-      if (await signatureAt(src, expected) !== EOCD64_SIG) {
+      if (expected < stored || await signatureAt(src, expected) !== EOCD64_SIG) {
         throw new ZipFormatError("the ZIP64 end of central directory record is missing");
       }
       recordAt = expected;
@@ -335,7 +335,7 @@ function entryAt(
     if (localHeaderOffset === U32) localHeaderOffset = take("an offset");
   }
   localHeaderOffset += shift;
-  if (localHeaderOffset + LOCAL_LEN + compressedSize > directoryStart) {
+  if (localHeaderOffset < 0 || localHeaderOffset + LOCAL_LEN + compressedSize > directoryStart) {
     throw new ZipFormatError(`entry ${index} (${JSON.stringify(name)}) lies past the central directory`);
   }
   if (Number.isNaN(modified)) modified = dosTime(bv.getUint16(o + 14, true), bv.getUint16(o + 12, true));

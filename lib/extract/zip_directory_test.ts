@@ -312,6 +312,11 @@ Deno.test("readZipDirectory() refuses damaged directories with a 400, never a cr
       /ZIP64 end of central directory record is missing/,
     ],
     [
+      "a ZIP64 locator pointing past its record",
+      damaged(z64.bytes, (v) => v.setBigUint64(z64.eocd - 20 + 8, BigInt(z64.eocd64 + 8), true)),
+      /ZIP64 end of central directory record is missing/,
+    ],
+    [
       "an absurd ZIP64 entry count",
       damaged(z64.bytes, (v) => v.setBigUint64(z64.eocd64 + 32, 1n << 50n, true)),
       /cannot fit/,
