@@ -1,5 +1,6 @@
 /** Test helpers: hand-made (also hostile) tar and zip archives. */
 import { BlobWriter, Uint8ArrayReader, ZipWriter } from "@zip.js/zip.js";
+import { crc32 } from "../archive/crc.ts";
 import { BLOCK } from "../archive/tar.ts";
 
 const enc = new TextEncoder();
@@ -98,5 +99,185 @@ export function patchZipSizes(zip: Uint8Array, size: number): Uint8Array {
   for (let i = 0; i + 46 <= out.length; i++) {
     if (view.getUint32(i, true) === 0x02014b50) view.setUint32(i + 24, size, true);
   }
+  return out;
+}
+
+/** Entry names that must never be written (each is refused as hostile), for readers of every format. */
+export const HOSTILE_ENTRY_NAMES: string[] = [
+  "../../x.txt",
+  "ok/../../../x.txt",
+  "/etc/x.txt",
+  "..\\..\\x.txt",
+  "C:/x.txt",
+  "c:evil",
+  "\\\\server\\share\\x.txt",
+  "a/..",
+  "..",
+];
+
+/** Odd but harmless names (skipped or written as they are; readers must agree on them). */
+export const ODD_ENTRY_NAMES: string[] = [
+  "bad\u0001name.txt",
+  "cr\rlf.txt",
+  "tab\there",
+  "\u00e9t\u00e9/caf\u00e9.txt",
+  "\u{1f600}.txt",
+  "\ufeffbom.txt",
+  "./dot/./x",
+  "trailing/",
+  "a//b",
+  "nul\u0000x",
+];
+
+/** One stored (uncompressed) entry of {@link rawZip}: every field as given, nothing sanitised. */
+export interface RawZipFile {
+  /** A string is written as UTF-8; bytes as they are. */
+  name: string | Uint8Array;
+  data?: string | Uint8Array;
+  /** General-purpose flags (0x800: the name is UTF-8; 1: encrypted). */
+  flags?: number;
+  /** Extra fields of the central directory header (after the ZIP64 field when `zip64` is set). */
+  extra?: Uint8Array;
+  /** "Version made by": 0x031e (Unix) unless given; 0x0014 is MS-DOS. */
+  madeBy?: number;
+  /** External attributes; default: a regular file, mode 0644. */
+  external?: number;
+}
+
+/** Where {@link rawZip} put its records (to damage them in tests). */
+export interface RawZip {
+  bytes: Uint8Array;
+  /** Offset of the first central directory header. */
+  directory: number;
+  /** Offset of the End Of Central Directory record. */
+  eocd: number;
+  /** Offset of the ZIP64 end record, or -1. */
+  eocd64: number;
+}
+
+/** A zip of stored entries, written byte by byte (for odd names, ZIP64 and damage). */
+export function rawZip(
+  files: RawZipFile[],
+  options: { zip64?: boolean; comment?: string | Uint8Array; prepend?: Uint8Array } = {},
+): RawZip {
+  const bytes = (v: string | Uint8Array | undefined) =>
+    typeof v === "string" ? enc.encode(v) : v ?? new Uint8Array(0);
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  const push = (part: Uint8Array) => {
+    parts.push(part);
+    at += part.length;
+  };
+  const record = (length: number, fill: (v: DataView) => void) => {
+    const out = new Uint8Array(length);
+    fill(new DataView(out.buffer));
+    return out;
+  };
+  const central: Uint8Array[] = [];
+  for (const file of files) {
+    const name = bytes(file.name);
+    const data = bytes(file.data);
+    const crc = crc32(0, data);
+    const offset = at;
+    const flags = file.flags ?? 0;
+    push(record(30, (v) => {
+      v.setUint32(0, 0x04034b50, true);
+      v.setUint16(4, 20, true);
+      v.setUint16(6, flags, true);
+      v.setUint32(14, crc, true);
+      v.setUint32(18, data.length, true);
+      v.setUint32(22, data.length, true);
+      v.setUint16(26, name.length, true);
+    }));
+    push(name);
+    push(data);
+    const z64 = options.zip64
+      ? record(28, (v) => {
+        v.setUint16(0, 1, true);
+        v.setUint16(2, 24, true);
+        v.setBigUint64(4, BigInt(data.length), true);
+        v.setBigUint64(12, BigInt(data.length), true);
+        v.setBigUint64(20, BigInt(offset), true);
+      })
+      : new Uint8Array(0);
+    const extra = new Uint8Array([...z64, ...bytes(file.extra)]);
+    const small = (n: number) => options.zip64 ? 0xffffffff : n;
+    central.push(
+      record(46, (v) => {
+        v.setUint32(0, 0x02014b50, true);
+        v.setUint16(4, file.madeBy ?? 0x031e, true);
+        v.setUint16(6, options.zip64 ? 45 : 20, true);
+        v.setUint16(8, flags, true);
+        v.setUint32(16, crc, true);
+        v.setUint32(20, small(data.length), true);
+        v.setUint32(24, small(data.length), true);
+        v.setUint16(28, name.length, true);
+        v.setUint16(30, extra.length, true);
+        v.setUint32(38, file.external ?? (0o100644 << 16) >>> 0, true);
+        v.setUint32(42, small(offset), true);
+      }),
+      name,
+      extra,
+    );
+  }
+  const directory = at;
+  for (const part of central) push(part);
+  const size = at - directory;
+  let eocd64 = -1;
+  if (options.zip64) {
+    eocd64 = at;
+    push(record(56, (v) => {
+      v.setUint32(0, 0x06064b50, true);
+      v.setBigUint64(4, 44n, true);
+      v.setUint16(12, 45, true);
+      v.setBigUint64(24, BigInt(files.length), true);
+      v.setBigUint64(32, BigInt(files.length), true);
+      v.setBigUint64(40, BigInt(size), true);
+      v.setBigUint64(48, BigInt(directory), true);
+    }));
+    push(record(20, (v) => {
+      v.setUint32(0, 0x07064b50, true);
+      v.setBigUint64(8, BigInt(eocd64), true);
+      v.setUint32(16, 1, true);
+    }));
+  }
+  const comment = bytes(options.comment);
+  const eocd = at;
+  push(record(22, (v) => {
+    v.setUint32(0, 0x06054b50, true);
+    v.setUint16(8, options.zip64 ? 0xffff : files.length & 0xffff, true);
+    v.setUint16(10, options.zip64 ? 0xffff : files.length & 0xffff, true);
+    v.setUint32(12, options.zip64 ? 0xffffffff : size, true);
+    v.setUint32(16, options.zip64 ? 0xffffffff : directory, true);
+    v.setUint16(20, comment.length, true);
+  }));
+  push(comment);
+  const prepend = options.prepend ?? new Uint8Array(0);
+  const out = new Uint8Array(prepend.length + at);
+  out.set(prepend);
+  let pos = prepend.length;
+  for (const part of parts) {
+    out.set(part, pos);
+    pos += part.length;
+  }
+  const shift = prepend.length;
+  return {
+    bytes: out,
+    directory: directory + shift,
+    eocd: eocd + shift,
+    eocd64: eocd64 < 0 ? -1 : eocd64 + shift,
+  };
+}
+
+/** An Info-ZIP Unicode Path extra field (0x7075) naming `name` for the raw name `raw`. */
+export function unicodePathField(name: string, raw: Uint8Array, crc = crc32(0, raw)): Uint8Array {
+  const text = enc.encode(name);
+  const out = new Uint8Array(9 + text.length);
+  const v = new DataView(out.buffer);
+  v.setUint16(0, 0x7075, true);
+  v.setUint16(2, 5 + text.length, true);
+  out[4] = 1;
+  v.setUint32(5, crc, true);
+  out.set(text, 9);
   return out;
 }

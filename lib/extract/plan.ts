@@ -12,7 +12,7 @@ import type { FsRequest } from "../fs/request.ts";
 import { reserveQuota } from "../upload/reservations.ts";
 import { checkEntryName } from "./entry_name.ts";
 import { type ExtractConflict, type ExtractFormat, extractFormatOf } from "./formats.ts";
-import { assertFormatAvailable, damagedStream, openArchive } from "./source.ts";
+import { assertFormatAvailable, damagedStream, openHeaders } from "./source.ts";
 
 /** Limits of one extraction (docs/configuration.md). */
 export interface ExtractLimits {
@@ -34,12 +34,13 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
 const RATIO_FLOOR = 1 << 20;
 
 /**
- * The first pass hands the event loop a turn after this many entries. Reading zip headers runs as one long
- * chain of microtasks, and V8 only advances incremental garbage collection in tasks between them: without
- * these turns the headers' garbage (some KiB per entry with zip.js) piles up to tens of MiB before a full
- * collection, which set the peak memory of a large extraction (bench/extract.ts).
+ * The first pass hands the event loop a turn after this many entries. Headers already in memory are read as
+ * one chain of microtasks, and V8 only advances incremental garbage collection in tasks between them. With
+ * zip.js (which built some KiB of objects per zip entry) this had to be every 32 entries; our zip directory
+ * reader leaves little garbage and reads the file every 64 KiB (~900 entries) anyway, and each turn costs a
+ * timer (32 cost 0.7 s of the 10,000-entry first pass in bench/extract.ts, for no lower peak).
  */
-const SCAN_YIELD_EVERY = 32;
+const SCAN_YIELD_EVERY = 1024;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -124,7 +125,7 @@ async function scanEntries(
   options: { limits: ExtractLimits; budget: number; signal?: AbortSignal },
 ): Promise<{ entries: number; bytes: number }> {
   const { limits, budget, signal } = options;
-  const opened = await openArchive(archive.real, format, { signal });
+  const opened = await openHeaders(archive.real, format, { signal });
   let entries = 0;
   let bytes = 0;
   try {

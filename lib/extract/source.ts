@@ -8,6 +8,7 @@ import { BadRequestError, UnavailableError } from "../errors.ts";
 import type { ExtractFormat } from "./formats.ts";
 import type { ArchiveItem } from "./item.ts";
 import { readTar } from "./tar_reader.ts";
+import { fileAccess, readZipDirectory } from "./zip_directory.ts";
 import { openZip } from "./zip_reader.ts";
 
 const TOOLS: Record<string, ToolCommand> = {
@@ -20,6 +21,15 @@ const TOOLS: Record<string, ToolCommand> = {
 export interface OpenArchive {
   items: AsyncIterable<ArchiveItem>;
   /** Ends the pass early (cancels the input, kills a decompressor). */
+  close(): Promise<void>;
+}
+
+/** What the first pass of an extraction reads of an entry. */
+export type ArchiveHeader = Pick<ArchiveItem, "name" | "kind" | "size">;
+
+/** An archive opened for one pass over its entries' headers. */
+export interface OpenHeaders {
+  items: AsyncIterable<ArchiveHeader>;
   close(): Promise<void>;
 }
 
@@ -51,6 +61,43 @@ export async function openArchive(
   } else if (format !== "tar") input = spawnCompressor(input, TOOLS[format]);
   const items = readTar(input, options);
   return { items, close: async () => void await items.return(undefined) };
+}
+
+/**
+ * Opens `real` for one pass over its entries' headers: a zip through our own central directory reader
+ * (./zip_directory.ts: bounded reads, little garbage per entry), a tar as for the content pass.
+ */
+export async function openHeaders(
+  real: string,
+  format: ExtractFormat,
+  options: { signal?: AbortSignal } = {},
+): Promise<OpenHeaders> {
+  if (format !== "zip") return await openArchive(real, format, options);
+  const file = await Deno.open(real, { read: true });
+  let size: number;
+  try {
+    size = (await file.stat()).size;
+  } catch (err) {
+    file.close();
+    throw err;
+  }
+  const entries = readZipDirectory(fileAccess(file, size), options);
+  async function* items(): AsyncGenerator<ArchiveHeader> {
+    for await (const e of entries) {
+      yield {
+        name: e.name,
+        kind: e.directory ? "dir" : e.symlink ? "symlink" : "file",
+        size: e.directory ? 0 : e.uncompressedSize,
+      };
+    }
+  }
+  return {
+    items: items(),
+    close: async () => {
+      await entries.return(undefined);
+      file.close();
+    },
+  };
 }
 
 /** The 400 for an archive whose compressed stream cannot be read. */

@@ -1,7 +1,16 @@
 /** HTTP tests of POST /api/extract: roles, traversal, a hostile archive corpus, limits, conflicts, formats. */
 import assert from "node:assert/strict";
 import { type FilesFixture, filesFixture, SECRET } from "../fixtures/fs/tree.ts";
-import { patchZipSizes, paxRecord, type RawTarEntry, tarOf, zipOf } from "../../lib/extract/_testing.ts";
+import {
+  patchZipSizes,
+  paxRecord,
+  type RawTarEntry,
+  rawZip,
+  tarOf,
+  unicodePathField,
+  zipOf,
+} from "../../lib/extract/_testing.ts";
+import { captureLog } from "./_log.ts";
 import type { ExtractEvent } from "../../lib/types.ts";
 
 async function put(f: FilesFixture, name: string, bytes: Uint8Array): Promise<void> {
@@ -222,6 +231,73 @@ Deno.test("POST /api/extract: a zip that lies about a size fails with a 400 line
     assert.equal(await Deno.readTextFile(`${f.home}/keep.txt`), "OLD");
     assert.deepEqual((await listTree(f.home)).filter((n) => n.includes(".fb-tmp-")), []);
   } finally {
+    await f.close();
+  }
+});
+
+Deno.test("POST /api/extract refuses damaged zip directories and hidden slips with a 400 before writing, no ERROR line", async () => {
+  const f = await filesFixture();
+  const logs = captureLog();
+  try {
+    const ok = rawZip([{ name: "a.txt", data: "a" }, { name: "b.txt", data: "b" }]);
+    const cut = ok.bytes.slice(0, ok.eocd + 10);
+    const counted = ok.bytes.slice();
+    new DataView(counted.buffer).setUint16(ok.eocd + 10, 3, true);
+    const overrun = ok.bytes.slice();
+    new DataView(overrun.buffer).setUint16(ok.directory + 28, 0xffff, true);
+    const raw = new TextEncoder().encode("fine.txt");
+    // The raw name is harmless; the Unicode Path field (which zip.js honours) climbs out.
+    const hidden = rawZip([{ name: raw, data: "x", extra: unicodePathField("../../x.txt", raw) }]).bytes;
+    const table: [string, Uint8Array, RegExp][] = [
+      ["cut.zip", cut, /damaged or unsupported/],
+      ["counted.zip", counted, /3 entries cannot fit/],
+      ["overrun.zip", overrun, /runs past the central directory/],
+      ["junk.zip", new Uint8Array(1000).fill(0x50), /no end of central directory/],
+      ["hidden.zip", hidden, /points outside the destination/],
+    ];
+    for (const [name, bytes, message] of table) {
+      await put(f, name, bytes);
+      const r = await extract(f, name, "destination=/dst");
+      assert.equal(r.status, 400, name);
+      assert.match(r.text, message, name);
+    }
+    await assert.rejects(Deno.lstat(`${f.home}/dst`));
+    await outsideUnchanged(f);
+    assert.deepEqual(logs.errors(), []);
+  } finally {
+    logs.stop();
+    await f.close();
+  }
+});
+
+Deno.test("POST /api/extract: zip content that fails its CRC-32 or does not inflate ends with a 400 line, no ERROR", async () => {
+  const f = await filesFixture();
+  const logs = captureLog();
+  try {
+    const stored = rawZip([{ name: "ok.txt", data: "fine" }, { name: "bad.txt", data: "hello world" }]).bytes;
+    const crc = stored.slice();
+    const content = new TextDecoder("latin1").decode(stored).indexOf("hello world");
+    crc[content] ^= 1; // the content changes, its CRC-32 and size do not
+    const deflated = await zipOf([{ name: "z.txt", data: "hello hello hello hello" }]);
+    const v = new DataView(deflated.buffer, deflated.byteOffset);
+    const inflate = deflated.slice();
+    const data = 30 + v.getUint16(26, true) + v.getUint16(28, true);
+    inflate.fill(0xff, data, data + 4); // a reserved block type
+    for (const [name, bytes] of [["crc.zip", crc], ["inflate.zip", inflate]] as const) {
+      await put(f, name, bytes);
+      const r = await extract(f, name, "destination=/out-" + name);
+      assert.equal(r.status, 200, r.text);
+      const end = last(r.events);
+      assert.equal(end.type, "error", name);
+      assert.equal(end.type === "error" && end.status, 400, name);
+      assert.deepEqual(
+        (await listTree(f.home)).filter((n) => n.includes(".fb-tmp-") || n.includes("bad.txt")),
+        [],
+      );
+    }
+    assert.deepEqual(logs.errors(), []);
+  } finally {
+    logs.stop();
     await f.close();
   }
 });
