@@ -9,6 +9,7 @@ import type { ExtractFormat } from "./formats.ts";
 import type { ArchiveItem } from "./item.ts";
 import { readTar } from "./tar_reader.ts";
 import { fileAccess, readZipDirectory } from "./zip_directory.ts";
+import { assertReadable } from "./zip_content.ts";
 import { openZip } from "./zip_reader.ts";
 
 const TOOLS: Record<string, ToolCommand> = {
@@ -84,6 +85,7 @@ export async function openHeaders(
   const entries = readZipDirectory(fileAccess(file, size), options);
   async function* items(): AsyncGenerator<ArchiveHeader> {
     for await (const e of entries) {
+      assertReadable(e);
       yield {
         name: e.name,
         kind: e.directory ? "dir" : e.symlink ? "symlink" : "file",

@@ -13,17 +13,27 @@ const READ_CHUNK = 64 * 1024;
 const STORED = 0;
 const DEFLATED = 8;
 
+/**
+ * Refuses a file entry whose content we cannot read (encrypted, or neither stored nor deflated). Called for every
+ * entry by the first pass too, so such an archive is refused before anything is written.
+ */
+export function assertReadable(entry: ZipDirectoryEntry): void {
+  if (entry.directory || entry.symlink) return;
+  const label = JSON.stringify(entry.name);
+  if (entry.encrypted) throw new ZipFormatError(`entry ${label} is encrypted`);
+  if (entry.method !== STORED && entry.method !== DEFLATED) {
+    throw new ZipFormatError(`entry ${label} uses compression method ${entry.method}`);
+  }
+}
+
 /** The checked content of `entry` (a file: not a folder or link). */
 export function zipEntryContent(
   src: RandomAccess,
   entry: ZipDirectoryEntry,
   signal?: AbortSignal,
 ): ReadableStream<Uint8Array> {
+  assertReadable(entry);
   const label = JSON.stringify(entry.name);
-  if (entry.encrypted) throw new ZipFormatError(`entry ${label} is encrypted`);
-  if (entry.method !== STORED && entry.method !== DEFLATED) {
-    throw new ZipFormatError(`entry ${label} uses compression method ${entry.method}`);
-  }
   let pos = -1;
   let end = -1;
   const raw = new ReadableStream<Uint8Array>({

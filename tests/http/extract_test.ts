@@ -248,7 +248,13 @@ Deno.test("POST /api/extract refuses damaged zip directories and hidden slips wi
     const raw = new TextEncoder().encode("fine.txt");
     // The raw name is harmless; the Unicode Path field (which zip.js honours) climbs out.
     const hidden = rawZip([{ name: raw, data: "x", extra: unicodePathField("../../x.txt", raw) }]).bytes;
+    // Content we cannot read is refused up front too, so the readable entry before it is not written either.
+    const encrypted = rawZip([{ name: "a.txt", data: "a" }, { name: "e.txt", data: "e", flags: 1 }]).bytes;
+    const method = ok.bytes.slice();
+    new DataView(method.buffer).setUint16(ok.directory + 10, 14, true);
     const table: [string, Uint8Array, RegExp][] = [
+      ["encrypted.zip", encrypted, /"e\.txt" is encrypted/],
+      ["method.zip", method, /compression method 14/],
       ["cut.zip", cut, /damaged or unsupported/],
       ["counted.zip", counted, /3 entries cannot fit/],
       ["overrun.zip", overrun, /runs past the central directory/],
