@@ -40,7 +40,7 @@ export async function propfind(ctx: DavContext): Promise<Response> {
   const depth = (ctx.request.headers.get("Depth") ?? "infinity").trim().toLowerCase();
   if (depth !== "0" && depth !== "1") {
     return new Response(
-      '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>\n',
+      '<?xml version="1.0" encoding="utf-8"?>\n<error xmlns="DAV:"><propfind-finite-depth/></error>\n',
       { status: 403, headers: { "Content-Type": "application/xml; charset=utf-8" } },
     );
   }

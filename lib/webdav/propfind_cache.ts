@@ -1,5 +1,5 @@
 /**
- * The encoded `<D:response>`s of a folder's children in a PROPFIND Depth 1 answer, kept with the folder's
+ * The encoded `<response>`s of a folder's children in a PROPFIND Depth 1 answer, kept with the folder's
  * listing snapshot (a WeakMap: a changed folder gets a new snapshot, and the old answer goes with it). Only
  * answers that depend on nothing but the snapshot are kept: no symlinks among the entries (resolved per
  * request), no dead properties and no locks on any child. One answer per snapshot, keyed by the request's

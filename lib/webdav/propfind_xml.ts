@@ -1,11 +1,19 @@
 /**
- * The XML of PROPFIND answers: the request body's choice of properties, and one `<D:response>` per entry,
- * built by string concatenation (a 100k-entry folder renders 100k of them).
+ * The XML of PROPFIND answers: the request body's choice of properties, and one `<response>` per entry (DAV
+ * is the default namespace, lib/webdav/props_xml.ts), built by string concatenation (a 100k-entry folder
+ * renders 100k of them).
  */
 import { HttpError } from "../errors.ts";
 import type { DavLock } from "./locks.ts";
 import { clarkName } from "./dead_props.ts";
-import { emptyPropXml, type EntryFacts, LIVE_PROPS, livePropXml, splitClark } from "./props_xml.ts";
+import {
+  emptyPropXml,
+  type EntryFacts,
+  inDavDocument,
+  LIVE_PROPS,
+  livePropXml,
+  splitClark,
+} from "./props_xml.ts";
 import { childElements, DAV_NS, type XmlElement } from "./xml.ts";
 
 /** What the client asked for. */
@@ -30,10 +38,10 @@ export function parsePropfind(root: XmlElement | null): PropRequest {
   throw new HttpError(400, "bad_propfind");
 }
 
-const OK_END = "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>";
-const MISSING_END = "</D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat>";
+const OK_END = "</prop><status>HTTP/1.1 200 OK</status></propstat>";
+const MISSING_END = "</prop><status>HTTP/1.1 404 Not Found</status></propstat>";
 
-/** The `<D:response>` of one entry. */
+/** The `<response>` of one entry. */
 export function entryXml(
   e: EntryFacts,
   req: PropRequest,
@@ -44,14 +52,14 @@ export function entryXml(
   let found = "";
   let missing = "";
   if (req.kind === "propname") {
-    for (const n of LIVE_PROPS) if (livePropXml(n, e, locks, now) !== null) found += `<D:${n}/>`;
+    for (const n of LIVE_PROPS) if (livePropXml(n, e, locks, now) !== null) found += `<${n}/>`;
     for (const clark of dead?.keys() ?? []) {
       const { ns, name } = splitClark(clark);
       found += emptyPropXml(ns, name);
     }
   } else if (req.kind === "allprop") {
     for (const n of LIVE_PROPS) found += livePropXml(n, e, locks, now) ?? "";
-    if (dead !== undefined) { for (const v of dead.values()) found += v; }
+    if (dead !== undefined) { for (const v of dead.values()) found += inDavDocument(v, { element: true }); }
   } else {
     for (const { ns, name } of req.props) {
       const x = ns === DAV_NS ? livePropXml(name, e, locks, now) : null;
@@ -60,13 +68,13 @@ export function entryXml(
         continue;
       }
       const d = dead?.get(clarkName(ns, name));
-      if (d !== undefined) found += d;
+      if (d !== undefined) found += inDavDocument(d, { element: true });
       else missing += emptyPropXml(ns, name);
     }
   }
   const href = e.href.includes("&") ? e.href.replace(/&/g, "&amp;") : e.href;
-  let out = "<D:response><D:href>" + href + "</D:href>";
-  if (found !== "" || missing === "") out += "<D:propstat><D:prop>" + found + OK_END;
-  if (missing !== "") out += "<D:propstat><D:prop>" + missing + MISSING_END;
-  return out + "</D:response>";
+  let out = "<response><href>" + href + "</href>";
+  if (found !== "" || missing === "") out += "<propstat><prop>" + found + OK_END;
+  if (missing !== "") out += "<propstat><prop>" + missing + MISSING_END;
+  return out + "</response>";
 }
