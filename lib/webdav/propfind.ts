@@ -84,7 +84,7 @@ async function lookupChildren(
   const { segs } = options;
   const [snap, dead, below] = await Promise.all([
     ctx.listings
-      ? ctx.listings.snapshot(dir, { readHeaders: false, signal: ctx.request.signal })
+      ? ctx.listings.snapshot(dir, { readHeaders: ctx.readHeaders ?? false, signal: ctx.request.signal })
       : scanDirectory(dir.real, { readHeaders: false, signal: ctx.request.signal }),
     req.kind === "prop" && !req.props.some((x) => x.ns !== DAV_NS)
       ? new Map<string, Map<string, string>>()
