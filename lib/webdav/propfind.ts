@@ -12,9 +12,9 @@ import { vpathBase } from "../fs/path.ts";
 import { type DavContext, encodeSegment, hrefOf, segsOf } from "./context.ts";
 import { getChildDeadProps, getDeadProps } from "./dead_props.ts";
 import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
-import { type EntryFacts, MULTISTATUS_END, MULTISTATUS_START } from "./props_xml.ts";
+import { type EntryFacts, MULTISTATUS_END } from "./props_xml.ts";
 import { gzipStream, keptGzip, wantsGzip } from "./propfind_gzip.ts";
-import { entryXml, parsePropfind, type PropRequest } from "./propfind_xml.ts";
+import { entryXml, multistatusStart, parsePropfind, type PropRequest } from "./propfind_xml.ts";
 import { DAV_NS, readXmlBody } from "./xml.ts";
 
 const CHUNK = 500;
@@ -58,7 +58,7 @@ export async function propfind(ctx: DavContext): Promise<Response> {
     getDeadProps(ctx.kv, segs),
     children ? lookupChildren(ctx, p, req, { segs, wantsLocks, now }) : null,
   ]);
-  const head = MULTISTATUS_START + entryXml(factsOfStat(p, ctx), req, selfDead, selfLocks, now);
+  const head = multistatusStart(req) + entryXml(factsOfStat(p, ctx), req, selfDead, selfLocks, now);
   const headers: Record<string, string> = { "Content-Type": "application/xml; charset=utf-8" };
   if (listed === null) return new Response(head + MULTISTATUS_END, { status: 207, headers });
   headers["Vary"] = "Accept-Encoding";

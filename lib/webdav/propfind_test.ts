@@ -11,7 +11,7 @@ import { MAX_ANSWERS_PER_FOLDER, MAX_KEPT_BYTES, PropfindCache } from "./propfin
 import type { DirSnapshot } from "../fs/listing_snapshot.ts";
 
 const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlastmodified/>' +
-  "<D:getcontentlength/><D:resourcetype/><D:displayname/></D:prop></D:propfind>";
+  '<D:getcontentlength/><D:resourcetype/><D:displayname/><x:checksums xmlns:x="urn:x"/></D:prop></D:propfind>';
 
 type Gate = ReturnType<typeof ctxFor>;
 

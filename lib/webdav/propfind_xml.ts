@@ -12,15 +12,51 @@ import {
   inDavDocument,
   LIVE_PROPS,
   livePropXml,
+  MULTISTATUS_START,
   splitClark,
 } from "./props_xml.ts";
-import { childElements, DAV_NS, type XmlElement } from "./xml.ts";
+import { childElements, DAV_NS, escapeXml, type XmlElement } from "./xml.ts";
+
+/** A property named in a `prop` list; `prefix` is declared on the multistatus for namespaces other than DAV. */
+export interface NamedProp {
+  ns: string;
+  name: string;
+  prefix?: string;
+}
 
 /** What the client asked for. */
 export type PropRequest =
   | { kind: "allprop"; include: { ns: string; name: string }[] }
   | { kind: "propname" }
-  | { kind: "prop"; props: { ns: string; name: string }[] };
+  | { kind: "prop"; props: NamedProp[] };
+
+/**
+ * Gives the namespaces of a `prop` list other than DAV (and none) the prefixes `a0`, `a1`, … in order of
+ * appearance: the multistatus declares them once, so a property every entry lacks (rclone asks for
+ * `oc:checksums`) costs `<a0:checksums/>` per entry instead of a namespace declaration each time.
+ */
+function withPrefixes(props: { ns: string; name: string }[]): NamedProp[] {
+  const prefixes = new Map<string, string>();
+  return props.map(({ ns, name }) => {
+    if (ns === DAV_NS || ns === "") return { ns, name };
+    let prefix = prefixes.get(ns);
+    if (prefix === undefined) prefixes.set(ns, prefix = `a${prefixes.size}`);
+    return { ns, name, prefix };
+  });
+}
+
+/** The opening of the multistatus of a PROPFIND answer, with the prefixes of `req` declared. */
+export function multistatusStart(req: PropRequest): string {
+  if (req.kind !== "prop") return MULTISTATUS_START;
+  const seen = new Set<string>();
+  let decl = "";
+  for (const { ns, prefix } of req.props) {
+    if (prefix === undefined || seen.has(prefix)) continue;
+    seen.add(prefix);
+    decl += ` xmlns:${prefix}="${escapeXml(ns)}"`;
+  }
+  return decl === "" ? MULTISTATUS_START : `${MULTISTATUS_START.slice(0, -1)}${decl}>`;
+}
 
 /** Reads a PROPFIND body (none: allprop); 400 for anything else than propfind with allprop, propname or prop. */
 export function parsePropfind(root: XmlElement | null): PropRequest {
@@ -34,7 +70,7 @@ export function parsePropfind(root: XmlElement | null): PropRequest {
   if (first.name === "allprop") {
     return { kind: "allprop", include: names(childElements(root, DAV_NS, "include")[0]) };
   }
-  if (first.name === "prop") return { kind: "prop", props: names(first) };
+  if (first.name === "prop") return { kind: "prop", props: withPrefixes(names(first)) };
   throw new HttpError(400, "bad_propfind");
 }
 
@@ -61,7 +97,7 @@ export function entryXml(
     for (const n of LIVE_PROPS) found += livePropXml(n, e, locks, now) ?? "";
     if (dead !== undefined) { for (const v of dead.values()) found += inDavDocument(v, { element: true }); }
   } else {
-    for (const { ns, name } of req.props) {
+    for (const { ns, name, prefix } of req.props) {
       const x = ns === DAV_NS ? livePropXml(name, e, locks, now) : null;
       if (x !== null) {
         found += x;
@@ -69,7 +105,7 @@ export function entryXml(
       }
       const d = dead?.get(clarkName(ns, name));
       if (d !== undefined) found += inDavDocument(d, { element: true });
-      else missing += emptyPropXml(ns, name);
+      else missing += prefix === undefined ? emptyPropXml(ns, name) : `<${prefix}:${name}/>`;
     }
   }
   const href = e.href.includes("&") ? e.href.replace(/&/g, "&amp;") : e.href;

@@ -106,6 +106,30 @@ Deno.test("PROPFIND answers use DAV as the default namespace; stored fragments k
     assert.equal(textOf(find(find(ok, "", "plain")[0], "", "inner")[0]), "w");
     assert.equal(textOf(find(notFound, DAV_NS, "status")[0]), "HTTP/1.1 404 Not Found");
     assert.equal(find(notFound, "", "nothere").length, 1);
+
+    // Namespaces of a prop list are declared once on the multistatus; the 404 list keeps each in its own.
+    const listText = await (await dav(t, "PROPFIND", "/dav/d/", {
+      headers: { Depth: "1" },
+      body: '<?xml version="1.0"?><propfind xmlns="DAV:" xmlns:x="urn:x"><prop><x:a/><y:b xmlns:y="urn:y"/>' +
+        '<x:c/><displayname/><d xmlns=""/><x:color xmlns:x="urn:t"/></prop></propfind>',
+    })).text();
+    assert.match(
+      listText,
+      /^<\?xml[^>]*>\n<multistatus xmlns="DAV:" xmlns:a0="urn:x" xmlns:a1="urn:y" xmlns:a2="urn:t">/,
+    );
+    const list = parseXml(listText);
+    for (const r of find(list, DAV_NS, "response")) {
+      const href = textOf(find(r, DAV_NS, "href")[0]);
+      const [okStat, lost] = find(r, DAV_NS, "propstat");
+      assert.equal(find(okStat, DAV_NS, "displayname").length, 1, href);
+      const names = elements(lost).filter((e) =>
+        !(e.ns === DAV_NS && ["propstat", "prop", "status"].includes(e.name))
+      )
+        .map((e) => `{${e.ns}}${e.name}`);
+      const color = href.endsWith("/b.txt") ? [] : ["{urn:t}color"];
+      assert.deepEqual(names, ["{urn:x}a", "{urn:y}b", "{urn:x}c", "{}d", ...color], href);
+    }
+    assert.equal(textOf(find(list, "urn:t", "color").find((e) => textOf(e) === "red")!), "red");
   } finally {
     await t.close();
   }
