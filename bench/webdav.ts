@@ -1,15 +1,18 @@
 /**
  * WebDAV benchmark (a script, not a test):
  *   deno run -A bench/webdav.ts [--sizes=10000,100000] [--runs=10] [--mib=1024] [--server=<checkout>]
+ *     [--client=fetch|curl]
  *
  * Against one server started with `--webdav`, compares
  * - `PROPFIND Depth: 1` of folders of N small files (allprop, and a `prop` list as rclone asks it) with
  *   `GET /api/resources/<folder>/`: warm (the folder unchanged since the last request: both answers come from
  *   their caches) and cold (a file created or removed in the folder just before each request, so both read
- *   and render it again). Same client (Deno's fetch), same headers (`Accept-Encoding: identity`; loopback
- *   clients get plain answers anyway), requests interleaved so that load drift hits both sides alike. Printed
- *   per row: p50 wall time, the server's CPU time per request (from /proc, 10 ms ticks summed over the runs:
- *   steadier than wall time on a loaded machine) and the ratios;
+ *   and render it again). Same client (Deno's fetch, or curl with `--client=curl`: Deno's fetch
+ *   reads a big body several times slower than curl, which hides the server's share), same headers
+ *   (`Accept-Encoding: identity`; loopback clients get plain answers anyway), requests interleaved so that load
+ *   drift hits both sides alike, measured once the server is idle after its start. Printed per row: p50 wall
+ *   time, the server's CPU time per request (from /proc, 10 ms ticks summed over the runs: steadier than wall
+ *   time on a loaded machine) and the ratios;
  * - the gzip size of each answer (what a client across a network receives when it accepts gzip);
  * - a PUT of a file of `--mib` MiB (0 skips the transfers) through `/dav/` with
  *   `POST /api/resources/<file>?override=true`, and its GET through `/dav/` with `GET /api/raw/<file>`.
@@ -36,11 +39,14 @@ const { values } = parseArgs({
     runs: { type: "string", default: "10" },
     mib: { type: "string", default: "1024" },
     server: { type: "string" },
+    client: { type: "string", default: "fetch" },
   },
 });
 const sizes = values.sizes!.split(",").map(Number);
 const runs = Number(values.runs);
 const mib = Number(values.mib);
+/** `fetch` (Deno's, in this process) or `curl` (its own timing, without the process start). */
+const client = values.client === "curl" ? "curl" : "fetch";
 
 async function ensureFolder(root: string, n: number): Promise<string> {
   const name = `dav-list-${n}`;
@@ -65,9 +71,32 @@ async function ensureBlob(n: number): Promise<string> {
 /** Bytes of the last body read by {@link timed}. */
 let lastBytes = 0;
 
-async function timed(request: () => Promise<Response>): Promise<number> {
+/** One request of the comparison, as either client sends it. */
+interface Req {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function send(req: Req): Promise<Response> {
+  return fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
+}
+
+/** The wall time of `req` with the chosen client, body read to the end (curl: its own `time_total`). */
+async function timed(req: Req): Promise<number> {
+  if (client === "curl") {
+    const args = ["-sS", "-f", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", "-X", req.method];
+    for (const [k, v] of Object.entries(req.headers)) args.push("-H", `${k}: ${v}`);
+    if (req.body !== undefined) args.push("--data-binary", req.body);
+    const out = await new Deno.Command("curl", { args: [...args, req.url] }).output();
+    if (!out.success) throw new Error(`curl ${req.url}: ${new TextDecoder().decode(out.stderr)}`);
+    const [seconds, bytes] = new TextDecoder().decode(out.stdout).split(" ").map(Number);
+    lastBytes = bytes;
+    return seconds * 1000;
+  }
   const t0 = performance.now();
-  const res = await request();
+  const res = await send(req);
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
   lastBytes = 0;
   if (res.body) { for await (const chunk of res.body) lastBytes += chunk.length; }
@@ -90,7 +119,7 @@ interface Series {
  * (which changes the folder for cold figures); returns the series by kind.
  */
 async function measure(
-  kinds: Record<string, () => Promise<Response>>,
+  kinds: Record<string, Req>,
   options: { before?: () => Promise<void> } = {},
 ): Promise<Record<string, Series>> {
   const out: Record<string, Series> = {};
@@ -142,8 +171,8 @@ async function withPeakRss<T>(pid: number, op: () => Promise<T>): Promise<[T, nu
   }
 }
 
-async function gzipSize(request: () => Promise<Response>): Promise<number> {
-  const res = await request();
+async function gzipSize(req: Req): Promise<number> {
+  const res = await send(req);
   const gz = res.body!.pipeThrough(
     new CompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
   );
@@ -174,19 +203,20 @@ try {
   );
   print("|---|---|---|---|---|---|---|---|");
   for (const [n, name] of folders) {
+    const propfind = (body?: string): Req => ({
+      method: "PROPFIND",
+      url: `${server.url}/dav/${name}/`,
+      headers: { ...dav, ...plain, Depth: "1" },
+      body,
+    });
     const kinds = {
-      allprop: () =>
-        fetch(`${server.url}/dav/${name}/`, {
-          method: "PROPFIND",
-          headers: { ...dav, ...plain, Depth: "1" },
-        }),
-      props: () =>
-        fetch(`${server.url}/dav/${name}/`, {
-          method: "PROPFIND",
-          headers: { ...dav, ...plain, Depth: "1" },
-          body: PROPS,
-        }),
-      api: () => fetch(`${server.url}/api/resources/${name}/`, { headers: { ...server.headers, ...plain } }),
+      allprop: propfind(),
+      props: propfind(PROPS),
+      api: {
+        method: "GET",
+        url: `${server.url}/api/resources/${name}/`,
+        headers: { ...server.headers, ...plain },
+      },
     };
     const warm = await measure(kinds);
     row(`${n} entries warm, allprop`, warm.allprop, warm.api);
@@ -217,6 +247,16 @@ try {
   if (mib > 0) await transfers();
 } finally {
   await server.stop();
+}
+
+/** Waits (at most 2 minutes) until the server is idle: its start-up work (the filename index) would count as CPU. */
+async function settle(): Promise<void> {
+  const end = Date.now() + 120_000;
+  while (Date.now() < end) {
+    const cpu0 = serverCpuMs(server);
+    await new Promise((r) => setTimeout(r, 1000));
+    if (serverCpuMs(server) - cpu0 <= 30) return;
+  }
 }
 
 function loadAverage(): string {
