@@ -194,8 +194,10 @@ const server = await startApp(root, { args: ["--webdav"], cwd: values.server });
 const dav = { Authorization: "Basic " + btoa(`admin:${PASSWORD}`) };
 const plain = { "Accept-Encoding": "identity" };
 try {
+  await settle();
   print(
-    `server: ${values.server ?? "this checkout"}, p50 of ${runs} interleaved runs, load ${loadAverage()}`,
+    `server: ${values.server ?? "this checkout"}, client: ${client}, p50 of ${runs} interleaved runs, ` +
+      `load ${loadAverage()}`,
   );
   print("");
   print(
