@@ -26,6 +26,12 @@ export interface DavContext {
   /** The decoded request path relative to the endpoint (`/a/b`, may end with `/`). */
   vpath: string;
   listings?: ListingCache;
+  /**
+   * Whether listing snapshots sniff the types of files without a known extension: the Files API's setting
+   * (config.typeDetectionByHeader), so that both read and keep one snapshot of a folder instead of replacing
+   * each other's (PROPFIND itself needs no types).
+   */
+  readHeaders?: boolean;
   /** The app's kept PROPFIND answers (AppDeps.propfindCache); absent = nothing kept. */
   propfindCache?: PropfindCache;
   now: () => number;

@@ -21,9 +21,9 @@ import { activeLockXml } from "./props_xml.ts";
 import { childElements, DAV_NS, davChild, readXmlBody, serializeChildren, type XmlElement } from "./xml.ts";
 
 function lockAnswer(lock: DavLock, now: number, status: number): Response {
-  const body = `<?xml version="1.0" encoding="utf-8"?>\n<D:prop xmlns:D="DAV:"><D:lockdiscovery>${
+  const body = `<?xml version="1.0" encoding="utf-8"?>\n<prop xmlns="DAV:"><lockdiscovery>${
     activeLockXml(lock, now)
-  }</D:lockdiscovery></D:prop>\n`;
+  }</lockdiscovery></prop>\n`;
   return new Response(body, {
     status,
     headers: { "Content-Type": "application/xml; charset=utf-8", "Lock-Token": `<${lock.token}>` },

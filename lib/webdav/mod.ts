@@ -46,6 +46,7 @@ export function davContextOf(ctx: RequestContext, request: Request): DavContext 
     prefix,
     vpath: vpathOfUrlPath(new URL(request.url).pathname, prefix) ?? "/",
     listings: ctx.deps.listings,
+    readHeaders: ctx.deps.config.typeDetectionByHeader,
     propfindCache: ctx.deps.propfindCache,
     now: ctx.now,
   };

@@ -12,9 +12,9 @@ import { vpathBase } from "../fs/path.ts";
 import { type DavContext, encodeSegment, hrefOf, segsOf } from "./context.ts";
 import { getChildDeadProps, getDeadProps } from "./dead_props.ts";
 import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
-import { type EntryFacts, MULTISTATUS_END, MULTISTATUS_START } from "./props_xml.ts";
+import { type EntryFacts, MULTISTATUS_END } from "./props_xml.ts";
 import { gzipStream, keptGzip, wantsGzip } from "./propfind_gzip.ts";
-import { entryXml, parsePropfind, type PropRequest } from "./propfind_xml.ts";
+import { entryXml, multistatusStart, parsePropfind, type PropRequest } from "./propfind_xml.ts";
 import { DAV_NS, readXmlBody } from "./xml.ts";
 
 const CHUNK = 500;
@@ -40,7 +40,7 @@ export async function propfind(ctx: DavContext): Promise<Response> {
   const depth = (ctx.request.headers.get("Depth") ?? "infinity").trim().toLowerCase();
   if (depth !== "0" && depth !== "1") {
     return new Response(
-      '<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>\n',
+      '<?xml version="1.0" encoding="utf-8"?>\n<error xmlns="DAV:"><propfind-finite-depth/></error>\n',
       { status: 403, headers: { "Content-Type": "application/xml; charset=utf-8" } },
     );
   }
@@ -58,7 +58,7 @@ export async function propfind(ctx: DavContext): Promise<Response> {
     getDeadProps(ctx.kv, segs),
     children ? lookupChildren(ctx, p, req, { segs, wantsLocks, now }) : null,
   ]);
-  const head = MULTISTATUS_START + entryXml(factsOfStat(p, ctx), req, selfDead, selfLocks, now);
+  const head = multistatusStart(req) + entryXml(factsOfStat(p, ctx), req, selfDead, selfLocks, now);
   const headers: Record<string, string> = { "Content-Type": "application/xml; charset=utf-8" };
   if (listed === null) return new Response(head + MULTISTATUS_END, { status: 207, headers });
   headers["Vary"] = "Accept-Encoding";
@@ -84,7 +84,7 @@ async function lookupChildren(
   const { segs } = options;
   const [snap, dead, below] = await Promise.all([
     ctx.listings
-      ? ctx.listings.snapshot(dir, { readHeaders: false, signal: ctx.request.signal })
+      ? ctx.listings.snapshot(dir, { readHeaders: ctx.readHeaders ?? false, signal: ctx.request.signal })
       : scanDirectory(dir.real, { readHeaders: false, signal: ctx.request.signal }),
     req.kind === "prop" && !req.props.some((x) => x.ns !== DAV_NS)
       ? new Map<string, Map<string, string>>()

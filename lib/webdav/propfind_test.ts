@@ -7,11 +7,11 @@ import type { DavContext } from "./context.ts";
 import { patchDeadProps } from "./dead_props.ts";
 import { createLock, realSegments } from "./locks.ts";
 import { propfind } from "./propfind.ts";
-import { MAX_KEPT_BYTES, PropfindCache } from "./propfind_cache.ts";
+import { MAX_ANSWERS_PER_FOLDER, MAX_KEPT_BYTES, PropfindCache } from "./propfind_cache.ts";
 import type { DirSnapshot } from "../fs/listing_snapshot.ts";
 
 const PROP = '<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getlastmodified/>' +
-  "<D:getcontentlength/><D:resourcetype/><D:displayname/></D:prop></D:propfind>";
+  '<D:getcontentlength/><D:resourcetype/><D:displayname/><x:checksums xmlns:x="urn:x"/></D:prop></D:propfind>';
 
 type Gate = ReturnType<typeof ctxFor>;
 
@@ -58,7 +58,7 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
     try {
       for (const xml of [undefined, PROP]) {
         const fresh = await body(kv, admin, undefined, xml);
-        assert.equal(fresh.match(/<D:response>/g)?.length, 1 + 1201);
+        assert.equal(fresh.match(/<response>/g)?.length, 1 + 1201);
         assert.equal(await body(kv, admin, cache, xml), fresh);
         assert.ok(kept.has(await snapOf(admin)));
         assert.equal(await body(kv, admin, cache, xml), fresh, "served from the kept answer");
@@ -73,7 +73,7 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
       await Deno.writeTextFile(`${root}/d/new.txt`, "n");
       await new Promise((r) => setTimeout(r, 120));
       const added = await body(kv, admin, cache);
-      assert.ok(added.includes("/dav/d/new.txt</D:href>"));
+      assert.ok(added.includes("/dav/d/new.txt</href>"));
       assert.equal(added, await body(kv, admin, undefined));
       // A sub-folder whose content changed (unseen by the folder's watcher): its getlastmodified moves.
       await new Promise((r) => setTimeout(r, 1100));
@@ -145,4 +145,36 @@ Deno.test("PROPFIND kept answers: two caches (two apps) share no answers and no 
   assert.equal(one.get(snap, "k")?.[0].length, 100);
   assert.equal(one.setBudget(150), 100);
   assert.equal(two.setBudget(150), 120);
+});
+
+Deno.test("PROPFIND kept answers: several per folder (allprop and prop lists do not push each other out)", () => {
+  const snap = { changes: 0 } as unknown as DirSnapshot;
+  const other = { changes: 0 } as unknown as DirSnapshot;
+  const cache = new PropfindCache(10_000);
+  const keys = Array.from({ length: MAX_ANSWERS_PER_FOLDER + 1 }, (_, i) => `k${i}`);
+  cache.keep(other, "k0", 0, [new Uint8Array(10)]);
+  for (const [i, key] of keys.entries()) {
+    cache.keep(snap, key, 0, [new Uint8Array(100 + i)]);
+    if (i === 1) {
+      assert.equal(cache.get(snap, "k0")?.[0].length, 100, "k0 used: the most recent of its folder");
+    }
+  }
+  assert.deepEqual(keys.map((k) => cache.has(snap, k)), [true, false, true, true, true]);
+  assert.equal(cache.get(other, "k0")?.[0].length, 10, "another folder's answer stays");
+  assert.equal(cache.setBudget(10_000), 10 + 100 + 102 + 103 + 104);
+  // An in-place change of the snapshot: answers rendered before it go when a newer one is kept.
+  snap.changes++;
+  assert.equal(cache.get(snap, "k2"), null);
+  cache.keep(snap, "k9", 1, [new Uint8Array(50)]);
+  assert.deepEqual(["k0", "k2", "k3", "k4", "k9"].map((k) => cache.has(snap, k)), [
+    false,
+    false,
+    false,
+    false,
+    true,
+  ]);
+  assert.equal(cache.setBudget(10_000), 10 + 50);
+  // The byte bound drops the least recently used answer of any folder.
+  assert.equal(cache.setBudget(55), 50);
+  assert.equal(cache.has(other), false);
 });

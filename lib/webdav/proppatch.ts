@@ -55,9 +55,7 @@ export async function proppatch(ctx: DavContext): Promise<Response> {
   }
   const href = hrefOf(ctx, p.vpath, p.stat?.isDirectory === true);
   return new Response(
-    `${MULTISTATUS_START}<D:response><D:href>${
-      escapeXml(href)
-    }</D:href>${body}</D:response>${MULTISTATUS_END}`,
+    `${MULTISTATUS_START}<response><href>${escapeXml(href)}</href>${body}</response>${MULTISTATUS_END}`,
     { status: 207, headers: { "Content-Type": "application/xml; charset=utf-8" } },
   );
 }

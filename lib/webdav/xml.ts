@@ -187,6 +187,11 @@ export function escapeXml(s: string): string {
   );
 }
 
+/** Escapes text for element content only (`"` stays as it is: shorter, and only attribute values need it). */
+export function escapeText(s: string): string {
+  return /[&<>]/.test(s) ? s.replace(/[&<>]/g, (c) => c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;") : s;
+}
+
 /**
  * Serialises an element with every namespace declared on the element that uses it, so the fragment stands
  * alone (dead property values are stored this way and returned inside any multistatus).
