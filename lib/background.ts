@@ -36,7 +36,8 @@ export interface Background {
 /** Options of {@link startBackground}. */
 export interface BackgroundOptions {
   /**
-   * Runs once the index's first walk (or snapshot load) and the first run of every job have ended. Default:
+   * Runs once the index's first walk (or snapshot load) and the first run of every job have ended, and no
+   * request is in flight (lib/request_activity.ts). Default:
    * {@link releaseMemory}, a full collection and glibc's trim: the start's garbage (module loading, the walk's
    * folder reads, tens of MiB on a large tree) is given back instead of being kept by an idle server.
    */
@@ -68,7 +69,9 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     first.push(run());
     return setInterval(run, job.everyMs);
   });
-  Promise.all(first).then(() => {
+  Promise.all(first).then(async () => {
+    // A full collection stops the thread for tens of milliseconds: after the requests in flight.
+    await deps.activity.whenIdle();
     if (!stopped) (options.afterStart ?? releaseMemory)();
   });
   return {
