@@ -10,10 +10,11 @@ async function state(p: Promise<void>): Promise<"done" | "pending"> {
 }
 
 Deno.test("RequestActivity.whenIdle() is null without requests in flight", () => {
-  const activity = new RequestActivity();
+  const activity = new RequestActivity({ quietMs: 0 });
   assert.equal(activity.whenIdle(), null);
   const done = activity.begin();
   assert.equal(activity.inFlight, 1);
+  assert.ok(activity.whenIdle() !== null);
   done();
   done(); // twice counts once
   assert.equal(activity.inFlight, 0);
@@ -21,7 +22,7 @@ Deno.test("RequestActivity.whenIdle() is null without requests in flight", () =>
 });
 
 Deno.test("RequestActivity.whenIdle() waits until the last request in flight has ended", async () => {
-  const activity = new RequestActivity({ holdMs: 60_000 });
+  const activity = new RequestActivity({ holdMs: 60_000, quietMs: 0 });
   const first = activity.begin();
   const second = activity.begin();
   const idle = activity.whenIdle();
@@ -33,18 +34,34 @@ Deno.test("RequestActivity.whenIdle() waits until the last request in flight has
   assert.equal(activity.whenIdle(), null);
 });
 
+Deno.test("RequestActivity.whenIdle() waits for quietMs after the last request (the next of a burst)", async () => {
+  let now = 0;
+  const activity = new RequestActivity({ holdMs: 60_000, quietMs: 100, now: () => now });
+  activity.begin()();
+  const idle = activity.whenIdle();
+  assert.ok(idle !== null);
+  now = 50;
+  // The next request of the burst arrives within the quiet time and holds the work again.
+  const next = activity.begin();
+  assert.equal(await state(idle), "pending");
+  now = 60;
+  next();
+  assert.equal(await state(idle), "pending", "quiet for 0 of 100 ms");
+  now = 160;
+  assert.equal(activity.whenIdle(), null);
+  await idle; // its timer (armed for the real 100 ms) wakes it
+});
+
 Deno.test("RequestActivity lets background work go on once a request has held it for holdMs", async () => {
   let now = 0;
-  const activity = new RequestActivity({ holdMs: 1_000, now: () => now });
+  const activity = new RequestActivity({ holdMs: 1_000, quietMs: 0, now: () => now });
   const slow = activity.begin();
   now = 500;
   const idle = activity.whenIdle();
   assert.ok(idle !== null);
   assert.equal(await state(idle), "pending");
   now = 1_000;
-  // The clock is fake, the timer real: it fires at once (500 ms were left when it was armed, now none).
-  const after = activity.whenIdle();
-  assert.equal(after, null, "a request older than holdMs no longer holds");
+  assert.equal(activity.whenIdle(), null, "a request older than holdMs no longer holds");
   // A request that starts later holds again, the old one does not.
   const fresh = activity.begin();
   assert.ok(activity.whenIdle() !== null);
@@ -52,4 +69,27 @@ Deno.test("RequestActivity lets background work go on once a request has held it
   assert.equal(activity.whenIdle(), null);
   slow();
   await idle;
+});
+
+Deno.test("RequestActivity lets work that waited holdMs go on under a steady stream of requests", async () => {
+  let now = 0;
+  const activity = new RequestActivity({ holdMs: 1_000, quietMs: 100, now: () => now });
+  let idle: Promise<void> | null = null;
+  let done = false;
+  // A new request every 50 ms, each ending before the next: never 100 ms of quiet.
+  for (; now < 1_500; now += 50) {
+    const end = activity.begin();
+    if (idle === null) {
+      idle = activity.whenIdle();
+      idle!.then(() => (done = true));
+    }
+    end();
+    await new Promise((r) => setTimeout(r, 0));
+    if (done) break;
+  }
+  assert.equal(done, true, "resolved once it had waited holdMs");
+  assert.ok(now >= 1_000 && now < 1_500, `at ${now}`);
+  // A short grant follows: the next steps go on without waiting.
+  activity.begin()();
+  assert.equal(activity.whenIdle(), null);
 });

@@ -4,7 +4,7 @@ import { RequestActivity } from "../lib/request_activity.ts";
 import { requestActivity } from "./request_activity.ts";
 
 Deno.test("requestActivity() counts a request as in flight while its handler runs, failed ones too", async () => {
-  const activity = new RequestActivity();
+  const activity = new RequestActivity({ quietMs: 0 });
   const app = new Hono();
   app.use("*", requestActivity(activity));
   const seen: number[] = [];

@@ -135,8 +135,8 @@ export class SearchIndex {
     if (this.#options.watch && !this.#closed) {
       const inline = this.#tree.folders <= this.#options.inlineWatchFolders &&
         this.#tree.count <= this.#options.inlineWatchEntries;
-      // Registering on this thread blocks it: not while a request waits.
-      if (inline) await this.#options.pause();
+      // Registering on this thread blocks it, starting a worker takes CPU: not while a request waits.
+      await this.#options.pause();
       if (this.#closed) return;
       this.#watcher = inline ? "thread" : "worker";
       this.#watch = watchTree(this.#real, {
