@@ -66,12 +66,18 @@ function drain<T>(queue: T[], work: (item: T) => Promise<void>, pause?: Pause): 
   });
 }
 
-async function readFolder(path: string): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
+async function readFolder(
+  path: string,
+  pause?: Pause,
+): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
   try {
     const started = Date.now();
     const st = await Deno.stat(path);
     const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(path)) entries.push(e);
+    for await (const e of Deno.readDir(path)) {
+      // A big folder takes many turns of the loop: a request that arrives meanwhile goes first.
+      if ((entries.push(e) & 1023) === 0) await pause?.();
+    }
     const m = st.mtime?.getTime() ?? NaN;
     return { mtime: started - m < RACY_MS ? NaN : m, entries };
   } catch {
@@ -96,7 +102,9 @@ export async function syncDirs(
   const queue = [...jobs];
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel));
+    const read = await readFolder(diskPath(root, job.rel), options.pause);
+    // Bringing a big folder in line takes milliseconds of this thread.
+    await options.pause?.();
     if (!isCurrent(tree, job)) return;
     if (read === null) {
       tree.prune(job.id, () => true);
