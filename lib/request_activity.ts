@@ -9,7 +9,7 @@
 
 /** Options of {@link RequestActivity}. */
 export interface RequestActivityOptions {
-  /** How long one request (or a stream of them) may keep background work waiting, in ms. Default 2,000. */
+  /** How long one request (or a stream of them) may keep background work waiting, in ms. Default 5,000. */
   holdMs?: number;
   /** Quiet time after the last request before background work goes on, in ms. Default 100. */
   quietMs?: number;
@@ -31,7 +31,7 @@ export class RequestActivity {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: RequestActivityOptions = {}) {
-    this.#holdMs = options.holdMs ?? 2_000;
+    this.#holdMs = options.holdMs ?? 5_000;
     this.#quietMs = options.quietMs ?? 100;
     this.#now = options.now ?? (() => performance.now());
   }
