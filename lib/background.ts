@@ -42,6 +42,8 @@ export interface BackgroundOptions {
    * folder reads, tens of MiB on a large tree) is given back instead of being kept by an idle server.
    */
   afterStart?: () => void;
+  /** How long the index's start work waits after the start (and after any request meanwhile). Default 1,000. */
+  deferMs?: number;
 }
 
 /** Starts the search index, the publish queue listener and the periodic jobs (each runs once at once). */
@@ -53,6 +55,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   };
   const first: Promise<unknown>[] = [];
   let stopped = false;
+  // Clients reconnect right after a restart: their first requests go before the index's start work.
+  deps.activity.defer(options.deferMs ?? 1_000);
   const index = deps.searchIndex.start().catch((err) =>
     log.error("search index unavailable; searches walk the disk", err)
   );

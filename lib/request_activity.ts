@@ -47,6 +47,14 @@ export class RequestActivity {
     };
   }
 
+  /**
+   * Holds background work for the next `ms` as if a request had just ended (the start: the first requests
+   * after a restart go before the index's snapshot load, reconciliation and watch registration).
+   */
+  defer(ms: number): void {
+    this.#lastEnd = Math.max(this.#lastEnd, this.#now() + ms - this.#quietMs);
+  }
+
   /** Requests in flight now (whether or not they still hold background work). */
   get inFlight(): number {
     return this.#inFlight.size;

@@ -93,3 +93,18 @@ Deno.test("RequestActivity lets work that waited holdMs go on under a steady str
   activity.begin()();
   assert.equal(activity.whenIdle(), null);
 });
+
+Deno.test("RequestActivity.defer() holds background work for that long, as after a request", async () => {
+  let now = 0;
+  const activity = new RequestActivity({ quietMs: 100, now: () => now });
+  activity.defer(1_000);
+  const idle = activity.whenIdle();
+  assert.ok(idle !== null);
+  now = 999;
+  assert.ok(activity.whenIdle() !== null);
+  now = 1_000;
+  assert.equal(activity.whenIdle(), null);
+  activity.begin()(); // wakes the waiter: its time has come
+  now = 1_100;
+  await idle;
+});
