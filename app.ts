@@ -12,6 +12,7 @@ import { safeRedirect } from "./lib/redirect.ts";
 import type { AppDeps, AppEnv } from "./lib/state.ts";
 import { securityHeaders } from "./middleware/security_headers.ts";
 import { requestLog } from "./middleware/request_log.ts";
+import { requestActivity } from "./middleware/request_activity.ts";
 import { cleanPath } from "./middleware/clean_path.ts";
 import { webdavAuth } from "./middleware/webdav_auth.ts";
 import { remoteAddress } from "./middleware/conn.ts";
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const root = new Hono<AppEnv>();
   const app = base ? root.basePath(base) : root;
 
+  // Background work (the search index's reads) waits while requests are in flight (lib/request_activity.ts).
+  app.use("*", requestActivity(deps.activity));
   app.use("*", requestLog());
   app.use("*", securityHeaders({ loginPath: `${base}/login`, captchaHost: deps.config.recaptcha?.host }));
   app.use("*", cleanPath({ baseUrl: base }));

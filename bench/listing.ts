@@ -28,6 +28,8 @@ function print(line: string): void {
 }
 
 const WORK = new URL("./_work/", import.meta.url).pathname;
+/** CPU ms the servers used during the timed GETs of `--cold` (10 ms ticks: meaningful over several runs). */
+const coldCpu = new Map<BenchServer, number>();
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -177,10 +179,12 @@ try {
 
 /** One timed GET; fails unless 200 and, when given, the body names `mustList`. */
 async function timedGet(server: BenchServer, path: string, mustList?: string): Promise<number> {
+  const cpu0 = serverCpuMs(server);
   const t0 = performance.now();
   const r = await fetch(server.url + path, { headers: server.headers });
   const body = await r.text();
   const ms = performance.now() - t0;
+  coldCpu.set(server, serverCpuMs(server) - cpu0);
   if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
   if (mustList && !body.includes(mustList)) throw new Error(`${path}: stale listing, ${mustList} missing`);
   return ms;
@@ -204,6 +208,8 @@ async function coldRuns(n: number): Promise<void> {
   for (const { n: files, name } of folders) {
     const start = { nginx: [] as number[], ours: [] as number[] };
     const change = { nginx: [] as number[], ours: [] as number[] };
+    // Server CPU ms of the same requests (all threads; less sensitive than latency to a loaded machine).
+    const cpu = { start: { nginx: 0, ours: 0 }, change: { nginx: 0, ours: 0 } };
     // The first start ever (empty database, no search index snapshot), then restarts that find their data.
     const dataDir = await Deno.makeTempDir({ prefix: "bench-cold-" });
     let first = NaN;
@@ -214,6 +220,7 @@ async function coldRuns(n: number): Promise<void> {
           const ms = await timedGet(app, `/api/resources/${name}/`);
           if (i === 0) first = ms;
           else start.ours.push(ms);
+          if (i > 0) cpu.start.ours += coldCpu.get(app)!;
         } finally {
           await app.stop();
         }
@@ -221,6 +228,7 @@ async function coldRuns(n: number): Promise<void> {
         const ng = await startNginx(WORK);
         try {
           start.nginx.push(await timedGet(ng, `/${name}/`));
+          cpu.start.nginx += coldCpu.get(ng)!;
         } finally {
           await ng.stop();
         }
@@ -238,6 +246,7 @@ async function coldRuns(n: number): Promise<void> {
             await Deno.writeTextFile(`${WORK}${name}/${added}`, "x");
             try {
               change[who].push(await timedGet(server, path, added));
+              cpu.change[who] += coldCpu.get(server)!;
             } finally {
               await Deno.remove(`${WORK}${name}/${added}`);
             }
@@ -254,6 +263,12 @@ async function coldRuns(n: number): Promise<void> {
       `${String(files).padEnd(7)} | ${first.toFixed(1)} ms | ${fmt(start.nginx)} / ${fmt(start.ours)} (${
         max(start.ours)
       }) | ${fmt(change.nginx)} / ${fmt(change.ours)} (${max(change.ours)})`,
+    );
+    const per = (x: number) => (x / n).toFixed(0);
+    print(
+      `${"".padEnd(7)} | server CPU per request: restart nginx ${per(cpu.start.nginx)} / ours ${
+        per(cpu.start.ours)
+      } ms, after a change nginx ${per(cpu.change.nginx)} / ours ${per(cpu.change.ours)} ms`,
     );
   }
 }

@@ -36,11 +36,14 @@ export interface Background {
 /** Options of {@link startBackground}. */
 export interface BackgroundOptions {
   /**
-   * Runs once the index's first walk (or snapshot load) and the first run of every job have ended. Default:
+   * Runs once the index's first walk (or snapshot load) and the first run of every job have ended, and no
+   * request is in flight (lib/request_activity.ts). Default:
    * {@link releaseMemory}, a full collection and glibc's trim: the start's garbage (module loading, the walk's
    * folder reads, tens of MiB on a large tree) is given back instead of being kept by an idle server.
    */
   afterStart?: () => void;
+  /** How long the index's start work waits after the start (and after any request meanwhile). Default 1,000. */
+  deferMs?: number;
 }
 
 /** Starts the search index, the publish queue listener and the periodic jobs (each runs once at once). */
@@ -52,6 +55,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
   };
   const first: Promise<unknown>[] = [];
   let stopped = false;
+  // Clients reconnect right after a restart: their first requests go before the index's start work.
+  deps.activity.defer(options.deferMs ?? 1_000);
   const index = deps.searchIndex.start().catch((err) =>
     log.error("search index unavailable; searches walk the disk", err)
   );
@@ -68,7 +73,9 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
     first.push(run());
     return setInterval(run, job.everyMs);
   });
-  Promise.all(first).then(() => {
+  Promise.all(first).then(async () => {
+    // A full collection stops the thread for tens of milliseconds: after the requests in flight.
+    await deps.activity.whenIdle();
     if (!stopped) (options.afterStart ?? releaseMemory)();
   });
   return {

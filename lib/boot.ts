@@ -27,6 +27,7 @@ import { vpathDir } from "./fs/path.ts";
 import { ListingCache } from "./fs/listing_cache.ts";
 import { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
+import { RequestActivity } from "./request_activity.ts";
 import { DavCredentials } from "./webdav/credentials.ts";
 
 function isLocalFile(database: string): boolean {
@@ -155,6 +156,7 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
   const now = options.now ?? Date.now;
   const limit = config.loginRateLimit;
   let foldCase: Promise<boolean> | null = null;
+  const activity = new RequestActivity();
   return {
     config,
     kv,
@@ -177,13 +179,19 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
+    activity,
     // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).
     listings: new ListingCache(),
     // Folder sizes until a recursive watcher sees a change (lib/fs/folder_size_cache.ts).
     folderSizes: new FolderSizeCache(),
     // Searches answer from it once its first walk is done; they walk the disk until then. It is saved to
     // config.searchSnapshot on close and loaded from it at start, so a restart is warm.
-    searchIndex: new SearchIndex(config.root, { snapshot: config.searchSnapshot, ...options.searchIndex }),
+    // Its reads wait while requests are in flight: a listing of the folder that just changed goes first.
+    searchIndex: new SearchIndex(config.root, {
+      snapshot: config.searchSnapshot,
+      pause: () => activity.whenIdle(),
+      ...options.searchIndex,
+    }),
   };
 }
 

@@ -8,6 +8,7 @@ import type { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import type { ExecEnv } from "./runner/run.ts";
 import type { BuildRunner } from "./publish/build.ts";
 import type { SearchIndex } from "./search/index/mod.ts";
+import type { RequestActivity } from "./request_activity.ts";
 import type { StateCache } from "./storage/state_cache.ts";
 import type { PreviewCache } from "./thumbs/mod.ts";
 import type { Throttle } from "./auth/throttle.ts";
@@ -57,6 +58,8 @@ export interface AppDeps {
   davCredentials: DavCredentials;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
+  /** Requests in flight: background work (the search index) lets them go first (lib/request_activity.ts). */
+  activity: RequestActivity;
   /** Directory listing cache (its watchers are closed by `closeDeps()`, lib/background.ts). */
   listings: ListingCache;
   /** Folder sizes cached until a watcher sees a change (closed by `closeDeps()`). */

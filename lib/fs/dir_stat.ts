@@ -25,7 +25,18 @@ export interface DirStat {
    * result may be a view of a reused buffer: valid until the next call.
    */
   readHead(name: string): Uint8Array;
+  /**
+   * The directory's entries in read order (without `.` and `..`), from one synchronous `getdents64()` per 64
+   * KiB of entries; null where that is not available or a name is not valid UTF-8 (then `Deno.readDir()`).
+   */
+  list(): DirNames | null;
   close(): void;
+}
+
+/** Entry names in read order; `links` are the indices of the entries known to be symlinks, ascending. */
+export interface DirNames {
+  names: string[];
+  links: number[];
 }
 
 const S_IFMT = 0o170000;
@@ -65,6 +76,8 @@ const SYMBOLS = {
   fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
   openat: { parameters: ["i32", "buffer", "i32"], result: "i32" },
   read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+  // glibc 2.30 and later; without it, listings read the directory through Deno.
+  getdents64: { parameters: ["i32", "buffer", "usize"], result: "isize", optional: true },
 } as const;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -132,11 +145,69 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
       }
       return head.subarray(0, n);
     },
+    list(): DirNames | null {
+      return lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
+    },
     close() {
       if (open) lib.close(fd);
       open = false;
     },
   };
+}
+
+/** d_type of a symlink in a `linux_dirent64`. */
+const DT_LNK = 10;
+const DIRENT_BUF = 64 * 1024;
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads every entry of the directory `fd` (positioned at its start) with `getdents64()`. The names of one
+ * call are copied behind each other, separated by "/" (which no name holds), and decoded in one go: a decode
+ * per call, not per name.
+ */
+function readDirents(
+  getdents64: (fd: number, buf: Uint8Array, size: bigint) => number | bigint,
+  fd: number,
+): DirNames | null {
+  const buf = new Uint8Array(DIRENT_BUF);
+  const view = new DataView(buf.buffer);
+  const joined = new Uint8Array(DIRENT_BUF);
+  const names: string[] = [];
+  const links: number[] = [];
+  for (;;) {
+    const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
+    if (n < 0) return null;
+    if (n === 0) return { names, links };
+    let at = 0, out = 0;
+    const types: number[] = [];
+    while (at < n) {
+      const reclen = view.getUint16(at + 16, true);
+      const end = buf.indexOf(0, at + 19);
+      const len = end - (at + 19);
+      // "." and "..", which Deno.readDir() leaves out too.
+      const dot = buf[at + 19] === 46 && (len === 1 || (len === 2 && buf[at + 20] === 46));
+      if (!dot) {
+        if (types.length > 0) joined[out++] = 47;
+        joined.set(buf.subarray(at + 19, end), out);
+        out += len;
+        types.push(buf[at + 18]);
+      }
+      at += reclen;
+    }
+    if (types.length === 0) continue;
+    let text: string;
+    try {
+      text = strictUtf8.decode(joined.subarray(0, out));
+    } catch {
+      return null;
+    }
+    const base = names.length;
+    const batch = text.split("/");
+    for (let i = 0; i < batch.length; i++) {
+      names.push(batch[i]);
+      if (types[i] === DT_LNK) links.push(base + i);
+    }
+  }
 }
 
 function portableDirStat(real: string): DirStat {
@@ -154,6 +225,7 @@ function portableDirStat(real: string): DirStat {
     readHead(entry: string): Uint8Array {
       return readHeadSync(base + entry);
     },
+    list: () => null,
     close() {},
   };
 }

@@ -77,3 +77,55 @@ Deno.test("DirStat.readHead() reads the first bytes like readHeadSync(), never b
     }
   });
 });
+
+Deno.test("DirStat.list() names what Deno.readDirSync() names, in the same order, symlinks marked", async () => {
+  await withTempRoot(async ({ root: base }) => {
+    const root = `${base}/listed`;
+    await Deno.mkdir(root);
+    // Long names: their records fill several 64 KiB getdents64 calls.
+    const names = ["dir", "link", ".hidden", "..x", "...", "é ü 漢字 🙂", `q "x" \\ y`];
+    for (let i = 0; i < 1500; i++) names.push(`file-${i}-${"n".repeat(60)}.txt`);
+    for (const name of names.slice(2)) await Deno.writeTextFile(`${root}/${name}`, "");
+    await Deno.mkdir(`${root}/dir`);
+    await Deno.symlink("nowhere", `${root}/link`);
+    const want = [...Deno.readDirSync(root)];
+    const fast = openDirStat(root);
+    try {
+      const got = fast.list();
+      if (!hasFastDirStat()) return assert.equal(got, null);
+      assert.ok(got !== null);
+      assert.deepEqual(got.names, want.map((e) => e.name));
+      assert.deepEqual(got.links, want.flatMap((e, i) => (e.isSymlink ? [i] : [])));
+      assert.equal(new Set(got.names).size, names.length);
+    } finally {
+      fast.close();
+    }
+    const portable = openDirStat(root, { portable: true });
+    assert.equal(portable.list(), null);
+    portable.close();
+  });
+});
+
+Deno.test("DirStat.list() gives up (null) on a name that is not UTF-8", async () => {
+  if (!hasFastDirStat()) return;
+  await withTempRoot(async ({ root: base }) => {
+    const root = `${base}/listed`;
+    await Deno.mkdir(root);
+    await Deno.writeTextFile(`${root}/fine.txt`, "");
+    const libc = Deno.dlopen("libc.so.6", {
+      creat: { parameters: ["buffer", "u32"], result: "i32" },
+      close: { parameters: ["i32"], result: "i32" },
+    });
+    const path = new Uint8Array([...new TextEncoder().encode(`${root}/bad-`), 0xff, 0xfe, 0]);
+    const fd = libc.symbols.creat(path, 0o644);
+    assert.ok(fd >= 0);
+    libc.symbols.close(fd);
+    libc.close();
+    const dir = openDirStat(root);
+    try {
+      assert.equal(dir.list(), null);
+    } finally {
+      dir.close();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_stat.ts";
+import { type DirStat, fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_stat.ts";
 import { goFileMode } from "./file_info.ts";
 import { ByteSink, fragmentOf, isAscii, TypeMemo } from "./listing_encode.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
@@ -103,6 +103,29 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/** The entries of a directory in read order, but for our own in-flight temp files (not user content). */
+async function readEntries(real: string, stat: DirStat): Promise<{ name: string; isSymlink: boolean }[]> {
+  const all: { name: string; isSymlink: boolean }[] = [];
+  // libc's getdents64 through the open directory: a few calls for 10k names, no entry objects, no round
+  // trips to Deno's blocking threads (a fifth of a cold 10k listing went there).
+  const listed = stat.list();
+  if (listed !== null) {
+    const { names, links } = listed;
+    let l = 0;
+    for (let i = 0; i < names.length; i++) {
+      const isSymlink = links[l] === i;
+      if (isSymlink) l++;
+      if (isSymlink || !names[i].startsWith(TEMP_PREFIX)) all.push({ name: names[i], isSymlink });
+    }
+    return all;
+  }
+  // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
+  for await (const e of Deno.readDir(real)) {
+    if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) all.push({ name: e.name, isSymlink: e.isSymlink });
+  }
+  return all;
+}
+
 /** Reads a directory into a snapshot (left out: entries that vanish while read, our own temp files). */
 export async function scanDirectory(
   real: string,
@@ -110,11 +133,13 @@ export async function scanDirectory(
 ): Promise<DirSnapshot> {
   const stamp = stampOf(Deno.statSync(real));
   const scannedAt = Date.now();
-  const all: { name: string; isSymlink: boolean }[] = [];
-  // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
-  for await (const e of Deno.readDir(real)) {
-    // Our own in-flight temp files (atomic writes) are not user content.
-    if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) all.push({ name: e.name, isSymlink: e.isSymlink });
+  const stat = openDirStat(real);
+  let all: { name: string; isSymlink: boolean }[];
+  try {
+    all = await readEntries(real, stat);
+  } catch (err) {
+    stat.close();
+    throw err;
   }
   const n = all.length;
   const names: string[] = [];
@@ -127,7 +152,6 @@ export async function scanDirectory(
   const sink = new ByteSink(n * 200);
   const dirs: number[] = [];
   let linkCount = 0;
-  const stat = openDirStat(real);
   const types = new TypeMemo();
   try {
     for (let start = 0; start < n; start += CHUNK) {

@@ -104,3 +104,32 @@ Deno.test("GET /api/search from the index sees files written through the API and
     await f.close();
   }
 });
+
+Deno.test("GET /api/resources right after a change in a big folder shows it; the index has it once answered", async () => {
+  const f = await filesFixture({ searchIndex: true });
+  try {
+    await Deno.mkdir(`${f.home}/big`);
+    for (let i = 0; i < 300; i++) await Deno.writeTextFile(`${f.home}/big/f-${i}.txt`, "");
+    await f.deps.searchIndex.refresh();
+    const names = async () => {
+      const r = await f.app.request("/api/resources/big/", { headers: { "X-Auth": f.tokens.u } });
+      assert.equal(r.status, 200);
+      return ((await r.json()).items as { name: string }[]).map((i) => i.name);
+    };
+    assert.equal((await names()).length, 300); // now cached (lib/fs/listing_cache.ts)
+    await Deno.writeTextFile(`${f.home}/big/zz-new.txt`, "");
+    assert.ok((await names()).includes("zz-new.txt"), "the listing right after the change lists the file");
+    // Straight to the app (the helper would reconcile first): the watcher's re-read, after its delay and the
+    // requests. Generous deadline; no timing is asserted.
+    let found = "";
+    for (let i = 0; i < 100 && !found; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const r = await f.app.request("/api/search/?query=zz-new", { headers: { "X-Auth": f.tokens.u } });
+      assert.equal(r.headers.get("X-Search-Index"), "ready");
+      found = await r.text();
+    }
+    assert.equal(found, '{"dir":false,"path":"big/zz-new.txt"}\n');
+  } finally {
+    await f.close();
+  }
+});

@@ -28,12 +28,31 @@ function isCurrent(tree: IndexTree, job: DirJob): boolean {
   return (tree.flags[job.id] & (ALIVE | DIR)) === (ALIVE | DIR) && tree.pathOf(job.id) === job.rel;
 }
 
-/** Runs `work` over a queue that may grow while it runs, `CONCURRENCY` items at a time. */
-function drain<T>(queue: T[], work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Lets requests go first: null when background work may go on at once, else a promise of when it may (see
+ * lib/request_activity.ts).
+ */
+export type Pause = () => Promise<void> | null;
+
+/**
+ * Runs `work` over a queue that may grow while it runs, `CONCURRENCY` items at a time; before each item it
+ * asks `pause` and, while that holds, starts nothing new (items already started finish).
+ */
+function drain<T>(queue: T[], work: (item: T) => Promise<void>, pause?: Pause): Promise<void> {
   return new Promise((resolve, reject) => {
     let active = 0;
+    let held = false;
     const next = () => {
-      while (active < CONCURRENCY && queue.length) {
+      while (!held && active < CONCURRENCY && queue.length) {
+        const wait = pause?.();
+        if (wait) {
+          held = true;
+          wait.then(() => {
+            held = false;
+            next();
+          }, reject);
+          return;
+        }
         const item = queue.pop()!;
         active++;
         work(item).then(() => {
@@ -41,18 +60,24 @@ function drain<T>(queue: T[], work: (item: T) => Promise<void>): Promise<void> {
           next();
         }, reject);
       }
-      if (active === 0 && queue.length === 0) resolve();
+      if (!held && active === 0 && queue.length === 0) resolve();
     };
     next();
   });
 }
 
-async function readFolder(path: string): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
+async function readFolder(
+  path: string,
+  pause?: Pause,
+): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
   try {
     const started = Date.now();
     const st = await Deno.stat(path);
     const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(path)) entries.push(e);
+    for await (const e of Deno.readDir(path)) {
+      // A big folder takes many turns of the loop: a request that arrives meanwhile goes first.
+      if ((entries.push(e) & 1023) === 0) await pause?.();
+    }
     const m = st.mtime?.getTime() ?? NaN;
     return { mtime: started - m < RACY_MS ? NaN : m, entries };
   } catch {
@@ -68,11 +93,18 @@ function sameKind(tree: IndexTree, id: number, kind: EntryKind): boolean {
  * Reads the folders of `jobs` again and brings their children in line with the disk; folders that appear
  * are read in full. A folder that cannot be read loses its children and is tried again by the next reconcile.
  */
-export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): Promise<void> {
+export async function syncDirs(
+  tree: IndexTree,
+  root: string,
+  jobs: DirJob[],
+  options: { pause?: Pause } = {},
+): Promise<void> {
   const queue = [...jobs];
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel));
+    const read = await readFolder(diskPath(root, job.rel), options.pause);
+    // Bringing a big folder in line takes milliseconds of this thread.
+    await options.pause?.();
     if (!isCurrent(tree, job)) return;
     if (read === null) {
       tree.prune(job.id, () => true);
@@ -97,11 +129,15 @@ export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): P
     tree.prune(job.id, (id) => !seen.has(id));
     // Siblings stay in name order, so queries stream hits in order without sorting them.
     if (added) tree.sortChildren(job.id);
-  });
+  }, options.pause);
 }
 
 /** Stats every indexed folder and re-reads those whose mtime changed (or is unknown). Returns how many. */
-export async function reconcile(tree: IndexTree, root: string): Promise<number> {
+export async function reconcile(
+  tree: IndexTree,
+  root: string,
+  options: { pause?: Pause } = {},
+): Promise<number> {
   const candidates: DirJob[] = [];
   for (let id = 0; id < tree.size; id++) {
     if ((tree.flags[id] & (ALIVE | DIR)) === (ALIVE | DIR)) candidates.push({ id, rel: tree.pathOf(id) });
@@ -119,9 +155,9 @@ export async function reconcile(tree: IndexTree, root: string): Promise<number> 
     } catch {
       changed.push(job);
     }
-  });
+  }, options.pause);
   // Parents first, so a vanished folder is dropped before anyone tries to read it.
   changed.sort((a, b) => b.rel.length - a.rel.length);
-  await syncDirs(tree, root, changed);
+  await syncDirs(tree, root, changed, options);
   return changed.length;
 }

@@ -7,7 +7,7 @@
  */
 import { log } from "../../log.ts";
 import type { SearchQuery } from "../query.ts";
-import { type DirJob, reconcile, syncDirs } from "./build.ts";
+import { type DirJob, type Pause, reconcile, syncDirs } from "./build.ts";
 import { type IndexHit, type IndexQueryOptions, queryIndex } from "./query.ts";
 import { encodeSnapshot, readSnapshot, writeSnapshot } from "./snapshot.ts";
 import { DIR, IndexTree } from "./tree.ts";
@@ -26,8 +26,18 @@ export interface SearchIndexOptions {
    * 1,000; see watch.ts).
    */
   inlineWatchFolders?: number;
-  /** Delay collecting watcher events before reading the folders they name (default 50 ms). */
+  /**
+   * ... and of at most this many entries (default 2,000): registering a recursive watch visits every entry,
+   * files included, some microseconds each, during which the thread answers nothing.
+   */
+  inlineWatchEntries?: number;
+  /** Delay collecting watcher events before reading the folders they name (default 250 ms). */
   debounceMs?: number;
+  /**
+   * Asked before each folder the index reads or stats, and before its other long steps (loading the
+   * snapshot, registering the watch): while it holds, the index waits, so requests go first (default: never).
+   */
+  pause?: Pause;
   /** Snapshot file to load at start and save on close ("" or absent: none). */
   snapshot?: string;
   /** Period of saving the snapshot when the index changed, in ms (default 600,000; 0 = only on close). */
@@ -78,8 +88,10 @@ export class SearchIndex {
     this.#options = {
       watch: true,
       inlineWatchFolders: 1_000,
+      inlineWatchEntries: 2_000,
       reconcileMs: 60_000,
-      debounceMs: 50,
+      debounceMs: 250,
+      pause: () => null,
       snapshot: "",
       snapshotMs: 600_000,
       ...options,
@@ -111,7 +123,7 @@ export class SearchIndex {
     const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
     if (!loaded) {
       await this.#run(async () => {
-        await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }]);
+        await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }], this.#options);
         this.#complete = true;
       });
     }
@@ -121,7 +133,11 @@ export class SearchIndex {
     // takes a few milliseconds), a large one in a worker (seconds). Whatever changed before the watcher saw it
     // is read by the reconciliation once it is registered.
     if (this.#options.watch && !this.#closed) {
-      const inline = this.#tree.folders <= this.#options.inlineWatchFolders;
+      const inline = this.#tree.folders <= this.#options.inlineWatchFolders &&
+        this.#tree.count <= this.#options.inlineWatchEntries;
+      // Registering on this thread blocks it, starting a worker takes CPU: not while a request waits.
+      await this.#options.pause();
+      if (this.#closed) return;
       this.#watcher = inline ? "thread" : "worker";
       this.#watch = watchTree(this.#real, {
         onDirs: (rels) => this.#markDirty(rels),
@@ -157,6 +173,7 @@ export class SearchIndex {
     if (!path) return false;
     let loaded = false;
     await this.#run(async () => {
+      await this.#options.pause();
       const data = await readSnapshot(path, this.#real);
       if (data === null) return;
       if (typeof data === "string") {
@@ -194,7 +211,7 @@ export class SearchIndex {
   async #reconcile(): Promise<void> {
     if (this.#closed) return;
     const t0 = performance.now();
-    const changed = await reconcile(this.#tree, this.#real);
+    const changed = await reconcile(this.#tree, this.#real, this.#options);
     log.debug(`search index: reconciled (${changed} folders read) in ${ms(t0)} ms`);
   }
 
@@ -230,7 +247,7 @@ export class SearchIndex {
     if (this.#lost) {
       this.#lost = false;
       this.#dirty.clear();
-      await reconcile(this.#tree, this.#real);
+      await reconcile(this.#tree, this.#real, this.#options);
       return;
     }
     const jobs = new Map<number, DirJob>();
@@ -246,7 +263,7 @@ export class SearchIndex {
       if (id >= 0) jobs.set(id, { id, rel: r });
     }
     this.#dirty.clear();
-    await syncDirs(this.#tree, this.#real, [...jobs.values()]);
+    await syncDirs(this.#tree, this.#real, [...jobs.values()], this.#options);
   }
 
   /** Applies the changes the watcher reported so far; resolves when the index reflects them. */
@@ -266,7 +283,7 @@ export class SearchIndex {
     await this.#run(async () => {
       this.#dirty.clear();
       this.#lost = false;
-      await reconcile(this.#tree, this.#real);
+      await reconcile(this.#tree, this.#real, this.#options);
     });
   }
 
