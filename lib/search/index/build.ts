@@ -4,10 +4,17 @@
  * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
  * Children are kept in code point order of their names.
  */
+import { youngCollector } from "../../young_gc.ts";
 import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree, KIND } from "./tree.ts";
 
 /** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
 const RACY_MS = 2000;
+
+/**
+ * Entries read between two young-generation collections (lib/young_gc.ts): the directory entries of a read
+ * are garbage once added to the tree, and a first walk of a large tree makes tens of MiB of them.
+ */
+export const WALK_GC_ENTRIES = 2048;
 
 /** Folders read (or stat'ed) at the same time. */
 const CONCURRENCY = 8;
@@ -47,12 +54,18 @@ function drain<T>(queue: T[], work: (item: T) => Promise<void>): Promise<void> {
   });
 }
 
-async function readFolder(path: string): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
+async function readFolder(
+  path: string,
+  collect: (entries: number) => void,
+): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
   try {
     const started = Date.now();
     const st = await Deno.stat(path);
     const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(path)) entries.push(e);
+    for await (const e of Deno.readDir(path)) {
+      entries.push(e);
+      collect(1);
+    }
     const m = st.mtime?.getTime() ?? NaN;
     return { mtime: started - m < RACY_MS ? NaN : m, entries };
   } catch {
@@ -70,9 +83,10 @@ function sameKind(tree: IndexTree, id: number, kind: EntryKind): boolean {
  */
 export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): Promise<void> {
   const queue = [...jobs];
+  const collect = youngCollector(WALK_GC_ENTRIES);
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel));
+    const read = await readFolder(diskPath(root, job.rel), collect);
     if (!isCurrent(tree, job)) return;
     if (read === null) {
       tree.prune(job.id, () => true);
@@ -84,6 +98,7 @@ export async function syncDirs(tree: IndexTree, root: string, jobs: DirJob[]): P
     const seen = new Set<number>();
     let added = false;
     for (const e of read.entries) {
+      collect(1);
       const old = existing.get(e.name);
       if (old !== undefined && sameKind(tree, old, e)) {
         seen.add(old);
