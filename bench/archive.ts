@@ -1,7 +1,7 @@
 /**
  * Archive benchmark (a script, not a test):
  *   deno run -A bench/archive.ts [--quick] [--formats=zip,tar.gz|all] [--sets=1000,10000,20000,big]
- *     [--sink=null|pipe] [--control] [--child-v8-flags=--max-semi-space-size=1]
+ *     [--sink=null|pipe] [--control] [--child-v8-flags=--expose-gc]
  *
  * Builds folders under bench/_work/ (N files of 32 KiB, half random and half text, 100 per
  * folder; "big" is 4 files of 128 MiB), then archives each in a fresh subprocess (`--child`).
@@ -11,8 +11,9 @@
  * sensitive to other load on the machine), time to first byte (createArchive() to the first
  * chunk), and the child's RSS before archiving and peak RSS (VmHWM from /proc/self/status).
  * `--child-v8-flags` runs the children with those V8 flags: the peak RSS depends mostly on how
- * long V8 lets dead ArrayBuffers live, i.e. on the young-generation size (`--max-semi-space-size=1`
- * keeps it low at no measurable CPU cost). The "churn" row (`--control`) allocates and drops
+ * long V8 lets dead ArrayBuffers live, i.e. on how often the young generation is collected
+ * (`--expose-gc` lets the archive stream ask for a collection every 2 MiB, lib/young_gc.ts; a
+ * small young generation, `--max-semi-space-size=1`, has about the same effect). The "churn" row (`--control`) allocates and drops
  * 64 KiB buffers for the same output volume with no archive code: the runtime's own floor.
  */
 import { join } from "node:path";
