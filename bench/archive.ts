@@ -1,7 +1,7 @@
 /**
  * Archive benchmark (a script, not a test):
  *   deno run -A bench/archive.ts [--quick] [--formats=zip,tar.gz|all] [--sets=1000,10000,20000,big]
- *     [--sink=null|pipe] [--control] [--child-v8-flags=--max-semi-space-size=1]
+ *     [--sink=null|pipe] [--control] [--child-v8-flags=--expose-gc]
  *
  * Builds folders under bench/_work/ (N files of 32 KiB, half random and half text, 100 per
  * folder; "big" is 4 files of 128 MiB), then archives each in a fresh subprocess (`--child`).
@@ -10,9 +10,11 @@
  * throughput (input MiB per wall second, and per CPU second of the child, which is less
  * sensitive to other load on the machine), time to first byte (createArchive() to the first
  * chunk), and the child's RSS before archiving and peak RSS (VmHWM from /proc/self/status).
- * `--child-v8-flags` runs the children with those V8 flags: the peak RSS depends mostly on how
- * long V8 lets dead ArrayBuffers live, i.e. on the young-generation size (`--max-semi-space-size=1`
- * keeps it low at no measurable CPU cost). The "churn" row (`--control`) allocates and drops
+ * The children run with the V8 flags of deno.json's start task, or `--child-v8-flags` (empty for
+ * none): the peak RSS depends mostly on how long V8 lets dead ArrayBuffers live, i.e. on how often
+ * the young generation is collected (`--expose-gc` lets the archive stream ask for a collection
+ * every 2 MiB, lib/young_gc.ts; a small young generation, `--max-semi-space-size=1`, has about the
+ * same effect). The "churn" row (`--control`) allocates and drops
  * 64 KiB buffers for the same output volume with no archive code: the runtime's own floor.
  */
 import { join } from "node:path";
@@ -211,7 +213,11 @@ async function main(): Promise<void> {
   const formats = option("formats");
   const modes = (formats === "all" ? ALL_FORMATS : formats?.split(",") ?? ["zip", "tar.gz"]) as Mode[];
   const sink = option("sink") ?? "null";
-  const v8Flags = Deno.args.find((a) => a.startsWith("--child-v8-flags="))?.slice("--child-v8-flags=".length);
+  const startTask: string =
+    JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))).tasks.start;
+  const v8Flags =
+    Deno.args.find((a) => a.startsWith("--child-v8-flags="))?.slice("--child-v8-flags=".length) ??
+      startTask.match(/--v8-flags=(\S+)/)?.[1];
   const sets = option("sets")?.split(",") ?? (quick ? ["1000"] : ["1000", "10000", "20000", "big"]);
   const header = [
     "set",

@@ -1,9 +1,9 @@
 /**
  * Archive download benchmark through HTTP (a script, not a test):
- *   deno run -A bench/archive_http.ts [--files=10000] [--runs=3] [--v8-flags=--max-semi-space-size=1]
+ *   deno run -A bench/archive_http.ts [--files=10000] [--runs=3] [--v8-flags=--expose-gc]
  *
  * Serves bench/_work/files-<N> (N files of 32 KiB, built by bench/archive.ts; run it once first) with our
- * server (main.ts in a subprocess, started with `--v8-flags` when given, as deno.json's start task may do) and
+ * server (main.ts in a subprocess, with the --v8-flags of deno.json's start task unless `--v8-flags` is given) and
  * downloads `GET /api/raw/?algo=zip` with curl into /dev/null. Per run: MiB/s (input bytes per wall second), and
  * the server's RSS before and its peak during the runs (VmHWM from /proc). Goal: >= 200 MiB/s; the peak RSS of
  * the archiver alone is what bench/archive.ts measures (goal <= 96 MiB there).
@@ -25,6 +25,10 @@ const { values } = parseArgs({
   },
 });
 const files = Number(values.files);
+const startTask: string = JSON.parse(
+  Deno.readTextFileSync(new URL("../deno.json", import.meta.url)),
+).tasks.start;
+const v8Flags = values["v8-flags"] ?? startTask.match(/--v8-flags=(\S+)/)?.[1] ?? "";
 const root = new URL(`./_work/files-${files}/`, import.meta.url).pathname;
 if (!await Deno.stat(`${root.replace(/\/$/, "")}.complete`).then(() => true, () => false)) {
   throw new Error(`missing ${root}: run "deno run -A bench/archive.ts --formats=zip --sets=${files}" first`);
@@ -35,7 +39,7 @@ function status(pid: number, field: string): number {
   return Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0) / 1024;
 }
 
-const server = await startApp(root, { v8Flags: values["v8-flags"] });
+const server = await startApp(root, { v8Flags });
 try {
   const input = files * 32 * 1024;
   const rssBefore = status(server.pid, "VmRSS");
@@ -68,7 +72,7 @@ try {
   rates.sort((a, b) => a - b);
   const peak = status(server.pid, "VmHWM");
   print(
-    `zip of ${files} x 32 KiB over HTTP (v8 flags: ${values["v8-flags"] ?? "none"}): median ${
+    `zip of ${files} x 32 KiB over HTTP (v8 flags: ${v8Flags || "none"}): median ${
       rates[Math.floor(rates.length / 2)].toFixed(0)
     } MiB/s (goal >= 200), server RSS before ${rssBefore.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (+${
       (peak - rssBefore).toFixed(0)

@@ -1,15 +1,19 @@
 /**
  * Extraction benchmark (a script, not a test):
- *   deno run -A bench/extract.ts [--files=10000] [--size=4096]
+ *   deno run -A bench/extract.ts [--files=10000] [--size=4096] [--child-v8-flags=...]
  *
  * Builds a zip of N files (system `zip`, deflated, 100 per folder) under bench/_work/, then extracts it in a
  * fresh subprocess (`--child`) through planExtract()/runExtract() (gate, hooks, atomic writes: everything but
- * HTTP) and reports files per second and the child's peak RSS (VmHWM). Goal: peak RSS <= 96 MiB.
+ * HTTP) and reports files per second and the child's peak RSS (VmHWM). Goal: peak RSS <= 96 MiB. The child
+ * runs with the --v8-flags of deno.json's start task unless `--child-v8-flags` says otherwise.
  *
  * Measured 2026-11-27 on the 2-core machine (load average 5–10, five runs each, alternating): with zip.js
  * reading the zip, peak 91.8–99.8 MiB, 78–145 files/s (median 105), first pass 1.3–3.0 s, 35–53 s CPU; with
  * our directory reader and content checks (lib/extract/zip_directory.ts, zip_content.ts), peak 68.5–80.5 MiB,
- * 124–287 files/s (median 147), first pass 0.2–0.6 s, 22–37 s CPU.
+ * 124–287 files/s (median 147), first pass 0.2–0.6 s, 22–37 s CPU (both with `--max-semi-space-size=1`, then
+ * part of the start task). 2026-11-28 (load 0.1–2.4, one run of 3 each): with `--expose-gc` only and no
+ * collections 132.0 MiB, 300 files/s; with `--max-semi-space-size=1,--expose-gc` 76.3 MiB, 375 files/s; with
+ * `--expose-gc` and runExtract's young-generation collections every 512 KiB of work 74.3 MiB, 404 files/s.
  */
 import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "../lib/extract/mod.ts";
 import { noopHooks } from "../lib/hooks.ts";
@@ -22,6 +26,11 @@ const WORK = new URL("./_work/extract/", import.meta.url).pathname;
 const args = Object.fromEntries(Deno.args.map((a) => a.replace(/^--/, "").split("=")));
 const FILES = Number(args.files ?? 10_000);
 const SIZE = Number(args.size ?? 4096);
+const START_TASK: string =
+  JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))).tasks.start;
+// Not from `args`: the flags themselves contain "=".
+const CHILD_V8_FLAGS: string = Deno.args.find((a) => a.startsWith("--child-v8-flags="))?.slice(17) ??
+  START_TASK.match(/--v8-flags=(\S+)/)?.[1] ?? "";
 
 function hwmKiB(): number {
   const m = Deno.readTextFileSync("/proc/self/status").match(/^VmHWM:\s+(\d+) kB/m);
@@ -86,7 +95,13 @@ if (Deno.args.includes("--child")) {
   const runs = [];
   for (let i = 0; i < 3; i++) {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--v8-flags=--max-semi-space-size=1", import.meta.filename!, "--child"],
+      args: [
+        "run",
+        "-A",
+        ...(CHILD_V8_FLAGS ? [`--v8-flags=${CHILD_V8_FLAGS}`] : []),
+        import.meta.filename!,
+        "--child",
+      ],
       stderr: "inherit",
     }).output();
     runs.push(JSON.parse(new TextDecoder().decode(out.stdout)));

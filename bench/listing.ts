@@ -1,7 +1,7 @@
 /**
  * Listing benchmark (a script, not a test):
  *   deno run -A bench/listing.ts [--sizes=10000,100000] [--runs=30] [--names=txt|noext] [--settle-s=30]
- *     [--entry=start.ts|main.ts] [--v8-flags=...] [--load-s=5] [--conc=8]
+ *     [--entry=start.ts|main.ts] [--v8-flags=...] [--load-s=5] [--conc=8] [--idle-s=3]
  *
  * Creates folders of N small files under bench/_work/listing-N (kept between runs), then measures the
  * latency of `GET /api/resources/listing-N/` on our server against nginx's JSON autoindex of the same
@@ -9,6 +9,8 @@
  * `--names=noext` uses names without extension, which makes our listing sniff file headers (when
  * typeDetectionByHeader is on, the default). Our server's RSS is reported idle (before the first request), at
  * its peak (VmHWM) and after the runs; `--settle-s=30` reports it again that long after the last request.
+ * "Idle" is taken `--idle-s` after the start (default 3; some 15 s lets the search index's first walk of the
+ * bench folders end and its memory be given back first).
  * The server runs as `deno task start` does (start.ts, the server bundle, the task's --v8-flags) unless
  * `--entry=main.ts` / `--v8-flags=` say otherwise. `--load-s` (default 5; 0 skips) also measures warm
  * throughput: `--conc` parallel clients requesting the smallest folder for that many seconds.
@@ -39,6 +41,8 @@ const { values } = parseArgs({
     names: { type: "string", default: "txt" },
     /** After the runs, wait this long and report the server's RSS again (0: skip). */
     "settle-s": { type: "string", default: "0" },
+    /** Seconds after the start at which idle RSS is taken. */
+    "idle-s": { type: "string", default: "3" },
     entry: { type: "string", default: "start.ts" },
     /** Default: the --v8-flags of deno.json's start task. */
     "v8-flags": { type: "string" },
@@ -125,8 +129,10 @@ try {
     "files   | nginx p50 / p90     | ours p50 / p90      | p50 ratio | server CPU per request (nginx / ours)",
   );
   // Past the start's own work (the search index's first walk of the bench folders).
-  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await new Promise((resolve) => setTimeout(resolve, Number(values["idle-s"]) * 1000));
   const idle = procMiB(app.pid, "VmRSS");
+  // The start's own peak (the index's first walk) before it is reset.
+  const startPeak = procMiB(app.pid, "VmHWM");
   // The peak from here on (VmHWM is reset to the current RSS).
   Deno.writeTextFileSync(`/proc/${app.pid}/clear_refs`, "5");
   for (const { n, name } of folders) {
@@ -141,7 +147,9 @@ try {
   }
   const mib = (x: number) => `${x.toFixed(0)} MiB`;
   print(
-    `our RSS: idle ${mib(idle)}, peak ${mib(procMiB(app.pid, "VmHWM"))} (goal <= idle + 96 MiB), ` +
+    `our RSS: idle ${mib(idle)} (start peak ${mib(startPeak)}), peak ${
+      mib(procMiB(app.pid, "VmHWM"))
+    } (goal <= idle + 96 MiB), ` +
       `after the runs ${mib(procMiB(app.pid, "VmRSS"))}`,
   );
   if (loadS > 0) {

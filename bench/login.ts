@@ -1,6 +1,6 @@
 /**
  * Login benchmark: /health latency while 64 logins (bcrypt cost 10) are in flight at all times, and logins per second.
- * Starts the real server (`main.ts`, as `deno task start`) on a temp database and keeps 64 connections logging in
+ * Starts the real server (`main.ts`, with the start task's --v8-flags) on a temp database and keeps 64 connections logging in
  * for a few seconds while another connection polls /health every 10 ms.
  * Run: deno run -A bench/login.ts [seconds=10] [concurrency=64]. Goal (issue #9): /health p99 < 50 ms.
  */
@@ -8,6 +8,9 @@ const seconds = Number(Deno.args[0] ?? 10);
 const concurrency = Number(Deno.args[1] ?? 64);
 const root = new URL("..", import.meta.url).pathname;
 const PASSWORD = "bench-password-123";
+/** The --v8-flags of deno.json's start task, so the server runs as `deno task start` runs it. */
+const startTask: string = JSON.parse(Deno.readTextFileSync(`${root}deno.json`)).tasks.start;
+const v8Flags = startTask.match(/--v8-flags=\S+/g) ?? [];
 
 function freePort(): number {
   const l = Deno.listen({ port: 0, hostname: "127.0.0.1" });
@@ -27,7 +30,7 @@ const server = new Deno.Command(Deno.execPath(), {
   args: [
     "run",
     "-A",
-    "--v8-flags=--max-semi-space-size=1",
+    ...v8Flags,
     "main.ts",
     "--port",
     String(port),

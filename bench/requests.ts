@@ -1,7 +1,7 @@
 /**
  * Request-rate benchmark (a script, not a test):
  *   deno run -A bench/requests.ts [--duration=10] [--connections=64] [--targets=raw,small,big]
- *     [--servers=nginx,Deno.serve,ours] [--app-dir=<another checkout, for a before/after>]
+ *     [--servers=nginx,Deno.serve,ours] [--app-dir=<another checkout, for a before/after>] [--v8-flags=...]
  *
  * With Debian's `wrk` (apt-get install wrk; skipped when missing), 64 keep-alive connections for `duration`
  * seconds per point, against nginx (one worker, sendfile, JSON autoindex), a bare Deno.serve
@@ -10,7 +10,8 @@
  *   small — the listing of a folder of 20 files (`/api/resources/…/`)
  *   big   — the listing of a folder of 10,000 files
  * Goals (issue #14): raw >= 10,000 req/s with p99 <= 20 ms; 10k listing >= 500 req/s with p99 <= 200 ms.
- * Folders are made under bench/_work/requests/ and kept between runs.
+ * Folders are made under bench/_work/requests/ and kept between runs. Our server runs main.ts with the
+ * --v8-flags of deno.json's start task (of this checkout) unless `--v8-flags` says otherwise ("" for none).
  */
 import { parseArgs } from "node:util";
 import { type BenchServer, serverCpuMs, startApp, startNginx } from "./_nginx.ts";
@@ -32,8 +33,12 @@ const { values } = parseArgs({
     servers: { type: "string", default: "nginx,Deno.serve,ours" },
     /** Run our server from another checkout (e.g. the base commit, for a before/after). */
     "app-dir": { type: "string" },
+    /** Default: the --v8-flags of deno.json's start task. */
+    "v8-flags": { type: "string" },
   },
 });
+const startTask: string = JSON.parse(Deno.readTextFileSync(`${HERE}../deno.json`)).tasks.start;
+const v8Flags = values["v8-flags"] ?? startTask.match(/--v8-flags=(\S+)/)?.[1] ?? "";
 
 function hasWrk(): boolean {
   try {
@@ -150,9 +155,13 @@ const paths: Record<string, { plain: string; ours: string }> = {
 const servers: [string, () => Promise<BenchServer>][] = [
   ["nginx", () => startNginx(WORK)],
   ["Deno.serve", () => startBare(WORK)],
-  ["ours", () => startApp(WORK, { cwd: values["app-dir"] })],
+  ["ours", () => startApp(WORK, { cwd: values["app-dir"], v8Flags })],
 ];
-print(`wrk, ${values.connections} connections, ${values.duration} s per point, 2 wrk threads`);
+print(
+  `wrk, ${values.connections} connections, ${values.duration} s per point, 2 wrk threads; ours: --v8-flags=${
+    v8Flags || "(none)"
+  }`,
+);
 print(`load average at start: ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
 print("target | server     |    req/s | p50 ms | p99 ms | errors | server CPU ms/req");
 for (const [name, start] of servers.filter(([n]) => values.servers!.split(",").includes(n))) {

@@ -1,5 +1,6 @@
 /** Output batching for the writers, and turning their async generators into pull-driven ReadableStreams. */
 import { log } from "../log.ts";
+import { youngCollector } from "../young_gc.ts";
 
 /** Output chunks are merged up to this size, so small headers do not become tiny writes. */
 export const CHUNK_TARGET = 64 * 1024;
@@ -77,29 +78,14 @@ export class ChunkBuffer {
   }
 }
 
-/** Output bytes between two young-generation collections (see {@link youngCollector}). */
-export const YOUNG_GC_BYTES = 2 * 1024 * 1024;
-
 /**
- * Every output chunk is a fresh 64 KiB ArrayBuffer that the consumer (the HTTP server) holds until it has
- * sent it, and no one can tell when that is, so none can be reused. Dead, they are freed only when V8 collects
- * their small JS objects, and little JS garbage is made per chunk: with V8's default young generation (up to
- * 16 MiB) a zip of 10,000 files of 32 KiB left some 70 MiB of sent chunks waiting (bench/archive.ts). A
- * young-generation collection every {@link YOUNG_GC_BYTES} of output frees them at a cost of well under a
- * millisecond each (little survives). It needs V8's `gc()` (`--v8-flags=--expose-gc`, which `deno task
- * start` sets); without it this does nothing.
+ * Output bytes between two young-generation collections. Every output chunk is a fresh 64 KiB ArrayBuffer
+ * that the consumer (the HTTP server) holds until it has sent it, and no one can tell when that is, so none
+ * can be reused. Dead, they are freed only when V8 collects their small JS objects, and little JS garbage is
+ * made per chunk: with V8's default young generation a zip of 10,000 files of 32 KiB left some 70 MiB of sent
+ * chunks waiting (bench/archive.ts). A collection every 2 MiB of output frees them (lib/young_gc.ts).
  */
-export function youngCollector(): (bytes: number) => void {
-  const gc = (globalThis as { gc?: (options: { type: "minor" }) => void }).gc;
-  if (typeof gc !== "function") return () => {};
-  let since = 0;
-  return (bytes) => {
-    since += bytes;
-    if (since < YOUNG_GC_BYTES) return;
-    since = 0;
-    gc({ type: "minor" });
-  };
-}
+export const YOUNG_GC_BYTES = 2 * 1024 * 1024;
 
 /**
  * A ReadableStream fed by a generator of chunk batches, advanced only when the consumer pulls.
@@ -111,7 +97,7 @@ export function streamFromGenerator(
   options: { signal?: AbortSignal } = {},
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
   const { signal } = options;
-  const produced = youngCollector();
+  const produced = youngCollector(YOUNG_GC_BYTES);
   let streamController: ReadableStreamDefaultController<Uint8Array<ArrayBuffer>>;
   const stop = () => {
     signal?.removeEventListener("abort", onAbort);

@@ -2,44 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createArchive } from "./mod.ts";
 import { collect, walkEntries } from "./_testing.ts";
-import { YOUNG_GC_BYTES, youngCollector } from "./stream.ts";
-
-type GcHolder = { gc?: (options: { type: "minor" }) => void };
-
-/** Runs `fn` with a `gc()` stub that records its calls (the tests run without --expose-gc). */
-async function withGcStub<T>(fn: (calls: unknown[]) => Promise<T> | T): Promise<T> {
-  const holder = globalThis as GcHolder;
-  const saved = holder.gc;
-  const calls: unknown[] = [];
-  holder.gc = (options) => void calls.push(options);
-  try {
-    return await fn(calls);
-  } finally {
-    if (saved) holder.gc = saved;
-    else delete holder.gc;
-  }
-}
-
-Deno.test("youngCollector() asks for a young-generation collection every YOUNG_GC_BYTES, none without gc()", async () => {
-  await withGcStub((calls) => {
-    const produced = youngCollector();
-    produced(YOUNG_GC_BYTES - 1);
-    assert.equal(calls.length, 0);
-    produced(1);
-    assert.deepEqual(calls, [{ type: "minor" }]);
-    produced(YOUNG_GC_BYTES / 2);
-    produced(YOUNG_GC_BYTES / 2);
-    assert.equal(calls.length, 2);
-  });
-  const holder = globalThis as GcHolder;
-  const saved = holder.gc;
-  delete holder.gc;
-  try {
-    youngCollector()(YOUNG_GC_BYTES * 4);
-  } finally {
-    if (saved) holder.gc = saved;
-  }
-});
+import { withGcStub } from "../_young_gc_testing.ts";
 
 /** A consumer that reads one chunk at a time and waits between reads (a slow client). */
 async function collectSlowly(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {

@@ -14,6 +14,7 @@ import { hookContext } from "../fs/request.ts";
 import { numberedName } from "../fs/transfer.ts";
 import type { ExtractEvent, ExtractSkipReason } from "../types.ts";
 import { type QuotaHold, reserveQuota } from "../upload/reservations.ts";
+import { youngCollector } from "../young_gc.ts";
 import { checkEntryName } from "./entry_name.ts";
 import type { ArchiveItem } from "./item.ts";
 import type { ExtractPlan } from "./plan.ts";
@@ -25,6 +26,16 @@ const PROGRESS_MS = 250;
 const MAX_SKIP_LINES = 1000;
 /** Most `name(N)` candidates tried for `conflict=rename`. */
 const MAX_AUTO_NAMES = 1000;
+
+/**
+ * Work (bytes written, plus {@link ENTRY_WORK} per entry) between two young-generation collections
+ * (lib/young_gc.ts): every entry leaves read and inflate buffers, streams and a file handle behind, and with
+ * V8's default young generation a zip of 10,000 files of 4 KiB peaked at 132 MiB instead of 74 MiB
+ * (bench/extract.ts).
+ */
+export const EXTRACT_GC_WORK = 512 * 1024;
+/** What an entry counts towards {@link EXTRACT_GC_WORK} besides its bytes. */
+const ENTRY_WORK = 16 * 1024;
 
 const LINK_REASONS: Record<string, ExtractSkipReason> = {
   symlink: "symlink",
@@ -52,6 +63,7 @@ export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): Asyn
   let lastProgress = Date.now();
   const opened = await openArchive(plan.archive.real, plan.format, { signal });
   const items = opened.items[Symbol.asyncIterator]();
+  const collect = youngCollector(EXTRACT_GC_WORK);
   try {
     for (;;) {
       let next: IteratorResult<ArchiveItem>;
@@ -65,7 +77,9 @@ export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): Asyn
       const item = next.value;
       signal?.throwIfAborted();
       state.entries++;
+      const bytesBefore = state.bytes;
       const reason = await extractItem(plan, item, state, signal);
+      collect(ENTRY_WORK + state.bytes - bytesBefore);
       if (reason !== null) {
         if (++state.skipped <= MAX_SKIP_LINES) yield { type: "skip", name: item.name, reason };
       }

@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { ForbiddenError } from "../errors.ts";
-import type { EventHooks, HookEvent } from "../hooks.ts";
+import { type EventHooks, type HookEvent, noopHooks } from "../hooks.ts";
 import type { FsRequest } from "../fs/request.ts";
 import type { StoredUser } from "../types.ts";
 import { tarOf } from "./_testing.ts";
 import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "./mod.ts";
+import { EXTRACT_GC_WORK } from "./run.ts";
+import { withGcStub } from "../_young_gc_testing.ts";
 
 Deno.test("runExtract() fires the upload hooks for every created file, and a failing before hook stops it", async () => {
   const root = await Deno.makeTempDir();
@@ -44,6 +46,44 @@ Deno.test("runExtract() fires the upload hooks for every created file, and a fai
     const again = await planExtract(req, "/t.tar", { conflict: "replace", limits: DEFAULT_EXTRACT_LIMITS });
     const failed = await Array.fromAsync(runExtract(again));
     assert.deepEqual(failed.at(-1), { type: "error", status: 403, message: "refused by hook" });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("runExtract() asks for young-generation collections as it writes many entries, none for a few", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const user = {
+      scope: "/",
+      perm: { create: true, modify: true },
+      rules: [],
+      hideDotfiles: false,
+    } as unknown as StoredUser;
+    const req: FsRequest = {
+      gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
+      user,
+      hooks: noopHooks,
+    };
+    // Entries of 1 KiB: together some MiB of work, each far below EXTRACT_GC_WORK on its own.
+    const data = "x".repeat(1024);
+    const many = Array.from({ length: Math.ceil((4 * EXTRACT_GC_WORK) / (16 * 1024)) }, (_, i) => ({
+      name: `m/f${i}.txt`,
+      data,
+    }));
+    await Deno.writeFile(`${root}/many.tar`, tarOf(many));
+    await Deno.writeFile(`${root}/few.tar`, tarOf([{ name: "f/a.txt", data }, { name: "f/b.txt", data }]));
+    await withGcStub(async (calls) => {
+      const plan = await planExtract(req, "/many.tar", { conflict: "skip", limits: DEFAULT_EXTRACT_LIMITS });
+      const events = await Array.fromAsync(runExtract(plan));
+      assert.equal(events.at(-1)?.type, "done");
+      assert.ok(calls.length >= 2, `collections: ${calls.length}`);
+      assert.ok(calls.every((c) => JSON.stringify(c) === '{"type":"minor"}'));
+      calls.length = 0;
+      const few = await planExtract(req, "/few.tar", { conflict: "skip", limits: DEFAULT_EXTRACT_LIMITS });
+      assert.equal((await Array.fromAsync(runExtract(few))).at(-1)?.type, "done");
+      assert.deepEqual(calls, []);
+    });
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -10,6 +10,7 @@ import { TEMP_PREFIX } from "./atomic.ts";
 import { openDirStat } from "./dir_stat.ts";
 import { childVisibility, realVpathOf, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
+import { youngCollector } from "../young_gc.ts";
 
 /** Options of {@link measureFolder}. */
 export interface MeasureOptions {
@@ -24,6 +25,12 @@ export interface MeasureOptions {
 
 /** Entries handled between two yields to the event loop (each yield costs a timer turn). */
 const BATCH = 8192;
+
+/**
+ * Entries handled between two young-generation collections (lib/young_gc.ts): read directory entries, stat
+ * results and paths die young, and a large folder makes tens of MiB of them.
+ */
+export const SIZE_GC_ENTRIES = 2048;
 
 interface Pending {
   real: string;
@@ -42,6 +49,7 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
   const progressMs = options.progressMs ?? 250;
   let lastProgress = Date.now();
   let sinceYield = 0;
+  const collect = youngCollector(SIZE_GC_ENTRIES);
   const stack: Pending[] = [{ real: dir.real, vpath: dir.vpath, realVpath: realVpathOf(dir) }];
   while (stack.length > 0) {
     const at = stack.pop()!;
@@ -58,6 +66,7 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
     const stat = openDirStat(at.real);
     try {
       for (const e of entries) {
+        collect(1);
         const name = e.name;
         if ((vis.hideDots && name.startsWith(".")) || name.startsWith(TEMP_PREFIX)) continue;
         const visible = (vis.allowed === null || vis.allowed(name)) &&

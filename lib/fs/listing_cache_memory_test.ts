@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { GateContext } from "./gate.ts";
 import { ListingCache, type ListingCacheOptions } from "./listing_cache.ts";
-import { IdleTimer, releaseMemory } from "./listing_memory.ts";
+import { IdleTimer, RELEASE_GC, releaseMemory } from "./listing_memory.ts";
+import { withGcStub } from "../_young_gc_testing.ts";
 import { getResourceJson } from "./resources.ts";
 import { ctxFor, withTempRoot } from "./_testing.ts";
 
@@ -165,4 +166,12 @@ Deno.test("IdleTimer waits for a quiet period after the last touch, and close() 
 Deno.test("releaseMemory runs where gc and malloc_trim are unavailable or available", () => {
   releaseMemory();
   releaseMemory();
+});
+
+Deno.test("releaseMemory asks V8 for its memory-reducing full collection (which shrinks the young generation)", async () => {
+  await withGcStub((calls) => {
+    releaseMemory();
+    assert.deepEqual(calls, [{ type: "major", flavor: "last-resort" }]);
+    assert.deepEqual(calls[0], RELEASE_GC);
+  });
 });

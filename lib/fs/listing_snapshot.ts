@@ -10,6 +10,7 @@ import { type DirStat, fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_sta
 import { goFileMode } from "./file_info.ts";
 import { ByteSink, fragmentOf, isAscii, TypeMemo } from "./listing_encode.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
+import { youngCollector } from "../young_gc.ts";
 
 // Kind 0 (the arrays' initial value): an entry whose facts are in the snapshot (file, FIFO, device, socket).
 /** A directory: facts in the snapshot, re-checked per request (its mtime changes without parent events). */
@@ -19,6 +20,9 @@ export const KIND_LINK = 2;
 
 /** Entries handled per synchronous chunk before yielding to other requests. */
 const CHUNK = 5000;
+
+/** Entries read or encoded between two young-generation collections (their garbage: lib/young_gc.ts). */
+export const SCAN_GC_ENTRIES = 2048;
 
 /** What identifies a directory's state cheaply (one stat). */
 export interface DirStamp {
@@ -141,6 +145,7 @@ export async function scanDirectory(
     stat.close();
     throw err;
   }
+  const collect = youngCollector(SCAN_GC_ENTRIES);
   const n = all.length;
   const names: string[] = [];
   const kinds = new Uint8Array(n);
@@ -186,8 +191,11 @@ export async function scanDirectory(
         modes[i] = mode;
         // The fragment's only non-ASCII characters can come from the name.
         sink.append(fragmentOf(name, size, mtimeMs, mode, itemType), { ascii: isAscii(name) });
-        // Small batches: their strings die young (in the 1 MiB young generation of `deno task start`).
-        if ((i & 511) === 511) sink.flush();
+        // Small batches: their strings die young, and are collected soon.
+        if ((i & 511) === 511) {
+          sink.flush();
+          collect(512);
+        }
       }
       sink.flush();
     }

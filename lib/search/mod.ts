@@ -18,6 +18,7 @@ import {
 import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
 import type { SearchHit } from "../types.ts";
+import { youngCollector } from "../young_gc.ts";
 import { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
 import type { IndexHit, SearchIndex } from "./index/mod.ts";
 
@@ -40,6 +41,12 @@ export async function* searchFiles(
   for await (const batch of searchBatches(ctx, vpath, query, options)) yield* batch;
 }
 
+/**
+ * Entries looked at (walk) or hits handled (index) between two young-generation collections
+ * (lib/young_gc.ts): hit objects, paths and directory entries die young, tens of MiB over a 100k-entry tree.
+ */
+export const SEARCH_GC_ENTRIES = 2048;
+
 /** {@link searchFiles} in batches: a few hundred hits at a time from the index, one at a time from a walk. */
 async function* searchBatches(
   ctx: GateContext,
@@ -59,9 +66,10 @@ async function* searchBatches(
   const realBase = realVpathOf(base) ?? base.vpath;
   const conf = base.confinement;
   const indexed = indexHits(options.index, base.real, query, conf.hideDotfiles);
+  const collect = youngCollector(SEARCH_GC_ENTRIES);
   if (!indexed) {
     const at = { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase };
-    for await (const hit of walkDir(conf, at, query, options)) yield [hit];
+    for await (const hit of walkDir(conf, at, query, { ...options, collect })) yield [hit];
     return;
   }
   // Rules and hiding are prepared once per folder (hits come grouped by folder), then cost a call per hit.
@@ -69,6 +77,7 @@ async function* searchBatches(
   let parent: string | null = null;
   let vis: ChildVisibility = childVisibility(conf, base.vpath), realVis: ChildVisibility | null = null;
   for (const hits of indexed) {
+    collect(hits.length);
     const batch: SearchHit[] = [];
     for (const hit of hits) {
       if (hit.parent !== parent) {
@@ -114,7 +123,7 @@ async function* walkDir(
   /** `realVpath`: where `dir` really is (differs from `vpath` when the base was reached through a link). */
   at: { dir: string; rel: string; vpath: string; realVpath: string },
   query: SearchQuery,
-  options: SearchOptions,
+  options: SearchOptions & { collect: (entries: number) => void },
 ): AsyncGenerator<SearchHit> {
   let entries: Deno.DirEntry[];
   try {
@@ -125,6 +134,7 @@ async function* walkDir(
   entries.sort((a, b) => compareBytes(a.name, b.name));
   for (const e of entries) {
     options.signal?.throwIfAborted();
+    options.collect(1);
     // A hidden folder hides everything below it: prune instead of walking.
     if (conf.hideDotfiles && e.name.startsWith(".")) continue;
     const vpath = joinVpath(at.vpath, e.name);

@@ -4,10 +4,17 @@
  * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
  * Children are kept in code point order of their names.
  */
+import { youngCollector } from "../../young_gc.ts";
 import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree, KIND } from "./tree.ts";
 
 /** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
 const RACY_MS = 2000;
+
+/**
+ * Entries read between two young-generation collections (lib/young_gc.ts): the directory entries of a read
+ * are garbage once added to the tree, and a first walk of a large tree makes tens of MiB of them.
+ */
+export const WALK_GC_ENTRIES = 2048;
 
 /** Folders read (or stat'ed) at the same time. */
 const CONCURRENCY = 8;
@@ -68,6 +75,7 @@ function drain<T>(queue: T[], work: (item: T) => Promise<void>, pause?: Pause): 
 
 async function readFolder(
   path: string,
+  collect: (entries: number) => void,
   pause?: Pause,
 ): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
   try {
@@ -75,6 +83,7 @@ async function readFolder(
     const st = await Deno.stat(path);
     const entries: Deno.DirEntry[] = [];
     for await (const e of Deno.readDir(path)) {
+      collect(1);
       // A big folder takes many turns of the loop: a request that arrives meanwhile goes first.
       if ((entries.push(e) & 1023) === 0) await pause?.();
     }
@@ -100,9 +109,10 @@ export async function syncDirs(
   options: { pause?: Pause } = {},
 ): Promise<void> {
   const queue = [...jobs];
+  const collect = youngCollector(WALK_GC_ENTRIES);
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel), options.pause);
+    const read = await readFolder(diskPath(root, job.rel), collect, options.pause);
     // Bringing a big folder in line takes milliseconds of this thread.
     await options.pause?.();
     if (!isCurrent(tree, job)) return;
@@ -116,6 +126,7 @@ export async function syncDirs(
     const seen = new Set<number>();
     let added = false;
     for (const e of read.entries) {
+      collect(1);
       const old = existing.get(e.name);
       if (old !== undefined && sameKind(tree, old, e)) {
         seen.add(old);
