@@ -16,9 +16,7 @@
  * `--expose-gc` and runExtract's young-generation collections every 512 KiB of work 74.3 MiB, 404 files/s.
  */
 import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "../lib/extract/mod.ts";
-import { noopHooks } from "../lib/hooks.ts";
-import type { FsRequest } from "../lib/fs/request.ts";
-import type { StoredUser } from "../lib/types.ts";
+import { extractRequest } from "../lib/extract/_testing.ts";
 
 const enc = new TextEncoder();
 const print = (line: string) => Deno.stdout.writeSync(enc.encode(line + "\n"));
@@ -40,17 +38,7 @@ function hwmKiB(): number {
 async function child(): Promise<void> {
   const root = `${WORK}/root`;
   await Deno.remove(`${root}/out`, { recursive: true }).catch(() => {});
-  const user = {
-    scope: "/",
-    perm: { create: true, modify: true },
-    rules: [],
-    hideDotfiles: false,
-  } as unknown as StoredUser;
-  const req: FsRequest = {
-    gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
-    user,
-    hooks: noopHooks,
-  };
+  const req = extractRequest(root);
   const start = performance.now();
   const plan = await planExtract(req, Deno.env.get("BENCH_ARCHIVE") ?? "/bench.zip", {
     destination: "/out",

@@ -2,6 +2,24 @@
 import { BlobWriter, Uint8ArrayReader, ZipWriter } from "@zip.js/zip.js";
 import { crc32 } from "../archive/crc.ts";
 import { BLOCK } from "../archive/tar.ts";
+import { type EventHooks, noopHooks } from "../hooks.ts";
+import type { FsRequest } from "../fs/request.ts";
+import type { StoredUser } from "../types.ts";
+
+/** A file-system request of a user with create and modify on the whole of `root`, no rules (for extractions). */
+export function extractRequest(root: string, hooks: EventHooks = noopHooks): FsRequest {
+  const user = {
+    scope: "/",
+    perm: { create: true, modify: true },
+    rules: [],
+    hideDotfiles: false,
+  } as unknown as StoredUser;
+  return {
+    gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
+    user,
+    hooks,
+  };
+}
 
 const enc = new TextEncoder();
 

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { ForbiddenError } from "../errors.ts";
-import { type EventHooks, type HookEvent, noopHooks } from "../hooks.ts";
-import type { FsRequest } from "../fs/request.ts";
-import type { StoredUser } from "../types.ts";
-import { tarOf } from "./_testing.ts";
+import type { EventHooks, HookEvent } from "../hooks.ts";
+import { extractRequest, tarOf } from "./_testing.ts";
 import { DEFAULT_EXTRACT_LIMITS, planExtract, runExtract } from "./mod.ts";
 import { EXTRACT_GC_WORK } from "./run.ts";
 import { withGcStub } from "../_young_gc_testing.ts";
@@ -26,17 +24,7 @@ Deno.test("runExtract() fires the upload hooks for every created file, and a fai
         return Promise.resolve();
       },
     };
-    const user = {
-      scope: "/",
-      perm: { create: true, modify: true },
-      rules: [],
-      hideDotfiles: false,
-    } as unknown as StoredUser;
-    const req: FsRequest = {
-      gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
-      user,
-      hooks,
-    };
+    const req = extractRequest(root, hooks);
     await Deno.writeFile(`${root}/t.tar`, tarOf([{ name: "d", type: "5" }, { name: "d/a.txt", data: "a" }]));
     const plan = await planExtract(req, "/t.tar", { conflict: "skip", limits: DEFAULT_EXTRACT_LIMITS });
     const events = await Array.fromAsync(runExtract(plan));
@@ -54,17 +42,7 @@ Deno.test("runExtract() fires the upload hooks for every created file, and a fai
 Deno.test("runExtract() asks for young-generation collections as it writes many entries, none for a few", async () => {
   const root = await Deno.makeTempDir();
   try {
-    const user = {
-      scope: "/",
-      perm: { create: true, modify: true },
-      rules: [],
-      hideDotfiles: false,
-    } as unknown as StoredUser;
-    const req: FsRequest = {
-      gate: { root, user, globalRules: [], followExternalSymlinks: false, foldCase: false },
-      user,
-      hooks: noopHooks,
-    };
+    const req = extractRequest(root);
     // Entries of 1 KiB: together some MiB of work, each far below EXTRACT_GC_WORK on its own.
     const data = "x".repeat(1024);
     const many = Array.from({ length: Math.ceil((4 * EXTRACT_GC_WORK) / (16 * 1024)) }, (_, i) => ({
