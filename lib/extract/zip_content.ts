@@ -3,7 +3,7 @@
  * record: stored or deflated (DecompressionStream "deflate-raw"), cut off as soon as it passes the declared
  * size, and at the end compared with that size and the CRC-32. Every failure is a 400 (bad_archive).
  */
-import { crc32 } from "./crc32.ts";
+import { crc32Js as crc32 } from "../archive/crc_table.ts";
 import { type RandomAccess, type ZipDirectoryEntry, ZipFormatError } from "./zip_directory.ts";
 
 const LOCAL_SIG = 0x04034b50;

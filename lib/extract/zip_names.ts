@@ -9,7 +9,7 @@
  * - an Info-ZIP Unicode Path extra field (0x7075, version 1, holding the CRC-32 of the raw name) replaces
  *   the name with its UTF-8 text, unless bit 11 is set.
  */
-import { crc32 } from "./crc32.ts";
+import { crc32Js as crc32 } from "../archive/crc_table.ts";
 
 /** Code page 437: the character of every byte value (0x00 stays NUL). */
 const CP437 = [
