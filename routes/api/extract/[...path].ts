@@ -3,8 +3,7 @@ import { vpathOf } from "../../../middleware/requests.ts";
 
 export const handler = define.handlers({
   async POST(c) {
-    // Loaded on the first extraction: zip.js and the extractors are some 200 KB of code an idle server need not
-    // hold.
+    // Loaded on the first extraction: the zip and tar readers are code an idle server need not hold.
     const { extractStream, parseConflict, planExtract } = await import("../../../lib/extract/mod.ts");
     const signal = c.req.raw.signal;
     const plan = await planExtract(c.var.ctx, vpathOf(c), {
