@@ -8,8 +8,23 @@ import { build } from "../../framework/build.ts";
 import { testApp } from "../_helpers.ts";
 import type { TestApp, TestAppOptions } from "../_helpers.ts";
 
-/** Debian's Chromium (Playwright's own browser download cannot work on these machines). */
-export const CHROMIUM = "/usr/bin/chromium";
+/**
+ * Debian's Chromium (Playwright's own browser download cannot work on these machines): its headless shell
+ * (package chromium-headless-shell, the same Blink without the browser's own UI) when installed, which needs
+ * about 40% less CPU per test than the full browser in headless mode; else the full browser. `E2E_CHROMIUM`
+ * names another binary.
+ */
+export const CHROMIUM = Deno.env.get("E2E_CHROMIUM") ?? pickChromium();
+
+function pickChromium(): string {
+  const shell = "/usr/bin/chromium-headless-shell";
+  try {
+    Deno.statSync(shell);
+    return shell;
+  } catch {
+    return "/usr/bin/chromium";
+  }
+}
 
 /** Where screenshots go (git-ignored). */
 export const ARTIFACTS = new URL("../_artifacts/", import.meta.url).pathname;
