@@ -4,14 +4,14 @@
  * bundle cannot be built, the server runs from source (main.ts) after a one-line warning: slower to start,
  * same behaviour.
  */
-import { build, isBuildFresh } from "./framework/build.ts";
-import { bundleServer, isServerBundleFresh, SERVER_BUNDLE } from "./framework/server_bundle.ts";
+import { build } from "./framework/build.ts";
+import { bundleServer, isEverythingFresh, SERVER_BUNDLE } from "./framework/server_bundle.ts";
 
 const root = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
 let entry = "./main.ts";
 try {
-  // Two cheap checks (one stat per source file); building happens only after a change, under the build lock.
-  if (!(await isBuildFresh(root)) || !(await isServerBundleFresh(root))) {
+  // One cheap check (one stat per source file); building happens only after a change, under the build lock.
+  if (!(await isEverythingFresh(root))) {
     await build({ root });
     await bundleServer({ root });
   }

@@ -25,7 +25,20 @@ export function newestMtimeSync(
   keep: (name: string) => boolean,
   skip = new Set<string>(),
 ): number {
-  let newest = 0;
+  return newestMtimesSync(dir, [keep], skip)[0];
+}
+
+/**
+ * Like {@link newestMtimeSync} for several filters in one walk (one stat per file kept by any): the start
+ * checks the island bundles and the server bundle against their sources, which are mostly the same files.
+ * `keep` gets the path relative to `dir` as well as the name.
+ */
+export function newestMtimesSync(
+  dir: string,
+  keeps: ((name: string, relative: string) => boolean)[],
+  skip = new Set<string>(),
+): number[] {
+  const newest = keeps.map(() => 0);
   const stack = [dir];
   while (stack.length) {
     const d = stack.pop()!;
@@ -40,9 +53,14 @@ export function newestMtimeSync(
       if (e.name.startsWith(".") || skip.has(e.name)) continue;
       const p = `${d}/${e.name}`;
       if (e.isDirectory) stack.push(p);
-      else if (e.isFile && keep(e.name)) {
-        const m = Deno.statSync(p).mtime?.getTime() ?? 0;
-        if (m > newest) newest = m;
+      else if (e.isFile) {
+        const relative = p.slice(dir.length + 1);
+        let m = -1;
+        for (let i = 0; i < keeps.length; i++) {
+          if (!keeps[i](e.name, relative)) continue;
+          if (m < 0) m = Deno.statSync(p).mtime?.getTime() ?? 0;
+          if (m > newest[i]) newest[i] = m;
+        }
       }
     }
   }

@@ -118,6 +118,11 @@ export async function writeManifest(root = "."): Promise<boolean> {
   return true;
 }
 
+/** True for a path (relative to the root) inside the client sources, which the island bundles are built from. */
+export function isClientSource(relative: string): boolean {
+  return CLIENT_SOURCES.includes(relative.slice(0, relative.indexOf("/")));
+}
+
 function newestMtime(root: string): number {
   return Math.max(0, ...CLIENT_SOURCES.map((dir) => newestMtimeSync(`${root}/${dir}`, () => true)));
 }
@@ -222,9 +227,9 @@ export async function bundleIslands(options: BuildOptions = {}): Promise<boolean
 }
 
 /** True when the bundles exist and are newer than every client source. */
-export async function isBuildFresh(root = "."): Promise<boolean> {
+export async function isBuildFresh(root = ".", newestSource?: number): Promise<boolean> {
   const stamp = Number(await Deno.readTextFile(`${root}/${BUILD_DIR}/islands/.stamp`).catch(() => "0"));
-  return stamp > 0 && stamp >= newestMtime(root);
+  return stamp > 0 && stamp >= (newestSource ?? newestMtime(root));
 }
 
 /**

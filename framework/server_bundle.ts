@@ -9,7 +9,8 @@
  * same thing from `_build/` as from a first-level folder (`new URL("../x/", import.meta.url)`), see
  * docs/architecture.md, "Server bundle".
  */
-import { newestMtimeSync } from "./_walk.ts";
+import { newestMtimesSync, newestMtimeSync } from "./_walk.ts";
+import { isBuildFresh, isClientSource } from "./build.ts";
 import { withDenoCacheLock, withLockFile } from "./lock.ts";
 
 /** Output of the server bundle, relative to the project root. */
@@ -37,11 +38,29 @@ export function newestServerSource(root: string): number {
 }
 
 /** True when `_build/server.js` exists and is newer than every server source. */
-export async function isServerBundleFresh(root = "."): Promise<boolean> {
+export async function isServerBundleFresh(root = ".", newestSource?: number): Promise<boolean> {
   const stamp = Number(await Deno.readTextFile(`${root}/${STAMP}`).catch(() => "0"));
   if (!(stamp > 0)) return false;
   if (!(await Deno.stat(`${root}/${SERVER_BUNDLE}`).catch(() => null))?.isFile) return false;
-  return stamp >= newestServerSource(root);
+  return stamp >= (newestSource ?? newestServerSource(root));
+}
+
+/**
+ * The newest modification times of the server sources and of the client sources, from one walk of the
+ * project (the start's freshness check: the two sets are mostly the same files, so this stats each once).
+ */
+export function newestSources(root: string): { server: number; client: number } {
+  const [server, client] = newestMtimesSync(root, [
+    (name) => SOURCE.test(name),
+    (_name, relative) => isClientSource(relative),
+  ], SKIP);
+  return { server, client };
+}
+
+/** True when both the island bundles and the server bundle are newer than their sources (one walk). */
+export async function isEverythingFresh(root = "."): Promise<boolean> {
+  const newest = newestSources(root);
+  return await isBuildFresh(root, newest.client) && await isServerBundleFresh(root, newest.server);
 }
 
 /**

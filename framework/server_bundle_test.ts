@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
-import { escapeNonAscii, isServerBundleFresh, newestServerSource, SERVER_BUNDLE } from "./server_bundle.ts";
+import {
+  escapeNonAscii,
+  isEverythingFresh,
+  isServerBundleFresh,
+  newestServerSource,
+  newestSources,
+  SERVER_BUNDLE,
+} from "./server_bundle.ts";
 import { newestMtimeSync } from "./_walk.ts";
+import { isBuildFresh } from "./build.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -26,6 +34,40 @@ Deno.test("newestMtimeSync: newest kept file, skipping dot-names and skipped fol
     assert.equal(newestMtimeSync(dir, keep, new Set(["node_modules"])), at(2).getTime());
     assert.equal(newestMtimeSync(dir, () => true, new Set(["node_modules"])), at(9).getTime());
     assert.equal(newestMtimeSync(`${dir}/missing`, keep), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("newestSources: one walk gives what the island and server checks find on their own", async () => {
+  const merged = newestSources(ROOT);
+  assert.equal(merged.server, newestServerSource(ROOT));
+  const client = Math.max(
+    ...["islands", "components", "client", "lib", "framework", "locales"].map((d) =>
+      newestMtimeSync(`${ROOT}/${d}`, () => true)
+    ),
+  );
+  assert.equal(merged.client, client, "a client folder holds a folder the server walk skips?");
+  assert.equal(
+    await isEverythingFresh(ROOT),
+    await isBuildFresh(ROOT) && await isServerBundleFresh(ROOT),
+  );
+});
+
+Deno.test("newestSources: an edited island or server file makes the start's check stale", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    for (
+      const [f, s] of [["islands/A.tsx", 1], ["lib/b.ts", 2], ["routes/c.tsx", 3], ["tests/d.ts", 9]] as const
+    ) {
+      await Deno.mkdir(`${dir}/${f.slice(0, f.indexOf("/"))}`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/${f}`, "x");
+      await Deno.utime(`${dir}/${f}`, at(s), at(s));
+    }
+    assert.deepEqual(newestSources(dir), { server: at(3).getTime(), client: at(2).getTime() });
+    await Deno.utime(`${dir}/islands/A.tsx`, at(5), at(5));
+    assert.deepEqual(newestSources(dir), { server: at(5).getTime(), client: at(5).getTime() });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
