@@ -11,9 +11,9 @@ export function vpathOf(c: AppContext): string {
 }
 
 /**
- * The query and conditional/range headers of a download (docs/api.md#downloads). The abort signal is read only
- * when an archive asks for it: a request whose signal was read gets it aborted (a DOMException made) after every
- * answer, one more cost per plain file download.
+ * The query and conditional/range headers of a download (docs/api.md#downloads). The abort signal (which aborts
+ * only when the client leaves: deno.json opts out of Deno's legacy abort after every answer) is read only when an
+ * archive asks for it.
  */
 export function rawRequestOf(c: AppContext): RawRequest {
   return {

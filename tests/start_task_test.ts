@@ -31,3 +31,28 @@ Deno.test("v8FlagsOf() reads the comma-separated list of --v8-flags", () => {
   assert.deepEqual(v8FlagsOf("deno run -A --v8-flags=--a=1,--b start.ts"), ["--a=1", "--b"]);
   assert.deepEqual(v8FlagsOf("deno run -A start.ts"), []);
 });
+
+Deno.test("the project's config makes request.signal abort only when the client leaves, not after each answer", async () => {
+  // deno.json "unstable": ["no-legacy-abort"]: the legacy behaviour aborted every signal after a successful
+  // response (a DOMException per request, and a warning line in the server's log).
+  const unstable: string[] = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT))).unstable;
+  assert.ok(unstable.includes("no-legacy-abort"), `unstable: ${unstable.join(",")}`);
+  const seen: { signal: AbortSignal; completed: Promise<void> }[] = [];
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    (req, info) => {
+      seen.push({ signal: req.signal, completed: info.completed });
+      return new Response("ok");
+    },
+  );
+  try {
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+    assert.equal(await res.text(), "ok");
+    await seen[0].completed;
+    assert.equal(seen[0].signal.aborted, false);
+  } finally {
+    ac.abort();
+    await server.finished;
+  }
+});
