@@ -14,6 +14,12 @@ export interface ArchiveEntry {
   mode: number;
   /** Opens the content; absent for directories. The archiver cancels the stream when done or aborted. */
   open?: () => Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Optional, for small files: the whole content read now in one synchronous call, at most `size` bytes; null
+   * when it cannot be read so (gone, no longer a small regular file, ...), and then open() is called, which
+   * fails or streams as it would have. A throw fails the entry like a failing open().
+   */
+  readWhole?: () => Uint8Array | null;
 }
 
 /**
