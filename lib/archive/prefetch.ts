@@ -3,7 +3,7 @@
  * that offer ArchiveEntry.readWhole, read whole) while the current one is written, so the latency of
  * stat/open/read (one thread-pool round trip each in Deno) overlaps instead of adding up. What is held ahead is
  * bounded twice: at most `depth` entries (each stream holds one file descriptor) and at most `maxBytes` of
- * content read ahead (one entry larger than that may still be held, alone).
+ * content read whole, the entry being written included (one entry larger than that is read alone).
  */
 import { log } from "../log.ts";
 import { type ArchiveEntry, entryFailure, sanitizeEntryName } from "./entry.ts";
@@ -21,7 +21,7 @@ export interface PreparedEntry {
 
 /** How many entries are prepared ahead at most. */
 export const PREFETCH_DEPTH = 32;
-/** How many bytes of content read whole may wait ahead of the writer. */
+/** How many bytes of content read whole may be held, ahead of the writer and in its hands. */
 export const PREFETCH_BYTES = 4 * 1024 * 1024;
 
 type Slot =
@@ -46,13 +46,13 @@ export interface PrepareOptions {
   signal?: AbortSignal;
   /** Entries prepared ahead at most (PREFETCH_DEPTH). */
   depth?: number;
-  /** Bytes read ahead at most (PREFETCH_BYTES); an entry alone may exceed it. */
+  /** Bytes read whole held at most (PREFETCH_BYTES), the entry being written included; one alone may exceed it. */
   maxBytes?: number;
 }
 
 /**
- * Yields the entries in order, sanitised and opened or read, with up to `depth` of them (and `maxBytes` of
- * read content) prepared ahead. Refused names are skipped (logged); a file that cannot be opened or read throws
+ * Yields the entries in order, sanitised and opened or read, with up to `depth` of them prepared ahead and at
+ * most `maxBytes` of content read whole held. Refused names are skipped (logged); a file that cannot be opened or read throws
  * (entryFailure) when its turn comes, not before. When the consumer stops early, nothing more is read, and the
  * streams opened ahead are cancelled (closing their files).
  */
@@ -66,7 +66,8 @@ export async function* prepareEntries(
   const queue: Promise<Slot>[] = [];
   let ended = false;
   let stopped = false;
-  // Bytes read ahead and not yet handed to the writer; a read that would pass maxBytes waits for `wake`.
+  // Bytes read whole and not yet written (the writer is done with an entry when it asks for the next one); a
+  // read that would pass maxBytes waits for `wake`.
   let held = 0;
   let wake: (() => void) | null = null;
   const release = (n: number) => {
@@ -138,8 +139,9 @@ export async function* prepareEntries(
       if (slot.kind === "failed") throw slot.error;
       request();
       if (slot.kind === "entry") {
-        if (slot.value.bytes !== null) release(slot.value.bytes.length);
         yield slot.value;
+        // The writer asks for the next entry: it is done with these bytes.
+        if (slot.value.bytes !== null) release(slot.value.bytes.length);
       }
     }
   } finally {
