@@ -145,3 +145,35 @@ for (const [change, apply, expected] of CHANGES) {
     });
   }
 }
+
+function openFdsUnder(dir: string): number {
+  let n = 0;
+  for (const fd of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      const target = Deno.readLinkSync(`/proc/self/fd/${fd.name}`);
+      if (target === dir || target.startsWith(dir + "/")) n++;
+    } catch {
+      // The fd closed between listing and reading: not ours to count.
+    }
+  }
+  return n;
+}
+
+Deno.test("cancelling an archive of planArchive() closes every folder and file it had open", async () => {
+  await withTempRoot(async ({ root }) => {
+    for (let d = 0; d < 3; d++) {
+      await Deno.mkdir(`${root}/d${d}/e`, { recursive: true });
+      // A large file first in each folder (streamed), then small ones (read whole).
+      await Deno.writeFile(`${root}/d${d}/e/0.bin`, content(3 * 1024 * 1024, d));
+      for (let i = 1; i < 50; i++) await Deno.writeFile(`${root}/d${d}/e/${i}.bin`, content(1000, i));
+    }
+    for (const format of ["zip", "tar"] as const) {
+      const reader = createArchive(await plan(root), { format }).getReader();
+      await reader.read();
+      assert.ok(openFdsUnder(root) > 0, "folders and the file being read are open");
+      await reader.cancel();
+      for (let i = 0; i < 200 && openFdsUnder(root) > 0; i++) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(openFdsUnder(root), 0, format);
+    }
+  });
+});
