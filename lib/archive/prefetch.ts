@@ -20,9 +20,9 @@ export interface PreparedEntry {
 }
 
 /** How many entries are prepared ahead at most. */
-export const PREFETCH_DEPTH = 32;
+export const PREFETCH_DEPTH = 16;
 /** How many bytes of content read whole may be held, ahead of the writer and in its hands. */
-export const PREFETCH_BYTES = 4 * 1024 * 1024;
+export const PREFETCH_BYTES = 1024 * 1024;
 
 type Slot =
   | { kind: "entry"; value: PreparedEntry }

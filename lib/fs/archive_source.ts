@@ -133,8 +133,11 @@ async function* walk(
   // In-scope symlinked folders are followed; a folder already on the current path would loop forever.
   if (seen.has(p.real)) return;
   seen.add(p.real);
-  const dir = openDirStat(p.real);
+  // The folder's descriptor is closed before walking into a subfolder (and opened again after it), so a deep
+  // tree holds one descriptor, not one per level.
+  let dir: DirStat | null = null;
   try {
+    dir = openDirStat(p.real);
     let names: string[] = dir.list()?.names ?? [];
     const here = relativeName(root, p.vpath);
     if (names.length === 0) {
@@ -153,6 +156,7 @@ async function* walk(
       try {
         // Listed, so it must still be there (a deleted file is a failure, not a skip), and reachable (a path
         // beyond PATH_MAX fails with ENAMETOOLONG).
+        dir ??= openDirStat(p.real);
         const lstat = await lstatChild(dir, p.real === "/" ? `/${name}` : `${p.real}/${name}`, name);
         child = await scopedChild(p, name, { lstat });
       } catch (err) {
@@ -160,10 +164,14 @@ async function* walk(
       }
       // Denied, hidden, escaping, or a dangling link: not part of the archive.
       if (child === null || child.stat === null) continue;
+      if (child.stat.isDirectory) {
+        dir.close();
+        dir = null;
+      }
       yield* walk(child, root, seen, signal);
     }
   } finally {
-    dir.close();
+    dir?.close();
     seen.delete(p.real);
   }
 }

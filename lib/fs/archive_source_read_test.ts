@@ -177,3 +177,24 @@ Deno.test("cancelling an archive of planArchive() closes every folder and file i
     }
   });
 });
+
+Deno.test("planArchive() holds one folder descriptor however deep the tree", async () => {
+  await withTempRoot(async ({ root }) => {
+    let path = root;
+    for (let i = 0; i < 40; i++) {
+      path += "/d";
+      await Deno.mkdir(path);
+      await Deno.writeTextFile(`${path}/a.txt`, "a");
+      await Deno.writeTextFile(`${path}/z.txt`, "z");
+    }
+    let peak = 0;
+    let entries = 0;
+    for await (const _ of await plan(root)) {
+      entries++;
+      peak = Math.max(peak, openFdsUnder(root));
+    }
+    assert.equal(entries, 40 * 3);
+    assert.ok(peak <= 1, `peak of ${peak} descriptors under the root`);
+    assert.equal(openFdsUnder(root), 0);
+  });
+});
