@@ -17,9 +17,11 @@ export interface ArchiveEntry {
   /**
    * Optional, for small files: the whole content read now in one synchronous call, at most `size` bytes; null
    * when it cannot be read so (gone, no longer a small regular file, ...), and then open() is called, which
-   * fails or streams as it would have. A throw fails the entry like a failing open().
+   * fails or streams as it would have. A throw fails the entry like a failing open(). `buffer` (at least `size`
+   * bytes) is lent by the archiver to read into, so that no buffer is allocated per file: return a view of it
+   * (or bytes of your own). It is reused once the entry is written; the writers copy from it, never keep it.
    */
-  readWhole?: () => Uint8Array | null;
+  readWhole?: (buffer: Uint8Array) => Uint8Array | null;
 }
 
 /**

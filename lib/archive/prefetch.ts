@@ -23,9 +23,14 @@ export interface PreparedEntry {
 export const PREFETCH_DEPTH = 16;
 /** How many bytes of content read whole may be held, ahead of the writer and in its hands. */
 export const PREFETCH_BYTES = 1024 * 1024;
+/**
+ * Size of the buffers lent to ArchiveEntry.readWhole, reused from entry to entry (a larger entry gets one of
+ * its own size); each counts whole against the byte budget while it holds an entry's content.
+ */
+export const PREFETCH_SLAB = 64 * 1024;
 
 type Slot =
-  | { kind: "entry"; value: PreparedEntry }
+  | { kind: "entry"; value: PreparedEntry; lent?: Uint8Array }
   | { kind: "skip" }
   | { kind: "end" }
   | { kind: "error"; error: unknown }
@@ -47,6 +52,8 @@ export interface PrepareOptions {
   /** Entries prepared ahead at most (PREFETCH_DEPTH). */
   depth?: number;
   /** Bytes read whole held at most (PREFETCH_BYTES), the entry being written included; one alone may exceed it. */
+  /** Size of the reused buffers lent to readWhole (PREFETCH_SLAB). */
+  slab?: number;
   maxBytes?: number;
 }
 
@@ -62,6 +69,9 @@ export async function* prepareEntries(
 ): AsyncGenerator<PreparedEntry> {
   const depth = Math.max(1, options.depth ?? PREFETCH_DEPTH);
   const maxBytes = options.maxBytes ?? PREFETCH_BYTES;
+  const slab = options.slab ?? PREFETCH_SLAB;
+  // Buffers lent to readWhole and given back when their entry is written: no allocation per small file.
+  const pool: Uint8Array[] = [];
   const iterator = entries[Symbol.asyncIterator]();
   const queue: Promise<Slot>[] = [];
   let ended = false;
@@ -70,8 +80,11 @@ export async function* prepareEntries(
   // read that would pass maxBytes waits for `wake`.
   let held = 0;
   let wake: (() => void) | null = null;
-  const release = (n: number) => {
-    held -= n;
+  const release = (lent: Uint8Array | undefined) => {
+    if (lent) {
+      held -= lent.length;
+      if (lent.length === slab) pool.push(lent);
+    }
     const w = wake;
     wake = null;
     w?.();
@@ -91,13 +104,16 @@ export async function* prepareEntries(
     if (entry.isDir) return { kind: "entry", value: { entry, name, stream: null, bytes: null } };
     try {
       if (entry.readWhole) {
-        await roomFor(Math.max(0, entry.size));
+        const size = Math.max(0, entry.size);
+        await roomFor(size <= slab ? slab : size);
         if (stopped) return { kind: "end" };
-        const bytes = entry.readWhole();
+        const lent = size <= slab ? pool.pop() ?? new Uint8Array(slab) : new Uint8Array(size);
+        const bytes = entry.readWhole(lent);
         if (bytes !== null) {
-          held += bytes.length;
-          return { kind: "entry", value: { entry, name, stream: null, bytes } };
+          held += lent.length;
+          return { kind: "entry", value: { entry, name, stream: null, bytes }, lent };
         }
+        if (lent.length === slab) pool.push(lent);
       }
     } catch (err) {
       return { kind: "failed", error: entryFailure(name, err) };
@@ -141,12 +157,12 @@ export async function* prepareEntries(
       if (slot.kind === "entry") {
         yield slot.value;
         // The writer asks for the next entry: it is done with these bytes.
-        if (slot.value.bytes !== null) release(slot.value.bytes.length);
+        release(slot.lent);
       }
     }
   } finally {
     stopped = true;
-    release(0);
+    release(undefined);
     for (const slot of queue.splice(0)) discard(slot);
     if (!ended) {
       // After the pending next() (if any): return() must not overtake it.

@@ -95,7 +95,7 @@ Deno.test("prepareEntries() holds at most maxBytes read whole, the entry being w
     },
   }));
   const seen: string[] = [];
-  for await (const p of prepareEntries(counting(list).entries, { depth: 100, maxBytes: 100 })) {
+  for await (const p of prepareEntries(counting(list).entries, { depth: 100, maxBytes: 100, slab: 30 })) {
     // A slow writer: the reader would run far ahead if nothing held it back.
     await tick();
     held -= p.bytes!.length;
@@ -243,4 +243,30 @@ Deno.test("prepareEntries(): an abort while the reader waits for room ends witho
   await assert.rejects(() => iterator.next(), /client left/);
   await tick();
   assert.equal(reads, before);
+});
+
+Deno.test("prepareEntries() lends readWhole a few reused buffers, never one per file", async () => {
+  const lent = new Set<ArrayBufferLike>();
+  const list = Array.from({ length: 300 }, (_, i): ArchiveEntry => ({
+    ...base,
+    name: `f${i}`,
+    size: 1000 + i,
+    readWhole: (buffer) => {
+      lent.add(buffer.buffer);
+      assert.ok(buffer.length >= 1000 + i);
+      return buffer.subarray(0, 1000 + i).fill(i & 0xff);
+    },
+  }));
+  let n = 0;
+  for await (
+    const p of prepareEntries(counting(list).entries, { depth: 16, maxBytes: 256 * 1024, slab: 64 * 1024 })
+  ) {
+    // Still intact when handed over, though the buffer is reused afterwards.
+    assert.equal(p.bytes!.length, 1000 + n);
+    assert.ok(p.bytes!.every((b) => b === (n & 0xff)), `content of f${n}`);
+    n++;
+    if (n % 7 === 0) await tick();
+  }
+  assert.equal(n, 300);
+  assert.ok(lent.size <= 256 / 64 + 1, `${lent.size} buffers for 300 files`);
 });

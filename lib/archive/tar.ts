@@ -144,7 +144,7 @@ export async function* tarChunks(
       let written: number;
       if (bytes !== null) {
         written = Math.min(bytes.length, size);
-        out.push(bytes.length > size ? bytes.subarray(0, size) : bytes);
+        out.write(bytes.length > size ? bytes.subarray(0, size) : bytes);
       } else {
         written = yield* copyContent(name, copyEntry(stream!, out, { signal, limit: size }), signal);
       }

@@ -259,14 +259,14 @@ export async function* zipChunks(
     offset += header.length;
     if (bytes !== null && deflate) {
       // Deflate goes through the same stream path as every other file.
-      stream = singleChunkStream(bytes);
+      stream = singleChunkStream(bytes.slice()); // a copy: the lent buffer is reused after this entry
       bytes = null;
     }
     if (bytes !== null) {
-      // Read whole and stored: one CRC call and one copy into the output block.
+      // Read whole and stored: one CRC call and one copy into the output blocks.
       record.crc = crc32(0, bytes);
       record.uncompressed = record.compressed = bytes.length;
-      out.push(bytes);
+      out.write(bytes);
     } else if (stream !== null) {
       const source = deflate
         ? stream.pipeThrough(countingStream(record)).pipeThrough(

@@ -17,7 +17,7 @@ import {
   type EntryStat,
   fileType,
   openDirStat,
-  readWholeFile,
+  readWholeFileInto,
   S_IFDIR,
   S_IFLNK,
   S_IFREG,
@@ -56,15 +56,18 @@ const PATH_MAX = 4096;
 const encoder = new TextEncoder();
 
 /**
- * The bytes of a small regular file, at most its listed `size` (a file that grew is cut there, as by
- * fileReadable). Null whenever the one-call read cannot answer (no libc, gone, a symlink or a FIFO swapped in,
- * grown past WHOLE_READ_MAX, truncated during the read): the archiver then calls open(), which fails or streams
+ * The bytes of a small regular file read into `buffer`, at most its listed `size` (a file that grew is cut
+ * there, as by fileReadable). Null whenever the one-call read cannot answer (no libc, gone, a symlink or a FIFO swapped in,
+ * grown past WHOLE_READ_MAX or the buffer, truncated during the read): the archiver then calls open(), which fails or streams
  * exactly as it would have.
  */
-function readSmall(real: string, size: number): Uint8Array<ArrayBuffer> | null {
-  const whole = readWholeFile(real, WHOLE_READ_MAX);
-  if (!whole?.bytes) return null;
-  return whole.bytes.length > size ? whole.bytes.subarray(0, size) : whole.bytes;
+function readSmall(real: string, size: number, buffer: Uint8Array): Uint8Array | null {
+  const whole = readWholeFileInto(
+    real,
+    buffer.length > WHOLE_READ_MAX ? buffer.subarray(0, WHOLE_READ_MAX) : buffer,
+  );
+  if (!whole || whole.read < 0) return null;
+  return buffer.subarray(0, Math.min(whole.read, size));
 }
 
 function entryOf(p: ScopedPath, name: string): ArchiveEntry {
@@ -80,7 +83,9 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
     open: info.isDirectory
       ? undefined
       : async () => fileReadable(await Deno.open(real, { read: true }), { size: info.size }),
-    readWhole: info.isFile && info.size <= WHOLE_READ_MAX ? () => readSmall(real, info.size) : undefined,
+    readWhole: info.isFile && info.size <= WHOLE_READ_MAX
+      ? (buffer) => readSmall(real, info.size, buffer)
+      : undefined,
   };
 }
 
