@@ -1,12 +1,15 @@
 /**
  * Archive benchmark (a script, not a test):
  *   deno run -A bench/archive.ts [--quick] [--formats=zip,tar.gz|all] [--sets=1000,10000,20000,big]
- *     [--sink=null|pipe] [--control] [--child-v8-flags=--expose-gc]
+ *     [--sink=null|pipe] [--source=plain|gate] [--control] [--child-v8-flags=--expose-gc]
  *
  * Builds folders under bench/_work/ (N files of 32 KiB, half random and half text, 100 per
  * folder; "big" is 4 files of 128 MiB), then archives each in a fresh subprocess (`--child`).
  * The child drops the bytes (`--sink=null`, the default: the archiver alone) or writes them to
- * stdout for this process to drain (`--sink=pipe`: adds the cost of a pipe). Per run it reports:
+ * stdout for this process to drain (`--sink=pipe`: adds the cost of a pipe). The entries come from a plain
+ * walk here (`--source=plain`, the default) or from the download route's own walk through the path gate
+ * (`--source=gate`: planArchive of lib/fs/archive_source.ts, with every permission and no rules).
+ * To profile one run: `deno run -A --cpu-prof bench/archive.ts --child zip bench/_work/files-10000 null gate`. Per run it reports:
  * throughput (input MiB per wall second, and per CPU second of the child, which is less
  * sensitive to other load on the machine), time to first byte (createArchive() to the first
  * chunk), and the child's RSS before archiving and peak RSS (VmHWM from /proc/self/status).
@@ -17,8 +20,11 @@
  * same effect). The "churn" row (`--control`) allocates and drops
  * 64 KiB buffers for the same output volume with no archive code: the runtime's own floor.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type ArchiveEntry, type ArchiveFormat, createArchive, fileReadable } from "../lib/archive/mod.ts";
+import { planArchive } from "../lib/fs/archive_source.ts";
+import { resolveScoped } from "../lib/fs/gate.ts";
+import { ctxFor } from "../lib/fs/_testing.ts";
 
 const WORK = new URL("./_work/", import.meta.url).pathname;
 const SMALL_FILE = 32 * 1024;
@@ -135,13 +141,20 @@ function churnStream(totalBytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-async function child(mode: Mode, dir: string, sink: string): Promise<void> {
+/** The entries of `dir` as the download route lists them: through the gate, with every permission. */
+async function* gateWalk(dir: string): AsyncGenerator<ArchiveEntry> {
+  const ctx = ctxFor(resolve(dir));
+  const plan = await planArchive(ctx, await resolveScoped(ctx, "/", "download"), { files: [] });
+  yield* plan.entries;
+}
+
+async function child(mode: Mode, dir: string, sink: string, source = "plain"): Promise<void> {
   const rssBeforeKiB = procStatus("VmRSS");
   const cpuBefore = cpuMs();
   let files = 0;
   let inputBytes = 0;
   async function* counted() {
-    for await (const e of walk(dir)) {
+    for await (const e of source === "gate" ? gateWalk(dir) : walk(dir)) {
       if (!e.isDir) {
         files++;
         inputBytes += e.size;
@@ -181,12 +194,12 @@ async function child(mode: Mode, dir: string, sink: string): Promise<void> {
 async function measure(
   mode: Mode,
   dir: string,
-  options: { sink: string; v8Flags?: string },
+  options: { sink: string; source: string; v8Flags?: string },
 ): Promise<ChildResult> {
-  const { sink } = options;
+  const { sink, source } = options;
   const flags = options.v8Flags ? [`--v8-flags=${options.v8Flags}`] : [];
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...flags, new URL(import.meta.url).pathname, "--child", mode, dir, sink],
+    args: ["run", "-A", ...flags, new URL(import.meta.url).pathname, "--child", mode, dir, sink, source],
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -213,6 +226,7 @@ async function main(): Promise<void> {
   const formats = option("formats");
   const modes = (formats === "all" ? ALL_FORMATS : formats?.split(",") ?? ["zip", "tar.gz"]) as Mode[];
   const sink = option("sink") ?? "null";
+  const source = option("source") ?? "plain";
   const startTask: string =
     JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))).tasks.start;
   const v8Flags =
@@ -236,7 +250,7 @@ async function main(): Promise<void> {
   for (const set of sets) {
     const dir = await ensureFolder(set);
     for (const mode of [...modes, ...(Deno.args.includes("--control") ? ["churn" as const] : [])]) {
-      const r = await measure(mode, dir, { sink, v8Flags });
+      const r = await measure(mode, dir, { sink, source, v8Flags });
       rows.push([
         set,
         mode,
@@ -254,10 +268,10 @@ async function main(): Promise<void> {
   const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const lines = rows.map((r) => r.map((c, i) => c.padStart(widths[i])).join("  "));
   lines.push(
-    `sink: ${sink}; load average at the end: ${loadAverage()} (${navigator.hardwareConcurrency} CPUs)`,
+    `sink: ${sink}; source: ${source}; load average at the end: ${loadAverage()} (${navigator.hardwareConcurrency} CPUs)`,
   );
   await Deno.stdout.write(new TextEncoder().encode(lines.join("\n") + "\n"));
 }
 
-if (Deno.args[0] === "--child") await child(Deno.args[1] as Mode, Deno.args[2], Deno.args[3]);
+if (Deno.args[0] === "--child") await child(Deno.args[1] as Mode, Deno.args[2], Deno.args[3], Deno.args[4]);
 else await main();

@@ -1,12 +1,16 @@
 /**
  * Archive download benchmark through HTTP (a script, not a test):
- *   deno run -A bench/archive_http.ts [--files=10000] [--runs=3] [--v8-flags=--expose-gc]
+ *   deno run -A bench/archive_http.ts [--files=10000] [--runs=3] [--v8-flags=--expose-gc] [--algo=zip]
+ *     [--app-dir=/path/to/other/checkout] [--no-control]
  *
  * Serves bench/_work/files-<N> (N files of 32 KiB, built by bench/archive.ts; run it once first) with our
  * server (main.ts in a subprocess, with the --v8-flags of deno.json's start task unless `--v8-flags` is given) and
- * downloads `GET /api/raw/?algo=zip` with curl into /dev/null. Per run: MiB/s (input bytes per wall second), and
- * the server's RSS before and its peak during the runs (VmHWM from /proc). Goal: >= 200 MiB/s; the peak RSS of
- * the archiver alone is what bench/archive.ts measures (goal <= 96 MiB there).
+ * downloads `GET /api/raw/?algo=<algo>` (zip, tar, targz, ...: what the API offers) with curl into /dev/null.
+ * `--app-dir` runs the server of another checkout (for before/after figures on the same data and machine).
+ * Per run: MiB/s (input bytes per wall second), and the server's RSS before and its peak during the runs (VmHWM
+ * from /proc). Unless `--no-control`, `zip -r -0 -q - .` into /dev/null is timed once before the runs, as the
+ * disk-speed reference of this machine at this moment; the load average is printed at the end (other processes
+ * skew every figure). Goal: >= 200 MiB/s; the peak RSS of the archiver alone is what bench/archive.ts measures.
  */
 import { parseArgs } from "node:util";
 import { startApp } from "./_nginx.ts";
@@ -22,6 +26,9 @@ const { values } = parseArgs({
     files: { type: "string", default: "10000" },
     runs: { type: "string", default: "3" },
     "v8-flags": { type: "string" },
+    algo: { type: "string", default: "zip" },
+    "app-dir": { type: "string" },
+    "no-control": { type: "boolean", default: false },
   },
 });
 const files = Number(values.files);
@@ -39,9 +46,16 @@ function status(pid: number, field: string): number {
   return Number(text.match(new RegExp(`^${field}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0) / 1024;
 }
 
-const server = await startApp(root, { v8Flags });
+const input = files * 32 * 1024;
+if (!values["no-control"]) {
+  const started = performance.now();
+  const zip = await new Deno.Command("sh", { args: ["-c", "zip -r -0 -q - . > /dev/null"], cwd: root })
+    .output();
+  if (!zip.success) throw new Error("zip -r -0 failed");
+  print(`  zip -r -0: ${(input / MIB / ((performance.now() - started) / 1000)).toFixed(0)} MiB/s`);
+}
+const server = await startApp(root, { v8Flags, cwd: values["app-dir"] });
 try {
-  const input = files * 32 * 1024;
   const rssBefore = status(server.pid, "VmRSS");
   const rates: number[] = [];
   for (let i = 0; i < Number(values.runs); i++) {
@@ -55,7 +69,7 @@ try {
         "%{http_code} %{size_download}",
         "-H",
         `X-Auth: ${server.headers["X-Auth"]}`,
-        `${server.url}/api/raw/?algo=zip`,
+        `${server.url}/api/raw/?algo=${values.algo}`,
       ],
       stdout: "piped",
     }).output();
@@ -72,11 +86,13 @@ try {
   rates.sort((a, b) => a - b);
   const peak = status(server.pid, "VmHWM");
   print(
-    `zip of ${files} x 32 KiB over HTTP (v8 flags: ${v8Flags || "none"}): median ${
-      rates[Math.floor(rates.length / 2)].toFixed(0)
-    } MiB/s (goal >= 200), server RSS before ${rssBefore.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB (+${
-      (peak - rssBefore).toFixed(0)
-    } MiB)`,
+    `${values.algo} of ${files} x 32 KiB over HTTP from ${values["app-dir"] ?? "this checkout"} (v8 flags: ${
+      v8Flags || "none"
+    }): median ${rates[Math.floor(rates.length / 2)].toFixed(0)} MiB/s (goal >= 200), server RSS before ${
+      rssBefore.toFixed(0)
+    } MiB, peak ${peak.toFixed(0)} MiB (+${(peak - rssBefore).toFixed(0)} MiB); load average ${
+      Deno.loadavg().map((x) => x.toFixed(2)).join(" ")
+    }`,
   );
 } finally {
   await server.stop();

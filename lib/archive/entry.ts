@@ -14,6 +14,14 @@ export interface ArchiveEntry {
   mode: number;
   /** Opens the content; absent for directories. The archiver cancels the stream when done or aborted. */
   open?: () => Promise<ReadableStream<Uint8Array>>;
+  /**
+   * Optional, for small files: the whole content read now in one synchronous call, at most `size` bytes; null
+   * when it cannot be read so (gone, no longer a small regular file, ...), and then open() is called, which
+   * fails or streams as it would have. A throw fails the entry like a failing open(). `buffer` (at least `size`
+   * bytes) is lent by the archiver to read into, so that no buffer is allocated per file: return a view of it
+   * (or bytes of your own). It is reused once the entry is written; the writers copy from it, never keep it.
+   */
+  readWhole?: (buffer: Uint8Array) => Uint8Array | null;
 }
 
 /**

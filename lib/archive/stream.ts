@@ -31,6 +31,22 @@ export class ChunkBuffer {
   }
 
   /**
+   * Copies bytes into the output, filling blocks to the brim (a piece may span two blocks): fewer, fuller
+   * chunks than push() for file contents, and no reference to `bytes` is kept (it may be a reused buffer).
+   */
+  write(bytes: Uint8Array): void {
+    let at = 0;
+    while (at < bytes.length) {
+      if (this.#block.byteLength === 0) this.#block = new Uint8Array(CHUNK_TARGET);
+      const n = Math.min(CHUNK_TARGET - this.#fill, bytes.length - at);
+      this.#block.set(at === 0 && n === bytes.length ? bytes : bytes.subarray(at, at + n), this.#fill);
+      this.#fill += n;
+      at += n;
+      if (this.#fill === CHUNK_TARGET) this.#finishBlock();
+    }
+  }
+
+  /**
    * A view of the free space at the end of the current block (at most `max` bytes), for
    * reading into directly; pass what was filled to commit(). A nearly full block is finished
    * first so reads are not split into tiny pieces.

@@ -124,23 +124,30 @@ export async function* tarChunks(
   const { signal } = options;
   const out = new ChunkBuffer();
   let total = 0;
-  for await (const { entry, name, stream } of prepareEntries(entries, { signal })) {
-    const size = stream === null ? 0 : Math.max(0, Math.floor(entry.size));
+  for await (const { entry, name, stream, bytes } of prepareEntries(entries, { signal })) {
+    const isFile = stream !== null || bytes !== null;
+    const size = isFile ? Math.max(0, Math.floor(entry.size)) : 0;
     const mtime = Math.min(Math.max(0, Math.floor(entry.mtime.getTime() / 1000) || 0), MAX_OCTAL_11);
-    const blocks = entryHeaders(stream === null ? name + "/" : name, {
+    const blocks = entryHeaders(isFile ? name : name + "/", {
       mode: permissionBits(entry),
       size,
       mtime,
-      type: stream === null ? "5" : "0",
+      type: isFile ? "0" : "5",
     });
     for (const block of blocks) {
       out.push(block);
       total += block.length;
     }
-    if (stream !== null) {
+    if (isFile) {
       // The header promised `size` bytes: a file that grew is cut; one that shrank ends the archive (padding
       // it would hand out a file that never existed).
-      const written = yield* copyContent(name, copyEntry(stream, out, { signal, limit: size }), signal);
+      let written: number;
+      if (bytes !== null) {
+        written = Math.min(bytes.length, size);
+        out.write(bytes.length > size ? bytes.subarray(0, size) : bytes);
+      } else {
+        written = yield* copyContent(name, copyEntry(stream!, out, { signal, limit: size }), signal);
+      }
       if (written < size) throw entryFailure(name, new Error(`it shrank from ${size} to ${written} bytes`));
       out.push(padding(size));
       total += size + padding(size).length;

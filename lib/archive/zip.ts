@@ -205,6 +205,15 @@ function countingStream(record: CentralRecord): TransformStream<Uint8Array, Uint
   });
 }
 
+function singleChunkStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      if (bytes.length > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
 /** Yields the bytes of a ZIP archive of the entries, in batches; refused names are skipped. */
 export async function* zipChunks(
   entries: AsyncIterable<ArchiveEntry>,
@@ -219,8 +228,11 @@ export async function* zipChunks(
   let centralSize = 0;
   let count = 0;
   let offset = 0;
-  for await (const { entry, name: clean, stream } of prepareEntries(entries, { signal })) {
-    const name = encoder.encode(entry.isDir ? clean + "/" : clean);
+  for await (const prepared of prepareEntries(entries, { signal })) {
+    const { entry, name: clean } = prepared;
+    let { stream, bytes } = prepared;
+    const isFile = stream !== null || bytes !== null;
+    const name = encoder.encode(isFile ? clean : clean + "/");
     if (name.length > MAX16) {
       log.warn(`archive: skipping entry with a name over 64 KiB "${clean.slice(0, 80)}..."`);
       await stream?.cancel();
@@ -229,9 +241,9 @@ export async function* zipChunks(
     const mode = permissionBits(entry);
     const record: CentralRecord = {
       name,
-      flags: FLAG_UTF8 | (stream ? FLAG_DESCRIPTOR : 0),
-      method: deflate && stream ? 8 : 0,
-      zip64: stream !== null && (forceZip64 || entry.size >= ZIP64_ENTRY_THRESHOLD),
+      flags: FLAG_UTF8 | (isFile ? FLAG_DESCRIPTOR : 0),
+      method: deflate && isFile ? 8 : 0,
+      zip64: isFile && (forceZip64 || entry.size >= ZIP64_ENTRY_THRESHOLD),
       crc: 0,
       compressed: 0,
       uncompressed: 0,
@@ -245,7 +257,17 @@ export async function* zipChunks(
     const header = localHeader(record);
     out.push(header);
     offset += header.length;
-    if (stream !== null) {
+    if (bytes !== null && deflate) {
+      // Deflate goes through the same stream path as every other file.
+      stream = singleChunkStream(bytes.slice()); // a copy: the lent buffer is reused after this entry
+      bytes = null;
+    }
+    if (bytes !== null) {
+      // Read whole and stored: one CRC call and one copy into the output blocks.
+      record.crc = crc32(0, bytes);
+      record.uncompressed = record.compressed = bytes.length;
+      out.write(bytes);
+    } else if (stream !== null) {
       const source = deflate
         ? stream.pipeThrough(countingStream(record)).pipeThrough(
           new CompressionStream("deflate-raw") as TransformStream<Uint8Array, Uint8Array>,
@@ -268,6 +290,8 @@ export async function* zipChunks(
         }),
         signal,
       );
+    }
+    if (isFile) {
       if (record.uncompressed < entry.size) {
         // Like tar: an entry shorter than listed ends the archive rather than passing for complete.
         throw entryFailure(clean, new Error(`it shrank from ${entry.size} to ${record.uncompressed} bytes`));

@@ -279,3 +279,44 @@ export function readWholeFile(path: string, max: number): WholeFile | null | und
     lib.close(fd);
   }
 }
+
+/** What {@link readWholeFileInto} found: the descriptor's fstat and how many bytes it read. */
+export interface WholeFileRead extends EntryStat {
+  /** The file's size when it was read whole into the target; -1 when nothing was read (not regular, too big). */
+  read: number;
+}
+
+let statInto: Uint8Array | null = null;
+
+/**
+ * {@link readWholeFile} into the caller's buffer, for loops that read many small files (archives): opens `path`
+ * the same way (O_NONBLOCK, O_NOFOLLOW), fstats it and, when it is a regular file of at most `target.length`
+ * bytes, reads it whole into the start of `target` (`read` = its size) without allocating; otherwise reads
+ * nothing (`read` = -1). Null when it cannot be opened so or was truncated during the read, undefined where
+ * libc is not available.
+ */
+export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRead | null | undefined {
+  const lib = loadLibc();
+  if (lib === null) return undefined;
+  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
+  if (fd < 0) return null;
+  try {
+    const layout = LAYOUTS[Deno.build.arch];
+    const st = statInto ??= new Uint8Array(layout.size);
+    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return null;
+    const view = new DataView(st.buffer);
+    const mode = view.getUint32(layout.mode, true);
+    const size = Number(view.getBigInt64(48, true));
+    const mtimeMs = denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true)));
+    if (fileType(mode) !== S_IFREG || size > target.length) return { mode, size, mtimeMs, read: -1 };
+    let n = 0;
+    while (n < size) {
+      const r = Number(lib.read(fd, target.subarray(n, size), BigInt(size - n)));
+      if (r <= 0) break;
+      n += r;
+    }
+    return n === size ? { mode, size, mtimeMs, read: n } : null;
+  } finally {
+    lib.close(fd);
+  }
+}
