@@ -11,6 +11,7 @@
 import type { ArchiveEntry } from "../archive/mod.ts";
 import { entryFailure } from "../archive/entry.ts";
 import { fileReadable } from "../archive/file_stream.ts";
+import { ForbiddenError } from "../errors.ts";
 import { log } from "../log.ts";
 import {
   type DirStat,
@@ -80,9 +81,14 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
     mtime: info.mtime ?? new Date(0),
     mode: (info.mode ?? 0) & 0o7777,
     // The stat'ed size is what tar promises; fileReadable stops there even if the file grows.
-    open: info.isDirectory
-      ? undefined
-      : async () => fileReadable(await Deno.open(real, { read: true }), { size: info.size }),
+    open: info.isDirectory ? undefined : async () => {
+      // `real` is the gate's resolved path: a symlink there now was swapped in after the gate looked, and is
+      // refused rather than followed unchecked (as a single download refuses it).
+      if ((await Deno.lstat(real)).isSymlink) {
+        throw new ForbiddenError("symlink_escape", "Path changed into a link");
+      }
+      return fileReadable(await Deno.open(real, { read: true }), { size: info.size });
+    },
     readWhole: info.isFile && info.size <= WHOLE_READ_MAX
       ? (buffer) => readSmall(real, info.size, buffer)
       : undefined,

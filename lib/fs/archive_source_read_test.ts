@@ -146,6 +146,27 @@ for (const [change, apply, expected] of CHANGES) {
   }
 }
 
+for (const size of [5000, WHOLE_READ_MAX * 3]) {
+  Deno.test(`planArchive(): a ${size}-byte file swapped for a link to a file outside after listing fails the archive`, async () => {
+    await withTempRoot(async ({ root, dir }) => {
+      await Deno.writeTextFile(`${dir}/secret.txt`, "outside the scope");
+      await Deno.writeFile(`${root}/b.bin`, content(size, 1));
+      const listed = await Array.fromAsync(await plan(root));
+      await Deno.remove(`${root}/b.bin`);
+      await Deno.symlink(`${dir}/secret.txt`, `${root}/b.bin`);
+      for (const format of ["zip", "tar"] as const) {
+        const archive = createArchive(
+          (async function* () {
+            yield* listed;
+          })(),
+          { format },
+        );
+        await assert.rejects(collect(archive), /Cannot archive "b\.bin": .*link/i, format);
+      }
+    });
+  });
+}
+
 function openFdsUnder(dir: string): number {
   let n = 0;
   for (const fd of Deno.readDirSync("/proc/self/fd")) {
