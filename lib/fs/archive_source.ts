@@ -84,9 +84,10 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
     open: info.isDirectory ? undefined : async () => {
       // `real` is the gate's resolved path: a symlink there now was swapped in after the gate looked, and is
       // refused rather than followed unchecked (as a single download refuses it).
-      if ((await Deno.lstat(real)).isSymlink) {
-        throw new ForbiddenError("symlink_escape", "Path changed into a link");
-      }
+      const now = await Deno.lstat(real);
+      if (now.isSymlink) throw new ForbiddenError("symlink_escape", "Path changed into a link");
+      // A FIFO (or device) swapped in would block a thread on open; a folder fails as a read of it always did.
+      if (!now.isFile && !now.isDirectory) throw new Error("it is no longer a regular file");
       return fileReadable(await Deno.open(real, { read: true }), { size: info.size });
     },
     readWhole: info.isFile && info.size <= WHOLE_READ_MAX

@@ -167,6 +167,22 @@ for (const size of [5000, WHOLE_READ_MAX * 3]) {
   });
 }
 
+Deno.test("planArchive(): a large file swapped for a FIFO after listing fails the archive without blocking", async () => {
+  await withTempRoot(async ({ root }) => {
+    await Deno.writeFile(`${root}/b.bin`, content(WHOLE_READ_MAX * 3, 1));
+    const listed = await Array.fromAsync(await plan(root));
+    await Deno.remove(`${root}/b.bin`);
+    await new Deno.Command("mkfifo", { args: [`${root}/b.bin`] }).output();
+    const archive = createArchive(
+      (async function* () {
+        yield* listed;
+      })(),
+      { format: "zip" },
+    );
+    await assert.rejects(collect(archive), /Cannot archive "b\.bin": it is no longer a regular file/);
+  });
+});
+
 function openFdsUnder(dir: string): number {
   let n = 0;
   for (const fd of Deno.readDirSync("/proc/self/fd")) {
