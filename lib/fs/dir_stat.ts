@@ -14,6 +14,8 @@ export interface EntryStat {
   size: number;
   /** Modification time in ms, rounded like `Deno.FileInfo.mtime`. */
   mtimeMs: number;
+  /** Inode number (exact below 2^53). */
+  ino: number;
 }
 
 /** An open directory whose entries can be lstat'ed by name; close it when done. */
@@ -30,6 +32,13 @@ export interface DirStat {
    * KiB of entries; null where that is not available or a name is not valid UTF-8 (then `Deno.readDir()`).
    */
   list(): DirNames | null;
+  /**
+   * Compares the directory's entries with `known` ids (see {@link entryId}) in one `getdents64()` pass over
+   * the raw names, decoding only the names of entries whose id is not known. Entries with the temp-file
+   * prefix that are not symlinks are skipped, as listings skip them. Like `list()`, at most once per DirStat
+   * (the directory is read from its start once); null where not available or a new name is not UTF-8.
+   */
+  diff(known: Set<number>): DirDiff | null;
   close(): void;
 }
 
@@ -37,6 +46,56 @@ export interface DirStat {
 export interface DirNames {
   names: string[];
   links: number[];
+  /** {@link entryId} of each entry, from its name bytes and `d_ino`. */
+  ids: number[];
+}
+
+/** What {@link DirStat.diff} found: names not known (new, or another inode now), and the known ids seen. */
+export interface DirDiff {
+  added: string[];
+  seen: Set<number>;
+}
+
+/** Temp-file prefix of atomic writes (lib/fs/atomic.ts's TEMP_PREFIX) as bytes: ".fb-tmp-". */
+const TEMP_BYTES = [46, 102, 98, 45, 116, 109, 112, 45];
+
+/** True when `buf[at..end)` starts with the temp-file prefix. */
+function isTempName(buf: Uint8Array, at: number, end: number): boolean {
+  if (end - at < TEMP_BYTES.length) return false;
+  for (let i = 0; i < TEMP_BYTES.length; i++) if (buf[at + i] !== TEMP_BYTES[i]) return false;
+  return true;
+}
+
+/**
+ * A 53-bit id of a directory entry from the UTF-8 bytes of its name (`bytes[start..end)`) and its inode
+ * number: two 32-bit FNV-1a lanes, finished with murmur3's mixer. Equal for the same name and inode, and
+ * different otherwise but for a chance of about n / 2^53 per comparison among n entries.
+ */
+export function entryId(bytes: Uint8Array, start: number, end: number, ino: number): number {
+  let a = 0x811c9dc5, b = 0x2f3d8b95;
+  for (let i = start; i < end; i++) {
+    a = Math.imul(a ^ bytes[i], 0x01000193);
+    b = Math.imul(b ^ bytes[i], 0x5bd1e995);
+  }
+  const lo = ino >>> 0, hi = Math.floor(ino / 4294967296) >>> 0;
+  a = mix32(Math.imul(a ^ lo, 0x01000193) ^ hi);
+  b = mix32(Math.imul(b ^ hi, 0x5bd1e995) ^ lo ^ (end - start));
+  return (a >>> 0) * 2097152 + (b >>> 11);
+}
+
+function mix32(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+const idEncoder = new TextEncoder();
+let idBytes = new Uint8Array(1024);
+
+/** {@link entryId} of a name given as a string. */
+export function entryIdOf(name: string, ino: number): number {
+  if (name.length * 3 > idBytes.length) idBytes = new Uint8Array(name.length * 3);
+  return entryId(idBytes, 0, idEncoder.encodeInto(name, idBytes).written, ino);
 }
 
 const S_IFMT = 0o170000;
@@ -126,6 +185,7 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
         mode: view.getUint32(layout.mode, true),
         size: Number(view.getBigInt64(48, true)),
         mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
+        ino: view.getUint32(12, true) * 4294967296 + view.getUint32(8, true),
       };
     },
     readHead(entry: string): Uint8Array {
@@ -148,6 +208,9 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
     list(): DirNames | null {
       return lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
     },
+    diff(known: Set<number>): DirDiff | null {
+      return lib.getdents64 ? diffDirents(lib.getdents64, fd, known) : null;
+    },
     close() {
       if (open) lib.close(fd);
       open = false;
@@ -160,24 +223,29 @@ const DT_LNK = 10;
 const DIRENT_BUF = 64 * 1024;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
+type GetDents = (fd: number, buf: Uint8Array, size: bigint) => number | bigint;
+
+/** The inode number (`d_ino`) of the `linux_dirent64` at `at`. */
+function direntIno(view: DataView, at: number): number {
+  return view.getUint32(at + 4, true) * 4294967296 + view.getUint32(at, true);
+}
+
 /**
  * Reads every entry of the directory `fd` (positioned at its start) with `getdents64()`. The names of one
  * call are copied behind each other, separated by "/" (which no name holds), and decoded in one go: a decode
  * per call, not per name.
  */
-function readDirents(
-  getdents64: (fd: number, buf: Uint8Array, size: bigint) => number | bigint,
-  fd: number,
-): DirNames | null {
+function readDirents(getdents64: GetDents, fd: number): DirNames | null {
   const buf = new Uint8Array(DIRENT_BUF);
   const view = new DataView(buf.buffer);
   const joined = new Uint8Array(DIRENT_BUF);
   const names: string[] = [];
   const links: number[] = [];
+  const ids: number[] = [];
   for (;;) {
     const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
     if (n < 0) return null;
-    if (n === 0) return { names, links };
+    if (n === 0) return { names, links, ids };
     let at = 0, out = 0;
     const types: number[] = [];
     while (at < n) {
@@ -191,6 +259,7 @@ function readDirents(
         joined.set(buf.subarray(at + 19, end), out);
         out += len;
         types.push(buf[at + 18]);
+        ids.push(entryId(buf, at + 19, end, direntIno(view, at)));
       }
       at += reclen;
     }
@@ -210,6 +279,35 @@ function readDirents(
   }
 }
 
+/** {@link DirStat.diff} through `getdents64()`. */
+function diffDirents(getdents64: GetDents, fd: number, known: Set<number>): DirDiff | null {
+  const buf = new Uint8Array(DIRENT_BUF);
+  const view = new DataView(buf.buffer);
+  const added: string[] = [];
+  const seen = new Set<number>();
+  for (;;) {
+    const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
+    if (n < 0) return null;
+    if (n === 0) return { added, seen };
+    for (let at = 0; at < n; at += view.getUint16(at + 16, true)) {
+      const start = at + 19, end = buf.indexOf(0, start);
+      const len = end - start;
+      if (buf[start] === 46 && (len === 1 || (len === 2 && buf[start + 1] === 46))) continue;
+      if (buf[at + 18] !== DT_LNK && isTempName(buf, start, end)) continue;
+      const id = entryId(buf, start, end, direntIno(view, at));
+      if (known.has(id)) {
+        seen.add(id);
+        continue;
+      }
+      try {
+        added.push(strictUtf8.decode(buf.subarray(start, end)));
+      } catch {
+        return null;
+      }
+    }
+  }
+}
+
 function portableDirStat(real: string): DirStat {
   const base = real === "/" ? "/" : real + "/";
   return {
@@ -220,12 +318,18 @@ function portableDirStat(real: string): DirStat {
       } catch {
         return null;
       }
-      return { mode: info.mode ?? 0, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+      return {
+        mode: info.mode ?? 0,
+        size: info.size,
+        mtimeMs: info.mtime?.getTime() ?? 0,
+        ino: info.ino ?? 0,
+      };
     },
     readHead(entry: string): Uint8Array {
       return readHeadSync(base + entry);
     },
     list: () => null,
+    diff: () => null,
     close() {},
   };
 }
@@ -242,7 +346,7 @@ export function openDirStat(real: string, options: { portable?: boolean } = {}):
 }
 
 /** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */
-export interface WholeFile extends EntryStat {
+export interface WholeFile extends Omit<EntryStat, "ino"> {
   bytes: Uint8Array<ArrayBuffer> | null;
 }
 

@@ -30,7 +30,7 @@ Deno.test("openDirStat() gives exactly Deno.lstatSync()'s facts, through libc or
       const types = new Set<number>();
       for (const e of Deno.readDirSync(root)) {
         const info = Deno.lstatSync(`${root}/${e.name}`);
-        const want = { mode: info.mode, size: info.size, mtimeMs: info.mtime!.getTime() };
+        const want = { mode: info.mode, size: info.size, mtimeMs: info.mtime!.getTime(), ino: info.ino };
         assert.deepEqual(fast.lstat(e.name), want, e.name);
         assert.deepEqual(portable.lstat(e.name), want, e.name);
         types.add(fileType(info.mode!));

@@ -57,13 +57,23 @@ export function isSameInode(a: DirStamp, b: DirStamp): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
+/** A directory's changes within this many ms of its read cannot be told apart by mtime. */
+export const RACY_MS = 50;
+
+/** True when the snapshot's folder changed too close to its read for its stamp to show later changes. */
+export function isRacy(snap: DirSnapshot): boolean {
+  return Math.max(snap.stamp.mtimeMs, snap.stamp.ctimeMs) >= snap.scannedAt - RACY_MS;
+}
+
 /** One directory's entries in read order (parallel arrays indexed by entry). */
 export interface DirSnapshot {
   readonly real: string;
   /** The directory's stamp taken before it was read. */
   readonly stamp: DirStamp;
-  /** `Date.now()` when the read started. */
+  /** `Date.now()` when the read (or, for a patched snapshot, the patch) started. */
   readonly scannedAt: number;
+  /** `Date.now()` when the last full read started (patches keep it: it bounds staleness, see ListingCache). */
+  readonly fullScannedAt: number;
   /** Types of files with unknown extensions were sniffed from their first bytes. */
   readonly readHeaders: boolean;
   readonly names: string[];
@@ -74,6 +84,11 @@ export interface DirSnapshot {
   readonly mtimes: Float64Array;
   /** Go FileMode numbers. */
   readonly modes: Float64Array;
+  /**
+   * Each entry's id (dir_stat.ts's `entryId()`: its name and inode), which tells later reads of the folder
+   * which entries are new or gone; null when the folder was read without getdents64 (no libc).
+   */
+  readonly ids: Float64Array | null;
   /**
    * UTF-8 of each item's JSON after the directory part of its path (`name","name":...}`), back to back in
    * read order: entry i is `fragments[offsets[i]..offsets[i+1]]` (empty for links). One buffer instead of
@@ -107,25 +122,34 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+interface Listed {
+  name: string;
+  isSymlink: boolean;
+  /** NaN when read without getdents64. */
+  id: number;
+}
+
 /** The entries of a directory in read order, but for our own in-flight temp files (not user content). */
-async function readEntries(real: string, stat: DirStat): Promise<{ name: string; isSymlink: boolean }[]> {
-  const all: { name: string; isSymlink: boolean }[] = [];
+async function readEntries(real: string, stat: DirStat): Promise<Listed[]> {
+  const all: Listed[] = [];
   // libc's getdents64 through the open directory: a few calls for 10k names, no entry objects, no round
   // trips to Deno's blocking threads (a fifth of a cold 10k listing went there).
   const listed = stat.list();
   if (listed !== null) {
-    const { names, links } = listed;
+    const { names, links, ids } = listed;
     let l = 0;
     for (let i = 0; i < names.length; i++) {
       const isSymlink = links[l] === i;
       if (isSymlink) l++;
-      if (isSymlink || !names[i].startsWith(TEMP_PREFIX)) all.push({ name: names[i], isSymlink });
+      if (isSymlink || !names[i].startsWith(TEMP_PREFIX)) all.push({ name: names[i], isSymlink, id: ids[i] });
     }
     return all;
   }
   // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
   for await (const e of Deno.readDir(real)) {
-    if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) all.push({ name: e.name, isSymlink: e.isSymlink });
+    if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) {
+      all.push({ name: e.name, isSymlink: e.isSymlink, id: NaN });
+    }
   }
   return all;
 }
@@ -138,7 +162,7 @@ export async function scanDirectory(
   const stamp = stampOf(Deno.statSync(real));
   const scannedAt = Date.now();
   const stat = openDirStat(real);
-  let all: { name: string; isSymlink: boolean }[];
+  let all: Listed[];
   try {
     all = await readEntries(real, stat);
   } catch (err) {
@@ -152,6 +176,7 @@ export async function scanDirectory(
   const sizes = new Float64Array(n);
   const mtimes = new Float64Array(n);
   const modes = new Float64Array(n);
+  const ids = new Float64Array(n);
   const dots = new Uint8Array(n);
   const offsets = new Uint32Array(n + 1);
   const sink = new ByteSink(n * 200);
@@ -164,12 +189,13 @@ export async function scanDirectory(
         await yieldToLoop();
         options.signal?.throwIfAborted();
       }
-      for (const { name, isSymlink } of all.slice(start, start + CHUNK)) {
+      for (const { name, isSymlink, id } of all.slice(start, start + CHUNK)) {
         const info = isSymlink ? null : stat.lstat(name);
         // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
         if (!isSymlink && info === null) continue;
         const i = names.length;
         names.push(name);
+        ids[i] = id;
         offsets[i] = sink.length;
         if (name.startsWith(".")) dots[i] = 1;
         const type = info === null ? S_IFLNK : fileType(info.mode);
@@ -208,6 +234,7 @@ export async function scanDirectory(
     real,
     stamp,
     scannedAt,
+    fullScannedAt: scannedAt,
     readHeaders: options.readHeaders,
     names,
     kinds: kinds.subarray(0, m),
@@ -215,6 +242,7 @@ export async function scanDirectory(
     sizes: sizes.subarray(0, m),
     mtimes: mtimes.subarray(0, m),
     modes: modes.subarray(0, m),
+    ids: n > 0 && Number.isNaN(all[0].id) ? null : ids.subarray(0, m),
     // Keep the buffer itself when little of it is unused: a copy would briefly double the largest allocation.
     fragments: sink.buf.length - sink.length <= sink.buf.length / 8
       ? sink.buf.subarray(0, sink.length)
@@ -312,7 +340,8 @@ export function snapshotBytes(snap: DirSnapshot): number {
   let bytes = fixedBytes.get(snap);
   if (bytes === undefined) {
     bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
-      snap.dots.byteLength + snap.sizes.byteLength + snap.mtimes.byteLength + snap.modes.byteLength +
+      snap.dots.byteLength + (snap.ids?.byteLength ?? 0) + snap.sizes.byteLength + snap.mtimes.byteLength +
+      snap.modes.byteLength +
       snap.dirs.length * 8;
     for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
     fixedBytes.set(snap, bytes);

@@ -1,0 +1,288 @@
+/**
+ * Patching a directory snapshot (listing_snapshot.ts) after a change instead of reading the folder again:
+ * only the changed names are lstat'ed (and sniffed), and the result is a new snapshot in which the other
+ * entries keep their facts, their fragment bytes and their place in the cached orders. The old snapshot is
+ * left as it was (renderings in progress may still use it).
+ *
+ * Entries that stay keep their read position; new ones go after them. A fresh read would give the new ones
+ * the file system's own position, so entries whose sort keys are equal (same size or time, names equal
+ * but for case) may come out in another order than after a fresh read: both orders are that sort's.
+ */
+import type { Sorting } from "../types.ts";
+import { TEMP_PREFIX } from "./atomic.ts";
+import {
+  type DirStat,
+  entryIdOf,
+  type EntryStat,
+  fileType,
+  openDirStat,
+  S_IFDIR,
+  S_IFLNK,
+} from "./dir_stat.ts";
+import { goFileMode } from "./file_info.ts";
+import { fragmentOf, TypeMemo } from "./listing_encode.ts";
+import {
+  type DirSnapshot,
+  type DirStamp,
+  factsOf,
+  isRacy,
+  isSameStamp,
+  KIND_DIR,
+  KIND_LINK,
+} from "./listing_snapshot.ts";
+import { comparatorFor } from "./sort.ts";
+
+const encoder = new TextEncoder();
+
+/** The names that differ between a snapshot and its folder now (one getdents64 pass); null if unknown. */
+export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | null {
+  const ids = snap.ids;
+  if (ids === null) return null;
+  const known = new Set<number>(ids);
+  const diff = stat.diff(known);
+  if (diff === null) return null;
+  const names = new Set(diff.added);
+  if (diff.seen.size < ids.length) {
+    for (let i = 0; i < ids.length; i++) if (!diff.seen.has(ids[i])) names.add(snap.names[i]);
+  }
+  return names;
+}
+
+/**
+ * `snap` patched to its folder as it is now (`now`: the folder's stamp, just taken): the `changed` names are
+ * read again, and so are the entries added, removed or replaced since `snap`'s read unless its stamp shows
+ * that none was (the same and not racy). Null when more than `max` names changed or the folder cannot be
+ * compared (read without getdents64): it must then be read again.
+ */
+export function patchToNow(
+  snap: DirSnapshot,
+  changed: Set<string>,
+  now: DirStamp,
+  max: number,
+): DirSnapshot | null {
+  const startedAt = Date.now();
+  const stat = openDirStat(snap.real);
+  try {
+    if (!isSameStamp(snap.stamp, now) || isRacy(snap)) {
+      const found = changedNames(snap, stat);
+      if (found === null) return null;
+      for (const name of found) changed.add(name);
+      if (changed.size > max) return null;
+    }
+    return patchSnapshot(snap, changed, stat, { stamp: now, startedAt });
+  } finally {
+    stat.close();
+  }
+}
+
+/** Where a patch comes from: the folder's stamp and the time taken before the changed names were read. */
+export interface PatchStart {
+  stamp: DirStamp;
+  startedAt: number;
+}
+
+interface Entry {
+  name: string;
+  info: EntryStat | null;
+  kind: number;
+  fragment: Uint8Array;
+}
+
+/** The sorting an order key of listing_snapshot.ts's `orderOf()` stands for. */
+function sortingOfKey(key: string): Sorting {
+  if (key === "bytes") return { by: "", asc: false };
+  const [by, asc] = key.split(":");
+  return { by, asc: asc === "true" };
+}
+
+/**
+ * A new snapshot of `snap`'s folder in which the entries named in `changed` are read again through `stat`
+ * (added, updated or left out as they are now) and every other entry is as in `snap`.
+ */
+export function patchSnapshot(
+  snap: DirSnapshot,
+  changed: ReadonlySet<string>,
+  stat: DirStat,
+  start: PatchStart,
+): DirSnapshot {
+  const fresh = new Map<string, Entry | null>();
+  const types = new TypeMemo();
+  for (const name of changed) fresh.set(name, readEntry(name, stat, snap.readHeaders, types));
+  const n = snap.names.length;
+  // New index of each old entry (-1: changed, so placed anew or gone), and the changed entries' new indices.
+  const remap = new Int32Array(n);
+  const names: string[] = [];
+  const placed: number[] = [];
+  const entries: (Entry | null)[] = [];
+  for (let i = 0; i < n; i++) {
+    const name = snap.names[i];
+    const entry = fresh.get(name);
+    if (entry === undefined) {
+      remap[i] = names.length;
+      names.push(name);
+      entries.push(null);
+      continue;
+    }
+    remap[i] = -1;
+    fresh.delete(name);
+    if (entry === null) continue;
+    placed.push(names.length);
+    names.push(name);
+    entries.push(entry);
+  }
+  for (const entry of fresh.values()) {
+    if (entry === null) continue;
+    placed.push(names.length);
+    names.push(entry.name);
+    entries.push(entry);
+  }
+  const m = names.length;
+  const kinds = new Uint8Array(m), dots = new Uint8Array(m);
+  const sizes = new Float64Array(m), mtimes = new Float64Array(m), modes = new Float64Array(m);
+  const ids = snap.ids === null ? null : new Float64Array(m);
+  const offsets = new Uint32Array(m + 1);
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const j = remap[i];
+    if (j < 0) continue;
+    kinds[j] = snap.kinds[i];
+    dots[j] = snap.dots[i];
+    sizes[j] = snap.sizes[i];
+    mtimes[j] = snap.mtimes[i];
+    modes[j] = snap.modes[i];
+    if (ids !== null) ids[j] = snap.ids![i];
+    bytes += snap.replaced.get(i)?.length ?? snap.offsets[i + 1] - snap.offsets[i];
+  }
+  for (const j of placed) {
+    const e = entries[j]!;
+    kinds[j] = e.kind;
+    dots[j] = e.name.startsWith(".") ? 1 : 0;
+    if (ids !== null) ids[j] = entryIdOf(e.name, e.info?.ino ?? 0);
+    if (e.kind !== KIND_LINK) {
+      const info = e.info!;
+      sizes[j] = info.size;
+      mtimes[j] = info.mtimeMs;
+      modes[j] = goFileMode(info.mode);
+    }
+    bytes += e.fragment.length;
+  }
+  const fragments = new Uint8Array(bytes);
+  let at = 0;
+  // Old fragments are copied in runs: consecutive kept entries are back to back in the old buffer too.
+  let runFrom = -1, runTo = -1;
+  const flush = () => {
+    if (runFrom < 0) return;
+    fragments.set(snap.fragments.subarray(runFrom, runTo), at);
+    at += runTo - runFrom;
+    runFrom = -1;
+  };
+  let old = 0;
+  for (let j = 0; j < m; j++) {
+    offsets[j] = at + (runFrom < 0 ? 0 : runTo - runFrom);
+    const e = entries[j];
+    if (e !== null) {
+      flush();
+      fragments.set(e.fragment, at);
+      at += e.fragment.length;
+      continue;
+    }
+    while (remap[old] !== j) old++;
+    const replaced = snap.replaced.get(old);
+    if (replaced !== undefined) {
+      flush();
+      fragments.set(replaced, at);
+      at += replaced.length;
+    } else if (runFrom >= 0 && runTo === snap.offsets[old]) {
+      runTo = snap.offsets[old + 1];
+    } else {
+      flush();
+      runFrom = snap.offsets[old];
+      runTo = snap.offsets[old + 1];
+    }
+  }
+  flush();
+  offsets[m] = at;
+  const dirs: number[] = [];
+  let linkCount = 0;
+  for (let j = 0; j < m; j++) {
+    if (kinds[j] === KIND_DIR) dirs.push(j);
+    else if (kinds[j] === KIND_LINK) linkCount++;
+  }
+  const patched: DirSnapshot = {
+    real: snap.real,
+    stamp: start.stamp,
+    scannedAt: start.startedAt,
+    fullScannedAt: snap.fullScannedAt,
+    readHeaders: snap.readHeaders,
+    names,
+    kinds,
+    dots,
+    sizes,
+    mtimes,
+    modes,
+    ids,
+    fragments,
+    offsets,
+    replaced: new Map(),
+    dirs,
+    linkCount,
+    orders: new Map(),
+    rendered: new Map(),
+    changes: 0,
+  };
+  for (const [key, order] of snap.orders) {
+    patched.orders.set(key, patchOrder(patched, order, remap, placed, sortingOfKey(key)));
+  }
+  return patched;
+}
+
+/** The changed entry `name` as it is now; null when it is gone or not listed (our own temp files). */
+function readEntry(name: string, stat: DirStat, readHeaders: boolean, types: TypeMemo): Entry | null {
+  const info = stat.lstat(name);
+  if (info === null) return null;
+  const type = fileType(info.mode);
+  if (type === S_IFLNK) return { name, info, kind: KIND_LINK, fragment: new Uint8Array(0) };
+  if (name.startsWith(TEMP_PREFIX)) return null;
+  const itemType = type === S_IFDIR ? "" : types.of(name, { size: info.size, type, readHeaders, stat });
+  const fragment = encoder.encode(fragmentOf(name, info.size, info.mtimeMs, goFileMode(info.mode), itemType));
+  return { name, info, kind: type === S_IFDIR ? KIND_DIR : 0, fragment };
+}
+
+/**
+ * An order of the old snapshot carried over: kept entries in their old order (renumbered), changed ones
+ * inserted where a stable sort of the new read order puts them (ties broken by index, as `orderOf()` does).
+ */
+function patchOrder(
+  snap: DirSnapshot,
+  order: Uint32Array,
+  remap: Int32Array,
+  placed: number[],
+  sorting: Sorting,
+): Uint32Array {
+  const compare = comparatorFor(sorting);
+  const facts = (i: number) => factsOf(snap, i);
+  const cmp = (x: number, y: number) => compare(facts(x), facts(y)) || x - y;
+  const inserts = placed.filter((j) => snap.kinds[j] !== KIND_LINK).sort(cmp);
+  let kept = 0;
+  for (const i of order) if (remap[i] >= 0) kept++;
+  const out = new Uint32Array(kept + inserts.length);
+  const base = new Uint32Array(kept);
+  let k = 0;
+  for (const i of order) if (remap[i] >= 0) base[k++] = remap[i];
+  // Merge: each insert goes before the first kept entry that sorts after it.
+  let o = 0, b = 0;
+  for (const j of inserts) {
+    let lo = b, hi = kept;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(base[mid], j) > 0) hi = mid;
+      else lo = mid + 1;
+    }
+    out.set(base.subarray(b, lo), o);
+    o += lo - b;
+    b = lo;
+    out[o++] = j;
+  }
+  out.set(base.subarray(b), o);
+  return out;
+}
