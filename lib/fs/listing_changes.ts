@@ -70,7 +70,7 @@ export class ChangeLog {
       if (path.length > this.#prefix.length && path.startsWith(this.#prefix)) {
         const name = path.slice(this.#prefix.length);
         // Not an entry of this folder, or a name that was not UTF-8 (replaced characters): not patchable.
-        if (name.includes("/") || name.includes("\uFFFD")) return null;
+        if (name.includes("/") || name.includes("\uFFFD") || name === "." || name === "..") return null;
         names.push(name);
       } else if (path === this.#real || event.paths.length === 1) {
         return null;
