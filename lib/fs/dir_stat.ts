@@ -23,6 +23,13 @@ export interface DirStat {
   /** lstat of `<dir>/<name>`; null when it cannot be stat'ed (vanished, broken mount, no permission). */
   lstat(name: string): EntryStat | null;
   /**
+   * lstat of entry `i` of the last `list()`, from its name's bytes as read (no string round trip, no object):
+   * true with the facts in {@link DirStat.facts}, false when it cannot be stat'ed or was not listed.
+   */
+  lstatListed(i: number): boolean;
+  /** The facts of the last successful `lstatListed()`: one object, overwritten by the next call. */
+  readonly facts: EntryStat;
+  /**
    * Up to HEADER_BYTES from the start of a regular file `<dir>/<name>`; empty when it cannot be read. The
    * result may be a view of a reused buffer: valid until the next call.
    */
@@ -46,8 +53,8 @@ export interface DirStat {
 export interface DirNames {
   names: string[];
   links: number[];
-  /** {@link entryId} of each entry, from its name bytes and `d_ino`. */
-  ids: number[];
+  /** Each entry's inode number as the directory gives it (`d_ino`). */
+  inos: number[];
 }
 
 /** What {@link DirStat.diff} found: names not known (new, or another inode now), and the known ids seen. */
@@ -170,6 +177,18 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
   if (fd < 0) return null;
   const buf = new Uint8Array(layout.size);
   const view = new DataView(buf.buffer);
+  const facts: EntryStat = { mode: 0, size: 0, mtimeMs: 0, ino: 0 };
+  /** Reads the stat buffer into `facts` (int64 fields as two 32-bit halves: no BigInt per entry). */
+  const fill = () => {
+    facts.mode = view.getUint32(layout.mode, true);
+    facts.size = view.getInt32(52, true) * 4294967296 + view.getUint32(48, true);
+    facts.mtimeMs = denoMs(
+      view.getInt32(92, true) * 4294967296 + view.getUint32(88, true),
+      view.getUint32(96, true),
+    );
+    facts.ino = view.getUint32(12, true) * 4294967296 + view.getUint32(8, true);
+  };
+  let listed: RawNames | null = null;
   let name = new Uint8Array(1024);
   const head = new Uint8Array(HEADER_BYTES);
   let open = true;
@@ -179,14 +198,19 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
     return name;
   };
   return {
+    facts,
     lstat(entry: string): EntryStat | null {
       if (lib.fstatat(fd, cName(entry), buf, AT_SYMLINK_NOFOLLOW) !== 0) return null;
-      return {
-        mode: view.getUint32(layout.mode, true),
-        size: Number(view.getBigInt64(48, true)),
-        mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
-        ino: view.getUint32(12, true) * 4294967296 + view.getUint32(8, true),
-      };
+      fill();
+      return { ...facts };
+    },
+    lstatListed(i: number): boolean {
+      if (listed === null || i < 0 || i >= listed.starts.length - 1) return false;
+      // The name's bytes and NUL, copied to the scratch space behind all names: no allocation.
+      listed.bytes.copyWithin(listed.end, listed.starts[i], listed.starts[i + 1]);
+      if (lib.fstatat(fd, listed.scratch, buf, AT_SYMLINK_NOFOLLOW) !== 0) return false;
+      fill();
+      return true;
     },
     readHead(entry: string): Uint8Array {
       const file = lib.openat(fd, cName(entry), O_HEAD);
@@ -206,7 +230,9 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
       return head.subarray(0, n);
     },
     list(): DirNames | null {
-      return lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
+      const read = lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
+      listed = read?.raw ?? null;
+      return read;
     },
     diff(known: Set<number>): DirDiff | null {
       return lib.getdents64 ? diffDirents(lib.getdents64, fd, known) : null;
@@ -230,53 +256,67 @@ function direntIno(view: DataView, at: number): number {
   return view.getUint32(at + 4, true) * 4294967296 + view.getUint32(at, true);
 }
 
+/** The names of a `list()` as read: NUL-terminated, back to back, then room for one more (`scratch`). */
+interface RawNames {
+  bytes: Uint8Array;
+  /** Where each name starts, and where the last one ends (one more than the names). */
+  starts: number[];
+  /** The end of the names: `scratch` starts there. */
+  end: number;
+  scratch: Uint8Array;
+}
+
+/** Room for the longest name (NAME_MAX bytes) and its NUL. */
+const NAME_ROOM = 256;
+
 /**
- * Reads every entry of the directory `fd` (positioned at its start) with `getdents64()`. The names of one
- * call are copied behind each other, separated by "/" (which no name holds), and decoded in one go: a decode
- * per call, not per name.
+ * Reads every entry of the directory `fd` (positioned at its start) with `getdents64()`. The names are
+ * copied behind each other with their NUL (which no name holds), kept for `lstatListed()`, and the names of
+ * one call are decoded in one go: a decode per call, not per name.
  */
-function readDirents(getdents64: GetDents, fd: number): DirNames | null {
+function readDirents(getdents64: GetDents, fd: number): (DirNames & { raw: RawNames }) | null {
   const buf = new Uint8Array(DIRENT_BUF);
   const view = new DataView(buf.buffer);
-  const joined = new Uint8Array(DIRENT_BUF);
+  let bytes = new Uint8Array(DIRENT_BUF);
+  let out = 0;
+  const starts: number[] = [];
   const names: string[] = [];
   const links: number[] = [];
-  const ids: number[] = [];
+  const inos: number[] = [];
   for (;;) {
     const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
     if (n < 0) return null;
-    if (n === 0) return { names, links, ids };
-    let at = 0, out = 0;
-    const types: number[] = [];
-    while (at < n) {
-      const reclen = view.getUint16(at + 16, true);
-      const end = buf.indexOf(0, at + 19);
-      const len = end - (at + 19);
+    if (n === 0) break;
+    const from = out, base = names.length;
+    let count = 0;
+    for (let at = 0; at < n; at += view.getUint16(at + 16, true)) {
+      const start = at + 19, end = buf.indexOf(0, start);
+      const len = end - start;
       // "." and "..", which Deno.readDir() leaves out too.
-      const dot = buf[at + 19] === 46 && (len === 1 || (len === 2 && buf[at + 20] === 46));
-      if (!dot) {
-        if (types.length > 0) joined[out++] = 47;
-        joined.set(buf.subarray(at + 19, end), out);
-        out += len;
-        types.push(buf[at + 18]);
-        ids.push(entryId(buf, at + 19, end, direntIno(view, at)));
+      if (buf[start] === 46 && (len === 1 || (len === 2 && buf[start + 1] === 46))) continue;
+      if (out + len + 1 + NAME_ROOM > bytes.length) {
+        const bigger = new Uint8Array(bytes.length * 2);
+        bigger.set(bytes.subarray(0, out));
+        bytes = bigger;
       }
-      at += reclen;
+      starts.push(out);
+      bytes.set(buf.subarray(start, end + 1), out);
+      out += len + 1;
+      inos.push(direntIno(view, at));
+      if (buf[at + 18] === DT_LNK) links.push(base + count);
+      count++;
     }
-    if (types.length === 0) continue;
+    if (count === 0) continue;
     let text: string;
     try {
-      text = strictUtf8.decode(joined.subarray(0, out));
+      text = strictUtf8.decode(bytes.subarray(from, out - 1));
     } catch {
       return null;
     }
-    const base = names.length;
-    const batch = text.split("/");
-    for (let i = 0; i < batch.length; i++) {
-      names.push(batch[i]);
-      if (types[i] === DT_LNK) links.push(base + i);
-    }
+    for (const name of text.split("\0")) names.push(name);
   }
+  starts.push(out);
+  return { names, links, inos, raw: { bytes, starts, end: out, scratch: bytes.subarray(out) } };
 }
 
 /** {@link DirStat.diff} through `getdents64()`. */
@@ -329,6 +369,8 @@ function portableDirStat(real: string): DirStat {
       return readHeadSync(base + entry);
     },
     list: () => null,
+    lstatListed: () => false,
+    facts: { mode: 0, size: 0, mtimeMs: 0, ino: 0 },
     diff: () => null,
     close() {},
   };

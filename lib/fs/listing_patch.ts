@@ -34,9 +34,25 @@ import { comparatorFor } from "./sort.ts";
 
 const encoder = new TextEncoder();
 
+/** Entry ids (dir_stat.ts's `entryId()`) of snapshots, made on their first comparison with the folder. */
+const idCache = new WeakMap<DirSnapshot, Float64Array>();
+
+/** The entry id of each entry of `snap` (null when it was read without inode numbers). */
+export function idsOf(snap: DirSnapshot): Float64Array | null {
+  const inos = snap.inos;
+  if (inos === null) return null;
+  let ids = idCache.get(snap);
+  if (ids === undefined) {
+    ids = new Float64Array(inos.length);
+    for (let i = 0; i < inos.length; i++) ids[i] = entryIdOf(snap.names[i], inos[i]);
+    idCache.set(snap, ids);
+  }
+  return ids;
+}
+
 /** The names that differ between a snapshot and its folder now (one getdents64 pass); null if unknown. */
 export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | null {
-  const ids = snap.ids;
+  const ids = idsOf(snap);
   if (ids === null) return null;
   const known = new Set<number>(ids);
   const diff = stat.diff(known);
@@ -139,7 +155,9 @@ export function patchSnapshot(
   const m = names.length;
   const kinds = new Uint8Array(m), dots = new Uint8Array(m);
   const sizes = new Float64Array(m), mtimes = new Float64Array(m), modes = new Float64Array(m);
-  const ids = snap.ids === null ? null : new Float64Array(m);
+  const inos = snap.inos === null ? null : new Float64Array(m);
+  const oldIds = idCache.get(snap);
+  const ids = oldIds === undefined || inos === null ? null : new Float64Array(m);
   const offsets = new Uint32Array(m + 1);
   let bytes = 0;
   for (let i = 0; i < n; i++) {
@@ -150,14 +168,16 @@ export function patchSnapshot(
     sizes[j] = snap.sizes[i];
     mtimes[j] = snap.mtimes[i];
     modes[j] = snap.modes[i];
-    if (ids !== null) ids[j] = snap.ids![i];
+    if (inos !== null) inos[j] = snap.inos![i];
+    if (ids !== null) ids[j] = oldIds![i];
     bytes += snap.replaced.get(i)?.length ?? snap.offsets[i + 1] - snap.offsets[i];
   }
   for (const j of placed) {
     const e = entries[j]!;
     kinds[j] = e.kind;
     dots[j] = e.name.startsWith(".") ? 1 : 0;
-    if (ids !== null) ids[j] = entryIdOf(e.name, e.info?.ino ?? 0);
+    if (inos !== null) inos[j] = e.info!.ino;
+    if (ids !== null) ids[j] = entryIdOf(e.name, e.info!.ino);
     if (e.kind !== KIND_LINK) {
       const info = e.info!;
       sizes[j] = info.size;
@@ -220,7 +240,7 @@ export function patchSnapshot(
     sizes,
     mtimes,
     modes,
-    ids,
+    inos,
     fragments,
     offsets,
     replaced: new Map(),
@@ -230,6 +250,7 @@ export function patchSnapshot(
     rendered: new Map(),
     changes: 0,
   };
+  if (ids !== null) idCache.set(patched, ids);
   for (const [key, order] of snap.orders) {
     patched.orders.set(key, patchOrder(patched, order, remap, placed, sortingOfKey(key)));
   }

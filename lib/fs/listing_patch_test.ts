@@ -83,7 +83,7 @@ function facts(snap: DirSnapshot): Map<string, string> {
           snap.replaced.get(i) ?? snap.fragments.subarray(snap.offsets[i], snap.offsets[i + 1]),
         )
       }`;
-    out.set(snap.names[i], `${f} ${snap.ids?.[i]} ${snap.dots[i]}`);
+    out.set(snap.names[i], `${f} ${snap.inos?.[i]} ${snap.dots[i]}`);
   }
   return out;
 }
@@ -261,12 +261,12 @@ Deno.test("patchToNow() gives up on a folder whose stamp moved when its snapshot
   await withTempRoot(async ({ root }) => {
     await Deno.writeTextFile(`${root}/a.txt`, "a");
     const snap = await scanDirectory(root, { readHeaders: false });
-    assert.ok(snap.ids !== null);
+    assert.ok(snap.inos !== null);
     await Deno.writeTextFile(`${root}/b.txt`, "b");
     const now = stampOf(Deno.statSync(root));
     const patched = patchToNow(snap, new Set(), now, 10);
     assert.deepEqual(patched?.names.toSorted(), ["a.txt", "b.txt"]);
-    assert.equal(patchToNow({ ...snap, ids: null }, new Set(), now, 10), null);
+    assert.equal(patchToNow({ ...snap, inos: null }, new Set(), now, 10), null);
     assert.equal(patchToNow(snap, new Set(), now, 0), null, "more changes than allowed");
   });
 });
