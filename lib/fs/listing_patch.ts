@@ -124,6 +124,13 @@ export function patchSnapshot(
   const fresh = new Map<string, Entry | null>();
   const types = new TypeMemo();
   for (const name of changed) fresh.set(name, readEntry(name, stat, snap.readHeaders, types));
+  if (isUnchanged(snap, fresh)) {
+    // Events of changes already patched (or undone): the same entries, orders and renderings, stamped now.
+    const same: DirSnapshot = { ...snap, stamp: start.stamp, scannedAt: start.startedAt };
+    const ids = idCache.get(snap);
+    if (ids !== undefined) idCache.set(same, ids);
+    return same;
+  }
   const n = snap.names.length;
   // New index of each old entry (-1: changed, so placed anew or gone), and the changed entries' new indices.
   const remap = new Int32Array(n);
@@ -255,6 +262,24 @@ export function patchSnapshot(
     patched.orders.set(key, patchOrder(patched, order, remap, placed, sortingOfKey(key)));
   }
   return patched;
+}
+
+/** True when every entry in `fresh` reads as `snap` has it, and every name `snap` lacks is still absent. */
+function isUnchanged(snap: DirSnapshot, fresh: Map<string, Entry | null>): boolean {
+  let present = 0, matched = 0;
+  for (const e of fresh.values()) if (e !== null) present++;
+  for (let i = 0; i < snap.names.length && matched < fresh.size; i++) {
+    const e = fresh.get(snap.names[i]);
+    if (e === undefined) continue;
+    matched++;
+    if (e === null || e.kind !== snap.kinds[i]) return false;
+    if (snap.inos !== null && snap.inos[i] !== e.info!.ino) return false;
+    if (e.kind === KIND_LINK) continue;
+    const old = snap.replaced.get(i) ?? snap.fragments.subarray(snap.offsets[i], snap.offsets[i + 1]);
+    if (old.length !== e.fragment.length) return false;
+    for (let k = 0; k < old.length; k++) if (old[k] !== e.fragment[k]) return false;
+  }
+  return matched === present;
 }
 
 /** The changed entry `name` as it is now; null when it is gone or not listed (our own temp files). */

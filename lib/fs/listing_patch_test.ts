@@ -270,3 +270,36 @@ Deno.test("patchToNow() gives up on a folder whose stamp moved when its snapshot
     assert.equal(patchToNow(snap, new Set(), now, 0), null, "more changes than allowed");
   });
 });
+
+Deno.test("the event of a change a patch already showed keeps the snapshot's orders and renderings", async () => {
+  await withTempRoot(async ({ root }) => {
+    const { ctx, cache } = await cachedFolder(root, 64);
+    try {
+      const d = await resolveScoped(ctx, "/d", "read");
+      const before = cache.stats();
+      // No await between the change and the request: its event cannot have arrived, the folder's stamp shows it.
+      Deno.writeTextFileSync(`${root}/d/new.txt`, "n");
+      const first = await cache.snapshot(d, { readHeaders: true });
+      assert.ok(first.names.includes("new.txt"));
+      await getResourceJson(ctx, "/d", { sorting: SORTINGS[0], readHeaders: true, listings: cache });
+      assert.equal(first.rendered.size, 1);
+      await eventsArrive(cache, before.events);
+      const second = await cache.snapshot(d, { readHeaders: true });
+      // (Within the racy window after the change every request compares the folder again: more patches.)
+      assert.ok(cache.stats().patches >= before.patches + 2, JSON.stringify(cache.stats()));
+      assert.equal(cache.stats().misses, before.misses);
+      assert.notEqual(second, first, "stamped anew");
+      assert.equal(second.rendered, first.rendered, "renderings kept");
+      assert.equal(second.orders, first.orders, "orders kept");
+      assert.equal(second.fragments, first.fragments);
+      // A real change after that is patched into new arrays.
+      await Deno.writeTextFile(`${root}/d/new.txt`, "longer");
+      await eventsArrive(cache, cache.stats().events);
+      const third = await cache.snapshot(d, { readHeaders: true });
+      assert.notEqual(third.rendered, first.rendered);
+      assert.equal(third.sizes[third.names.indexOf("new.txt")], 6);
+    } finally {
+      await cache.close();
+    }
+  });
+});
