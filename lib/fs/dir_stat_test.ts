@@ -116,7 +116,7 @@ Deno.test("DirStat.list() names what Deno.readDirSync() names, in the same order
     const portable = openDirStat(root, { portable: true });
     assert.equal(portable.list(), null);
     assert.equal(portable.lstatListed(0), false);
-    assert.equal(portable.diff(new Set()), null);
+    assert.equal(portable.diff(new Map(), () => true), null);
     portable.close();
   });
 });
@@ -145,26 +145,41 @@ Deno.test("DirStat.list() gives up (null) on a name that is not UTF-8", async ()
   });
 });
 
-Deno.test("DirStat.diff() names the entries added or replaced, and the known ids still there", async () => {
+Deno.test("DirStat.diff() lstat's known entries from their bytes and names those added, replaced or changed", async () => {
   if (!hasFastDirStat()) return;
   await withTempRoot(async ({ root }) => {
-    for (const name of ["a", "b", "c é", "d"]) await Deno.writeTextFile(`${root}/${name}`, name);
+    for (const name of ["a", "b", "c é", "d", "e"]) await Deno.writeTextFile(`${root}/${name}`, name);
     await Deno.writeTextFile(`${root}/${TEMP_PREFIX}x`, "t");
     await Deno.symlink("a", `${root}/${TEMP_PREFIX}link`);
+    const names = ["a", "b", "c é", "d", "e", `${TEMP_PREFIX}link`];
     const idOf = (name: string) => entryIdOf(name, Deno.lstatSync(`${root}/${name}`).ino!);
-    const known = new Set(["a", "b", "c é", "d", `${TEMP_PREFIX}link`].map(idOf));
+    const known = new Map(names.map((name, i) => [idOf(name), i]));
+    const sizes = names.map((name) => Deno.lstatSync(`${root}/${name}`).size);
     const gone = idOf("b");
     const before = idOf("d");
     Deno.removeSync(`${root}/b`);
     await Deno.writeTextFile(`${root}/new`, "n");
     await Deno.writeTextFile(`${root}/d.tmp`, "replaced");
     Deno.renameSync(`${root}/d.tmp`, `${root}/d`);
+    await Deno.writeTextFile(`${root}/e`, "longer in place");
     const dir = openDirStat(root);
     try {
-      const diff = dir.diff(known)!;
+      const asked: string[] = [];
+      const diff = dir.diff(known, (i, facts) => {
+        asked.push(names[i]);
+        const info = Deno.lstatSync(`${root}/${names[i]}`);
+        assert.deepEqual(facts, {
+          mode: info.mode,
+          size: info.size,
+          mtimeMs: info.mtime!.getTime(),
+          ino: info.ino,
+        });
+        return facts!.size === sizes[i];
+      })!;
       // The temp file is skipped like listings skip it; a symlink with that prefix is listed.
-      assert.deepEqual(diff.added.sort(), ["d", "new"]);
-      assert.deepEqual([...diff.seen].sort(), [idOf("a"), idOf("c é"), idOf(`${TEMP_PREFIX}link`)].sort());
+      assert.deepEqual(diff.changed.sort(), ["d", "e", "new"]);
+      assert.deepEqual(asked.sort(), ["a", "c é", "e", `${TEMP_PREFIX}link`].sort());
+      assert.deepEqual([...diff.seen].sort(), ["a", "c é", "e", `${TEMP_PREFIX}link`].map(idOf).sort());
       assert.ok(!diff.seen.has(gone) && !diff.seen.has(before));
     } finally {
       dir.close();

@@ -10,13 +10,14 @@
  * - its sub-directories, lstat'ed on every hit, are still directories (their own facts are refreshed);
  * - its last full read is younger than `maxAgeMs`, which bounds staleness where inotify is blind (writes
  *   through a hard link in another folder or through mmap, network and FUSE file systems).
- * Otherwise, when only that changed, it is patched (listing_patch.ts) into a new snapshot, as if read when
- * the patch began: the names the events named since its read began are lstat'ed again, and when the stamp
- * moved (or the read was racy) one getdents64 pass finds the entries added, removed or replaced (another
- * inode) since, events delivered or not. Events that name no entry of the folder, more changed names than
- * 1/8 of the entries or MAX_PATCH_NAMES, another inode at the path, a watcher that ended, a snapshot read
- * without getdents64 whose stamp moved, or another `readHeaders` mean a full read instead. Patching is
- * synchronous, so an event handled after it has a later number and names its entry again: none is lost.
+ * Otherwise, when only the first two changed, it is patched (listing_patch.ts) into a new snapshot, as if
+ * read when the patch began: the names the events named since its read began are lstat'ed again, and when
+ * the stamp moved (or the read was racy) so is every entry, in one getdents64 pass that finds the entries
+ * added, removed, replaced (another inode) or changed, events delivered or not: as exact as the full read it
+ * replaces. Events that name no entry of the folder, more changed names than 1/8 of the entries or
+ * MAX_PATCH_NAMES, another inode at the path, a watcher that ended, a snapshot read without getdents64 whose
+ * stamp moved, or another `readHeaders` mean a full read instead. Patching is synchronous, so an event
+ * handled after it has a later number and names its entry again: none is lost.
  * Symlink targets are never cached: `renderListing` resolves them per request. Directories with fewer than
  * `minEntries` entries are read each time (cheap) and use no watcher.
  *

@@ -1,8 +1,11 @@
 /**
  * Patching a directory snapshot (listing_snapshot.ts) after a change instead of reading the folder again:
- * only the changed names are lstat'ed (and sniffed), and the result is a new snapshot in which the other
- * entries keep their facts, their fragment bytes and their place in the cached orders. The old snapshot is
- * left as it was (renderings in progress may still use it).
+ * the changed entries are read again (lstat, sniffing, their JSON), and the result is a new snapshot in
+ * which the other entries keep their facts, their fragment bytes and their place in the cached orders. The
+ * old snapshot is left as it was (renderings in progress may still use it). Which entries changed: those the
+ * watcher's events named, and, when the folder's own stamp moved (or its read was racy), every entry that an
+ * lstat of all of them (in one getdents64 pass over the raw names) finds added, removed, replaced or not as
+ * the snapshot has it: as exact as a full read, without decoding, encoding or allocating per entry.
  *
  * Entries that stay keep their read position; new ones go after them. A fresh read would give the new ones
  * the file system's own position, so entries whose sort keys are equal (same size or time, names equal
@@ -50,14 +53,19 @@ export function idsOf(snap: DirSnapshot): Float64Array | null {
   return ids;
 }
 
-/** The names that differ between a snapshot and its folder now (one getdents64 pass); null if unknown. */
+/**
+ * The names that differ between a snapshot and its folder now: one getdents64 pass that lstat's every entry
+ * (as a full read would, so nothing changed before this pass is missed) but decodes and encodes nothing
+ * for entries as the snapshot has them. Null when the snapshot cannot be compared (no inode numbers).
+ */
 export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | null {
   const ids = idsOf(snap);
   if (ids === null) return null;
-  const known = new Set<number>(ids);
-  const diff = stat.diff(known);
+  const known = new Map<number, number>();
+  for (let i = 0; i < ids.length; i++) known.set(ids[i], i);
+  const diff = stat.diff(known, (i, facts) => facts !== null && isAsRead(snap, i, facts));
   if (diff === null) return null;
-  const names = new Set(diff.added);
+  const names = new Set(diff.changed);
   if (diff.seen.size < ids.length) {
     for (let i = 0; i < ids.length; i++) if (!diff.seen.has(ids[i])) names.add(snap.names[i]);
   }
@@ -66,8 +74,8 @@ export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | nu
 
 /**
  * `snap` patched to its folder as it is now (`now`: the folder's stamp, just taken): the `changed` names are
- * read again, and so are the entries added, removed or replaced since `snap`'s read unless its stamp shows
- * that none was (the same and not racy). Null when more than `max` names changed or the folder cannot be
+ * read again, and so are the entries added, removed, replaced or changed since `snap`'s read unless its stamp
+ * shows that no entry was added, removed or renamed (the same and not racy). Null when more than `max` names changed or the folder cannot be
  * compared (read without getdents64): it must then be read again.
  */
 export function patchToNow(
@@ -89,6 +97,14 @@ export function patchToNow(
   } finally {
     stat.close();
   }
+}
+
+/** True when lstat `facts` give entry `i` of `snap` as it is there (kind, size, time and mode). */
+function isAsRead(snap: DirSnapshot, i: number, facts: EntryStat): boolean {
+  const type = fileType(facts.mode);
+  if (type === S_IFLNK) return snap.kinds[i] === KIND_LINK;
+  return snap.kinds[i] === (type === S_IFDIR ? KIND_DIR : 0) && snap.sizes[i] === facts.size &&
+    snap.mtimes[i] === facts.mtimeMs && snap.modes[i] === goFileMode(facts.mode);
 }
 
 /** Where a patch comes from: the folder's stamp and the time taken before the changed names were read. */
