@@ -17,6 +17,8 @@ export interface DirDiff {
   changed: string[];
   /** The known ids that were there. */
   seen: Set<number>;
+  /** The entries in read order: the snapshot index of those as it has them, the name of the others. */
+  order: (number | string)[];
 }
 
 /** Temp-file prefix of atomic writes (lib/fs/atomic.ts's TEMP_PREFIX) as bytes: ".fb-tmp-". */
@@ -147,10 +149,11 @@ export function diffDirents(
   const view = new DataView(buf.buffer);
   const changed: string[] = [];
   const seen = new Set<number>();
+  const order: (number | string)[] = [];
   for (;;) {
     const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
     if (n < 0) return null;
-    if (n === 0) return { changed, seen };
+    if (n === 0) return { changed, seen, order };
     for (let at = 0; at < n; at += view.getUint16(at + 16, true)) {
       const start = at + 19, end = buf.indexOf(0, start);
       const len = end - start;
@@ -160,13 +163,19 @@ export function diffDirents(
       const index = known.get(id);
       if (index !== undefined) {
         seen.add(id);
-        if (same(index, start, end)) continue;
+        if (same(index, start, end)) {
+          order.push(index);
+          continue;
+        }
       }
+      let name: string;
       try {
-        changed.push(strictUtf8.decode(buf.subarray(start, end)));
+        name = strictUtf8.decode(buf.subarray(start, end));
       } catch {
         return null;
       }
+      changed.push(name);
+      order.push(name);
     }
   }
 }

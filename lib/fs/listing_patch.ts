@@ -7,9 +7,10 @@
  * lstat of all of them (in one getdents64 pass over the raw names) finds added, removed, replaced or not as
  * the snapshot has it: as exact as a full read, without decoding, encoding or allocating per entry.
  *
- * Entries that stay keep their read position; new ones go after them. A fresh read would give the new ones
- * the file system's own position, so entries whose sort keys are equal (same size or time, names equal
- * but for case) may come out in another order than after a fresh read: both orders are that sort's.
+ * Entries take the folder's read order as that getdents64 pass gave it, so a patched snapshot lists like a
+ * fresh read, even among entries whose sort keys are equal and in WebDAV answers (read order). Without a pass
+ * (writes in place only) no entry comes or goes, and each keeps its place; an entry created between the pass
+ * and its lstat goes last.
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
@@ -58,7 +59,10 @@ export function idsOf(snap: DirSnapshot): Float64Array | null {
  * (as a full read would, so nothing changed before this pass is missed) but decodes and encodes nothing
  * for entries as the snapshot has them. Null when the snapshot cannot be compared (no inode numbers).
  */
-export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | null {
+export function changedNames(
+  snap: DirSnapshot,
+  stat: DirStat,
+): { names: Set<string>; order: (number | string)[] } | null {
   const ids = idsOf(snap);
   if (ids === null) return null;
   const known = new Map<number, number>();
@@ -69,7 +73,7 @@ export function changedNames(snap: DirSnapshot, stat: DirStat): Set<string> | nu
   if (diff.seen.size < ids.length) {
     for (let i = 0; i < ids.length; i++) if (!diff.seen.has(ids[i])) names.add(snap.names[i]);
   }
-  return names;
+  return { names, order: diff.order };
 }
 
 /**
@@ -87,13 +91,15 @@ export function patchToNow(
   const startedAt = Date.now();
   const stat = openDirStat(snap.real);
   try {
+    let order: (number | string)[] | undefined;
     if (!isSameStamp(snap.stamp, now) || isRacy(snap)) {
       const found = changedNames(snap, stat);
       if (found === null) return null;
-      for (const name of found) changed.add(name);
+      for (const name of found.names) changed.add(name);
       if (changed.size > max) return null;
+      order = found.order;
     }
-    return patchSnapshot(snap, changed, stat, { stamp: now, startedAt });
+    return patchSnapshot(snap, changed, stat, { stamp: now, startedAt }, order);
   } finally {
     stat.close();
   }
@@ -129,13 +135,16 @@ function sortingOfKey(key: string): Sorting {
 
 /**
  * A new snapshot of `snap`'s folder in which the entries named in `changed` are read again through `stat`
- * (added, updated or left out as they are now) and every other entry is as in `snap`.
+ * (added, updated or left out as they are now) and every other entry is as in `snap`. `order` is the folder's
+ * read order as a getdents64 pass gave it (snapshot indices of unchanged entries, names of the others); without
+ * it entries keep their place and new ones go last.
  */
 export function patchSnapshot(
   snap: DirSnapshot,
   changed: ReadonlySet<string>,
   stat: DirStat,
   start: PatchStart,
+  order?: readonly (number | string)[],
 ): DirSnapshot {
   const fresh = new Map<string, Entry | null>();
   const types = new TypeMemo();
@@ -148,33 +157,44 @@ export function patchSnapshot(
     return same;
   }
   const n = snap.names.length;
-  // New index of each old entry (-1: changed, so placed anew or gone), and the changed entries' new indices.
-  const remap = new Int32Array(n);
+  // New index of each old entry kept as it was (-1: read again or gone), the old index of each new entry (-1:
+  // read again), and the new indices of the entries read again.
+  const remap = new Int32Array(n).fill(-1);
+  const oldOf: number[] = [];
   const names: string[] = [];
   const placed: number[] = [];
   const entries: (Entry | null)[] = [];
-  for (let i = 0; i < n; i++) {
-    const name = snap.names[i];
+  const keep = (i: number) => {
+    if (remap[i] >= 0) return;
+    remap[i] = names.length;
+    oldOf.push(i);
+    names.push(snap.names[i]);
+    entries.push(null);
+  };
+  const place = (name: string) => {
     const entry = fresh.get(name);
-    if (entry === undefined) {
-      remap[i] = names.length;
-      names.push(name);
-      entries.push(null);
-      continue;
-    }
-    remap[i] = -1;
+    if (entry === undefined) return;
     fresh.delete(name);
-    if (entry === null) continue;
+    if (entry === null) return;
     placed.push(names.length);
+    oldOf.push(-1);
     names.push(name);
     entries.push(entry);
+  };
+  if (order === undefined) {
+    for (let i = 0; i < n; i++) {
+      if (fresh.has(snap.names[i])) place(snap.names[i]);
+      else keep(i);
+    }
+  } else {
+    for (const item of order) {
+      if (typeof item === "string") place(item);
+      else if (fresh.has(snap.names[item])) place(snap.names[item]);
+      else keep(item);
+    }
   }
-  for (const entry of fresh.values()) {
-    if (entry === null) continue;
-    placed.push(names.length);
-    names.push(entry.name);
-    entries.push(entry);
-  }
+  // Changed names the pass did not meet (created after it, or no pass): last.
+  for (const name of [...fresh.keys()]) place(name);
   const m = names.length;
   const kinds = new Uint8Array(m), dots = new Uint8Array(m);
   const sizes = new Float64Array(m), mtimes = new Float64Array(m), modes = new Float64Array(m);
@@ -219,7 +239,6 @@ export function patchSnapshot(
     at += runTo - runFrom;
     runFrom = -1;
   };
-  let old = 0;
   for (let j = 0; j < m; j++) {
     offsets[j] = at + (runFrom < 0 ? 0 : runTo - runFrom);
     const e = entries[j];
@@ -229,7 +248,7 @@ export function patchSnapshot(
       at += e.fragment.length;
       continue;
     }
-    while (remap[old] !== j) old++;
+    const old = oldOf[j];
     const replaced = snap.replaced.get(old);
     if (replaced !== undefined) {
       flush();
@@ -274,8 +293,16 @@ export function patchSnapshot(
     changes: 0,
   };
   if (ids !== null) idCache.set(patched, ids);
-  for (const [key, order] of snap.orders) {
-    patched.orders.set(key, patchOrder(patched, order, remap, placed, sortingOfKey(key)));
+  // Kept entries in their old relative order: the kept orders stay sorted, with the changed ones inserted.
+  // (Otherwise the folder's read order changed: orders are computed again when needed.)
+  let last = -1, monotone = true;
+  for (const i of oldOf) {
+    if (i < 0) continue;
+    if (i < last) monotone = false;
+    last = i;
+  }
+  for (const [key, kept] of monotone ? snap.orders : []) {
+    patched.orders.set(key, patchOrder(patched, kept, remap, placed, sortingOfKey(key)));
   }
   return patched;
 }
