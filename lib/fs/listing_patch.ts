@@ -79,8 +79,8 @@ export function changedNames(
 /**
  * `snap` patched to its folder as it is now (`now`: the folder's stamp, just taken): the `changed` names are
  * read again, and so are the entries added, removed, replaced or changed since `snap`'s read unless its stamp
- * shows that no entry was added, removed or renamed (the same and not racy). Null when more than `max` names changed or the folder cannot be
- * compared (read without getdents64): it must then be read again.
+ * shows that no entry was added, removed or renamed (the same and not racy). Null when more than `max` names
+ * changed or the folder cannot be compared (read without getdents64): it must then be read again.
  */
 export function patchToNow(
   snap: DirSnapshot,
