@@ -6,6 +6,18 @@
  * millisecond times exactly like `Deno.FileInfo`).
  */
 import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
+import {
+  diffDirents,
+  type DirDiff,
+  DIRENT_BUF,
+  type DirNames,
+  NAME_ROOM,
+  type RawNames,
+  readDirents,
+} from "./dir_stat_dents.ts";
+
+export type { DirDiff, DirNames } from "./dir_stat_dents.ts";
+export { entryId, entryIdOf } from "./dir_stat_dents.ts";
 
 /** What a listing needs of an entry's lstat. */
 export interface EntryStat {
@@ -14,12 +26,21 @@ export interface EntryStat {
   size: number;
   /** Modification time in ms, rounded like `Deno.FileInfo.mtime`. */
   mtimeMs: number;
+  /** Inode number (exact below 2^53). */
+  ino: number;
 }
 
 /** An open directory whose entries can be lstat'ed by name; close it when done. */
 export interface DirStat {
   /** lstat of `<dir>/<name>`; null when it cannot be stat'ed (vanished, broken mount, no permission). */
   lstat(name: string): EntryStat | null;
+  /**
+   * lstat of entry `i` of the last `list()`, from its name's bytes as read (no string round trip, no object):
+   * true with the facts in {@link DirStat.facts}, false when it cannot be stat'ed or was not listed.
+   */
+  lstatListed(i: number): boolean;
+  /** The facts of the last successful `lstatListed()`: one object, overwritten by the next call. */
+  readonly facts: EntryStat;
   /**
    * Up to HEADER_BYTES from the start of a regular file `<dir>/<name>`; empty when it cannot be read. The
    * result may be a view of a reused buffer: valid until the next call.
@@ -30,13 +51,16 @@ export interface DirStat {
    * KiB of entries; null where that is not available or a name is not valid UTF-8 (then `Deno.readDir()`).
    */
   list(): DirNames | null;
+  /**
+   * Compares the directory's entries with a snapshot's in one `getdents64()` pass over the raw names: an
+   * entry whose id (see {@link entryId}) `known` maps to a snapshot index is lstat'ed from its bytes as read,
+   * and `same(index, facts)` tells whether the snapshot has it so (facts null: it cannot be stat'ed). Only the
+   * names of entries not known or not the same are decoded. Entries with the temp-file prefix that are not
+   * symlinks are skipped, as listings skip them. Like `list()`, at most once per DirStat (the directory is
+   * read from its start once); null where not available or a name to return is not UTF-8.
+   */
+  diff(known: Map<number, number>, same: (index: number, facts: EntryStat | null) => boolean): DirDiff | null;
   close(): void;
-}
-
-/** Entry names in read order; `links` are the indices of the entries known to be symlinks, ascending. */
-export interface DirNames {
-  names: string[];
-  links: number[];
 }
 
 const S_IFMT = 0o170000;
@@ -111,6 +135,18 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
   if (fd < 0) return null;
   const buf = new Uint8Array(layout.size);
   const view = new DataView(buf.buffer);
+  const facts: EntryStat = { mode: 0, size: 0, mtimeMs: 0, ino: 0 };
+  /** Reads the stat buffer into `facts` (int64 fields as two 32-bit halves: no BigInt per entry). */
+  const fill = () => {
+    facts.mode = view.getUint32(layout.mode, true);
+    facts.size = view.getInt32(52, true) * 4294967296 + view.getUint32(48, true);
+    facts.mtimeMs = denoMs(
+      view.getInt32(92, true) * 4294967296 + view.getUint32(88, true),
+      view.getUint32(96, true),
+    );
+    facts.ino = view.getUint32(12, true) * 4294967296 + view.getUint32(8, true);
+  };
+  let listed: RawNames | null = null;
   let name = new Uint8Array(1024);
   const head = new Uint8Array(HEADER_BYTES);
   let open = true;
@@ -120,13 +156,19 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
     return name;
   };
   return {
+    facts,
     lstat(entry: string): EntryStat | null {
       if (lib.fstatat(fd, cName(entry), buf, AT_SYMLINK_NOFOLLOW) !== 0) return null;
-      return {
-        mode: view.getUint32(layout.mode, true),
-        size: Number(view.getBigInt64(48, true)),
-        mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
-      };
+      fill();
+      return { ...facts };
+    },
+    lstatListed(i: number): boolean {
+      if (listed === null || i < 0 || i >= listed.starts.length - 1) return false;
+      // The name's bytes and NUL, copied to the scratch space behind all names: no allocation.
+      listed.bytes.copyWithin(listed.end, listed.starts[i], listed.starts[i + 1]);
+      if (lib.fstatat(fd, listed.scratch, buf, AT_SYMLINK_NOFOLLOW) !== 0) return false;
+      fill();
+      return true;
     },
     readHead(entry: string): Uint8Array {
       const file = lib.openat(fd, cName(entry), O_HEAD);
@@ -146,68 +188,37 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
       return head.subarray(0, n);
     },
     list(): DirNames | null {
-      return lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
+      const read = lib.getdents64 ? readDirents(lib.getdents64, fd) : null;
+      listed = read?.raw ?? null;
+      return read;
+    },
+    diff(
+      known: Map<number, number>,
+      same: (index: number, facts: EntryStat | null) => boolean,
+    ): DirDiff | null {
+      if (!lib.getdents64) return null;
+      // Names are lstat'ed from a scratch slot behind the getdents64 buffer (copyWithin: no allocation).
+      const dents = new Uint8Array(DIRENT_BUF + NAME_ROOM);
+      const scratch = dents.subarray(DIRENT_BUF);
+      const statAt = (start: number, end: number) => {
+        dents.copyWithin(DIRENT_BUF, start, end + 1);
+        if (lib.fstatat(fd, scratch, buf, AT_SYMLINK_NOFOLLOW) !== 0) return null;
+        fill();
+        return facts;
+      };
+      return diffDirents(
+        lib.getdents64,
+        fd,
+        dents,
+        known,
+        (index, start, end) => same(index, statAt(start, end)),
+      );
     },
     close() {
       if (open) lib.close(fd);
       open = false;
     },
   };
-}
-
-/** d_type of a symlink in a `linux_dirent64`. */
-const DT_LNK = 10;
-const DIRENT_BUF = 64 * 1024;
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * Reads every entry of the directory `fd` (positioned at its start) with `getdents64()`. The names of one
- * call are copied behind each other, separated by "/" (which no name holds), and decoded in one go: a decode
- * per call, not per name.
- */
-function readDirents(
-  getdents64: (fd: number, buf: Uint8Array, size: bigint) => number | bigint,
-  fd: number,
-): DirNames | null {
-  const buf = new Uint8Array(DIRENT_BUF);
-  const view = new DataView(buf.buffer);
-  const joined = new Uint8Array(DIRENT_BUF);
-  const names: string[] = [];
-  const links: number[] = [];
-  for (;;) {
-    const n = Number(getdents64(fd, buf, BigInt(DIRENT_BUF)));
-    if (n < 0) return null;
-    if (n === 0) return { names, links };
-    let at = 0, out = 0;
-    const types: number[] = [];
-    while (at < n) {
-      const reclen = view.getUint16(at + 16, true);
-      const end = buf.indexOf(0, at + 19);
-      const len = end - (at + 19);
-      // "." and "..", which Deno.readDir() leaves out too.
-      const dot = buf[at + 19] === 46 && (len === 1 || (len === 2 && buf[at + 20] === 46));
-      if (!dot) {
-        if (types.length > 0) joined[out++] = 47;
-        joined.set(buf.subarray(at + 19, end), out);
-        out += len;
-        types.push(buf[at + 18]);
-      }
-      at += reclen;
-    }
-    if (types.length === 0) continue;
-    let text: string;
-    try {
-      text = strictUtf8.decode(joined.subarray(0, out));
-    } catch {
-      return null;
-    }
-    const base = names.length;
-    const batch = text.split("/");
-    for (let i = 0; i < batch.length; i++) {
-      names.push(batch[i]);
-      if (types[i] === DT_LNK) links.push(base + i);
-    }
-  }
 }
 
 function portableDirStat(real: string): DirStat {
@@ -220,12 +231,20 @@ function portableDirStat(real: string): DirStat {
       } catch {
         return null;
       }
-      return { mode: info.mode ?? 0, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+      return {
+        mode: info.mode ?? 0,
+        size: info.size,
+        mtimeMs: info.mtime?.getTime() ?? 0,
+        ino: info.ino ?? 0,
+      };
     },
     readHead(entry: string): Uint8Array {
       return readHeadSync(base + entry);
     },
     list: () => null,
+    lstatListed: () => false,
+    facts: { mode: 0, size: 0, mtimeMs: 0, ino: 0 },
+    diff: () => null,
     close() {},
   };
 }
@@ -242,7 +261,7 @@ export function openDirStat(real: string, options: { portable?: boolean } = {}):
 }
 
 /** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */
-export interface WholeFile extends EntryStat {
+export interface WholeFile extends Omit<EntryStat, "ino"> {
   bytes: Uint8Array<ArrayBuffer> | null;
 }
 

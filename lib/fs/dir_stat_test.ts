@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import { TEMP_PREFIX } from "./atomic.ts";
 import {
   denoMs,
+  entryId,
+  entryIdOf,
   fileType,
   hasFastDirStat,
   openDirStat,
@@ -30,7 +33,7 @@ Deno.test("openDirStat() gives exactly Deno.lstatSync()'s facts, through libc or
       const types = new Set<number>();
       for (const e of Deno.readDirSync(root)) {
         const info = Deno.lstatSync(`${root}/${e.name}`);
-        const want = { mode: info.mode, size: info.size, mtimeMs: info.mtime!.getTime() };
+        const want = { mode: info.mode, size: info.size, mtimeMs: info.mtime!.getTime(), ino: info.ino };
         assert.deepEqual(fast.lstat(e.name), want, e.name);
         assert.deepEqual(portable.lstat(e.name), want, e.name);
         types.add(fileType(info.mode!));
@@ -97,11 +100,23 @@ Deno.test("DirStat.list() names what Deno.readDirSync() names, in the same order
       assert.deepEqual(got.names, want.map((e) => e.name));
       assert.deepEqual(got.links, want.flatMap((e, i) => (e.isSymlink ? [i] : [])));
       assert.equal(new Set(got.names).size, names.length);
+      assert.deepEqual(got.inos, want.map((e) => Deno.lstatSync(`${root}/${e.name}`).ino));
+      // lstatListed(i): the same facts as lstat(name), from the bytes as read.
+      for (const [i, name] of got.names.entries()) {
+        assert.ok(fast.lstatListed(i), name);
+        assert.deepEqual({ ...fast.facts }, fast.lstat(name), name);
+      }
+      assert.equal(fast.lstatListed(-1), false);
+      assert.equal(fast.lstatListed(got.names.length), false);
+      Deno.removeSync(`${root}/...`);
+      assert.equal(fast.lstatListed(got.names.indexOf("...")), false, "gone since listed");
     } finally {
       fast.close();
     }
     const portable = openDirStat(root, { portable: true });
     assert.equal(portable.list(), null);
+    assert.equal(portable.lstatListed(0), false);
+    assert.equal(portable.diff(new Map(), () => true), null);
     portable.close();
   });
 });
@@ -128,4 +143,57 @@ Deno.test("DirStat.list() gives up (null) on a name that is not UTF-8", async ()
       dir.close();
     }
   });
+});
+
+Deno.test("DirStat.diff() lstat's known entries from their bytes and names those added, replaced or changed", async () => {
+  if (!hasFastDirStat()) return;
+  await withTempRoot(async ({ root }) => {
+    for (const name of ["a", "b", "c é", "d", "e"]) await Deno.writeTextFile(`${root}/${name}`, name);
+    await Deno.writeTextFile(`${root}/${TEMP_PREFIX}x`, "t");
+    await Deno.symlink("a", `${root}/${TEMP_PREFIX}link`);
+    const names = ["a", "b", "c é", "d", "e", `${TEMP_PREFIX}link`];
+    const idOf = (name: string) => entryIdOf(name, Deno.lstatSync(`${root}/${name}`).ino!);
+    const known = new Map(names.map((name, i) => [idOf(name), i]));
+    const sizes = names.map((name) => Deno.lstatSync(`${root}/${name}`).size);
+    const gone = idOf("b");
+    const before = idOf("d");
+    Deno.removeSync(`${root}/b`);
+    await Deno.writeTextFile(`${root}/new`, "n");
+    await Deno.writeTextFile(`${root}/d.tmp`, "replaced");
+    Deno.renameSync(`${root}/d.tmp`, `${root}/d`);
+    await Deno.writeTextFile(`${root}/e`, "longer in place");
+    const dir = openDirStat(root);
+    try {
+      const asked: string[] = [];
+      const diff = dir.diff(known, (i, facts) => {
+        asked.push(names[i]);
+        const info = Deno.lstatSync(`${root}/${names[i]}`);
+        assert.deepEqual(facts, {
+          mode: info.mode,
+          size: info.size,
+          mtimeMs: info.mtime!.getTime(),
+          ino: info.ino,
+        });
+        return facts!.size === sizes[i];
+      })!;
+      // The temp file is skipped like listings skip it; a symlink with that prefix is listed.
+      assert.deepEqual(diff.changed.sort(), ["d", "e", "new"]);
+      assert.deepEqual(asked.sort(), ["a", "c é", "e", `${TEMP_PREFIX}link`].sort());
+      assert.deepEqual([...diff.seen].sort(), ["a", "c é", "e", `${TEMP_PREFIX}link`].map(idOf).sort());
+      assert.ok(!diff.seen.has(gone) && !diff.seen.has(before));
+    } finally {
+      dir.close();
+    }
+  });
+});
+
+Deno.test("entryId() depends on every byte of the name and on the whole inode number", () => {
+  const ids = new Set<number>();
+  const names = ["", "a", "b", "ab", "ba", "a\0", "é", "e\u0301", "x".repeat(255)];
+  const inos = [0, 1, 2, 2 ** 32, 2 ** 32 + 1, 2 ** 52, Number.MAX_SAFE_INTEGER];
+  for (const name of names) for (const ino of inos) ids.add(entryIdOf(name, ino));
+  assert.equal(ids.size, names.length * inos.length);
+  for (const id of ids) assert.ok(Number.isSafeInteger(id) && id >= 0);
+  const bytes = new TextEncoder().encode("xxabcxx");
+  assert.equal(entryId(bytes, 2, 5, 7), entryIdOf("abc", 7));
 });

@@ -1,15 +1,23 @@
 /**
  * A bounded in-memory cache of directory snapshots (LRU over directories, with a total entry budget).
  *
- * A cached snapshot is served only while all of these hold:
+ * A cached snapshot is served as it is while all of these hold:
  * - no event came from the directory's `Deno.watchFs` watcher since the read began (the watcher exists
- *   before the read, so nothing in between is missed; a watcher that fails drops its directory);
+ *   before the read, so nothing in between is missed; a watcher that ends or fails drops its directory);
  * - the directory's dev/ino/mtime/ctime, stat'ed on every hit, equal the ones taken before the read (second
- *   line of defence, e.g. for file systems without inotify), and the read was not "racy" (mtime too close to
- *   the read's start to tell later changes apart);
+ *   line of defence, e.g. for file systems without inotify or an event not delivered yet), and the read was
+ *   not "racy" (mtime too close to the read's start to tell later changes apart);
  * - its sub-directories, lstat'ed on every hit, are still directories (their own facts are refreshed);
- * - it is younger than `maxAgeMs`, which bounds staleness where inotify is blind (writes through a hard
- *   link in another folder or through mmap, network and FUSE file systems).
+ * - its last full read is younger than `maxAgeMs`, which bounds staleness where inotify is blind (writes
+ *   through a hard link in another folder or through mmap, network and FUSE file systems).
+ * Otherwise, when only the first two changed, it is patched (listing_patch.ts) into a new snapshot, as if
+ * read when the patch began: the names the events named since its read began are lstat'ed again, and when
+ * the stamp moved (or the read was racy) so is every entry, in one getdents64 pass that finds the entries
+ * added, removed, replaced (another inode) or changed, events delivered or not: as exact as the full read it
+ * replaces. Events that name no entry of the folder, more changed names than 1/8 of the entries or
+ * MAX_PATCH_NAMES, another inode at the path, a watcher that ended, a snapshot read without getdents64 whose
+ * stamp moved, or another `readHeaders` mean a full read instead. Patching is synchronous, so an event
+ * handled after it has a later number and names its entry again: none is lost.
  * Symlink targets are never cached: `renderListing` resolves them per request. Directories with fewer than
  * `minEntries` entries are read each time (cheap) and use no watcher.
  *
@@ -27,61 +35,21 @@ import {
   type DirSnapshot,
   type DirStamp,
   inodeKey,
+  isRacy,
   isSameInode,
   isSameStamp,
+  RACY_MS,
   refreshDirs,
   scanDirectory,
   snapshotBytes,
   stampOf,
 } from "./listing_snapshot.ts";
 import { IdleTimer, releaseMemory } from "./listing_memory.ts";
+import { ChangeLog, MAX_PATCH_NAMES } from "./listing_changes.ts";
+import { patchToNow } from "./listing_patch.ts";
+import type { ListingCacheOptions, ListingCacheStats, SnapshotOptions } from "./listing_cache_types.ts";
 
-/** Bounds of a {@link ListingCache}. */
-export interface ListingCacheOptions {
-  /** Most directories kept (each holds one watcher). Default 64. */
-  maxDirs?: number;
-  /** Most entries kept over all directories; larger directories are never cached. Default 250,000. */
-  maxEntries?: number;
-  /** Directories with fewer entries are not cached. Default 256. */
-  minEntries?: number;
-  /** A snapshot older than this is read again. Default 60,000. */
-  maxAgeMs?: number;
-  /** Most bytes kept over all snapshots and their renderings (see {@link snapshotBytes}). Default 64 MiB. */
-  maxBytes?: number;
-  /** After this many ms without a snapshot request the largest folders are dropped (0: never). Default 20,000. */
-  idleMs?: number;
-  /** What an idle drop may keep (the smallest folders). Default 8 MiB. */
-  idleKeepBytes?: number;
-  /** Runs after an idle drop. Default: {@link releaseMemory}. */
-  onIdle?: () => void;
-}
-
-/** Options of {@link ListingCache.snapshot}. */
-export interface SnapshotOptions {
-  readHeaders: boolean;
-  /** Only for uncached reads: a cached read may be shared, and its result is worth keeping anyway. */
-  signal?: AbortSignal;
-}
-
-/** What a cache holds right now (for tests and diagnostics). */
-export interface ListingCacheStats {
-  dirs: number;
-  entries: number;
-  /** Bytes held, as counted when each folder was last used. */
-  bytes: number;
-  watchers: number;
-  hits: number;
-  misses: number;
-  /** Misses that shared a read already in progress. */
-  joined: number;
-  /** Times everything was dropped for being idle. */
-  idleDrops: number;
-  /** File-system events seen by the watchers of the folders held now. */
-  events: number;
-}
-
-/** A directory's changes within this many ms of its read cannot be told apart by mtime. */
-const RACY_MS = 50;
+export type { ListingCacheOptions, ListingCacheStats, SnapshotOptions };
 
 /** How many directories known to be small are remembered. */
 const SMALL_MEMO = 1024;
@@ -91,8 +59,8 @@ interface Slot {
   watcher: Deno.FsWatcher;
   /** The directory the watcher is on. */
   watched: DirStamp;
-  /** Events seen so far. */
-  events: number;
+  /** Events seen so far and the names they changed. */
+  changes: ChangeLog;
   snapshot: DirSnapshot | null;
   /** `events` when the snapshot's read began. */
   snapshotEvents: number;
@@ -136,6 +104,7 @@ export class ListingCache {
   #hits = 0;
   #misses = 0;
   #joined = 0;
+  #patches = 0;
   #closed = false;
 
   constructor(options: ListingCacheOptions = {}) {
@@ -166,16 +135,20 @@ export class ListingCache {
     if (slot !== undefined) {
       const snap = slot.snapshot;
       if (
-        snap !== null && slot.events === slot.snapshotEvents && snap.readHeaders === options.readHeaders &&
-        isSameStamp(snap.stamp, now) && !isRacy(snap) && Date.now() - snap.scannedAt < this.#maxAgeMs &&
-        refreshDirs(snap)
+        snap !== null && snap.readHeaders === options.readHeaders && isSameInode(snap.stamp, now) &&
+        Date.now() - snap.fullScannedAt < this.#maxAgeMs
       ) {
-        this.#hits++;
-        this.#slots.delete(real);
-        this.#slots.set(real, slot);
-        // Renderings kept since the last use count now.
-        this.#account(slot);
-        return snap;
+        const fresh = slot.changes.events === slot.snapshotEvents && isSameStamp(snap.stamp, now) &&
+          !isRacy(snap);
+        const served = fresh ? snap : this.#patch(slot, snap, now);
+        if (served !== null && refreshDirs(served)) {
+          if (fresh) this.#hits++;
+          this.#slots.delete(real);
+          this.#slots.set(real, slot);
+          // Renderings kept since the last use count now.
+          this.#account(slot);
+          return served;
+        }
       }
       if (!isSameInode(slot.watched, now)) this.#drop(slot);
     }
@@ -192,14 +165,15 @@ export class ListingCache {
     if (live === null) return await scanDirectory(real, options);
     const shared = live.pending;
     if (
-      shared !== null && shared.readHeaders === options.readHeaders && shared.events === live.events &&
+      shared !== null && shared.readHeaders === options.readHeaders &&
+      shared.events === live.changes.events &&
       isSameStamp(shared.stamp, now) && Math.max(now.mtimeMs, now.ctimeMs) < shared.startedAt - RACY_MS
     ) {
       // Nothing changed since that read began, so it is as fresh as one started now.
       this.#joined++;
       return await shared.promise;
     }
-    const startEvents = live.events;
+    const startEvents = live.changes.events;
     const startedAt = Date.now();
     // No signal: others may share this read, and its result is kept even if this client is gone.
     const scan: PendingScan = {
@@ -217,6 +191,8 @@ export class ListingCache {
       if (live.pending === scan) live.pending = null;
     }
     if (this.#slots.get(real) !== live) return snap; // dropped meanwhile (watcher error, eviction, close)
+    // A patch began after this read did: it is the newer one.
+    if (live.snapshot !== null && live.snapshotEvents > startEvents) return snap;
     const count = snap.names.length;
     const moved = !isSameInode(live.watched, snap.stamp);
     if (count < this.#minEntries || count > this.#maxEntries || moved) {
@@ -224,14 +200,34 @@ export class ListingCache {
       if (count < this.#minEntries && !moved) this.#rememberSmall(real, snap.stamp);
       return snap;
     }
-    this.#entries += count - live.entries;
-    live.entries = count;
-    live.snapshot = snap;
-    live.snapshotEvents = startEvents;
+    this.#keep(live, snap, startEvents);
     this.#slots.delete(real);
     this.#slots.set(real, live);
     this.#account(live);
     return snap;
+  }
+
+  /** Makes `snap`, read from event `events` on, the slot's snapshot. */
+  #keep(slot: Slot, snap: DirSnapshot, events: number): void {
+    this.#entries += snap.names.length - slot.entries;
+    slot.entries = snap.names.length;
+    slot.snapshot = snap;
+    slot.snapshotEvents = events;
+    slot.changes.forget(events);
+  }
+
+  /** The slot's snapshot patched to the folder as it is now (see above); null when it must be read again. */
+  #patch(slot: Slot, snap: DirSnapshot, now: DirStamp): DirSnapshot | null {
+    const max = Math.min(MAX_PATCH_NAMES, Math.floor(snap.names.length / 8));
+    const names = slot.changes.since(slot.snapshotEvents, max);
+    if (names === null) return null;
+    const startEvents = slot.changes.events;
+    const patched = patchToNow(snap, names, now, max);
+    const count = patched?.names.length ?? 0;
+    if (patched === null || count < this.#minEntries || count > this.#maxEntries) return null;
+    this.#patches++;
+    this.#keep(slot, patched, startEvents);
+    return patched;
   }
 
   /** Current size and counters. */
@@ -244,8 +240,9 @@ export class ListingCache {
       hits: this.#hits,
       misses: this.#misses,
       joined: this.#joined,
+      patches: this.#patches,
       idleDrops: this.#idleDrops,
-      events: [...this.#slots.values()].reduce((n, s) => n + s.events, 0),
+      events: [...this.#slots.values()].reduce((n, s) => n + s.changes.events, 0),
     };
   }
 
@@ -287,7 +284,7 @@ export class ListingCache {
       real,
       watcher,
       watched,
-      events: 0,
+      changes: new ChangeLog(real),
       snapshot: null,
       snapshotEvents: -1,
       entries: 0,
@@ -310,12 +307,12 @@ export class ListingCache {
 
   async #follow(slot: Slot): Promise<void> {
     try {
-      for await (const _event of slot.watcher) slot.events++;
+      for await (const event of slot.watcher) slot.changes.record(event);
     } catch (err) {
       log.debug(`listing cache: watcher of "${slot.real}" failed`, err);
     }
     // The watcher ended (closed by us, or failed): nothing it covered may be served any more.
-    slot.events++;
+    slot.changes.end();
     if (this.#slots.get(slot.real) === slot) this.#drop(slot);
   }
 
@@ -390,8 +387,4 @@ export class ListingCache {
     if (this.#small.size >= SMALL_MEMO) this.#small.delete(this.#small.keys().next().value!);
     this.#small.set(real, stamp);
   }
-}
-
-function isRacy(snap: DirSnapshot): boolean {
-  return Math.max(snap.stamp.mtimeMs, snap.stamp.ctimeMs) >= snap.scannedAt - RACY_MS;
 }

@@ -343,9 +343,10 @@ Deno.test("ListingCache shares one read between requests that arrive while it ru
     try {
       await warm(ctx, "/d", cache);
       const dir = await resolveScoped(ctx, "/d", "read");
-      // Invalidate through an event only (the folder's own stamp stays the same), then ask three times at once.
+      // An event that cannot be patched (on the folder itself) forces a new read; then ask three times at once.
       const seen = cache.stats().events;
       await Deno.writeTextFile(`${root}/d/f1.txt`, "changed too");
+      await Deno.chmod(`${root}/d`, 0o750);
       await invalidated(cache, seen);
       const { joined, misses } = cache.stats();
       const all = await Promise.all([1, 2, 3].map(() => cache.snapshot(dir, OPTS)));
@@ -356,6 +357,7 @@ Deno.test("ListingCache shares one read between requests that arrive while it ru
       // A request arriving after a change does not join a read that began before it.
       const seen2 = cache.stats().events;
       await Deno.writeTextFile(`${root}/d/f2.txt`, "changed as well");
+      await Deno.chmod(`${root}/d`, 0o755);
       await invalidated(cache, seen2);
       const first = cache.snapshot(dir, OPTS);
       Deno.writeTextFileSync(`${root}/d/new.txt`, "n");

@@ -6,7 +6,7 @@
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { type DirStat, fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_stat.ts";
+import { type DirStat, type EntryStat, fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_stat.ts";
 import { goFileMode } from "./file_info.ts";
 import { ByteSink, fragmentOf, isAscii, TypeMemo } from "./listing_encode.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
@@ -57,13 +57,23 @@ export function isSameInode(a: DirStamp, b: DirStamp): boolean {
   return a.dev === b.dev && a.ino === b.ino;
 }
 
+/** A directory's changes within this many ms of its read cannot be told apart by mtime. */
+export const RACY_MS = 50;
+
+/** True when the snapshot's folder changed too close to its read for its stamp to show later changes. */
+export function isRacy(snap: DirSnapshot): boolean {
+  return Math.max(snap.stamp.mtimeMs, snap.stamp.ctimeMs) >= snap.scannedAt - RACY_MS;
+}
+
 /** One directory's entries in read order (parallel arrays indexed by entry). */
 export interface DirSnapshot {
   readonly real: string;
   /** The directory's stamp taken before it was read. */
   readonly stamp: DirStamp;
-  /** `Date.now()` when the read started. */
+  /** `Date.now()` when the read (or, for a patched snapshot, the patch) started. */
   readonly scannedAt: number;
+  /** `Date.now()` when the last full read started (patches keep it: it bounds staleness, see ListingCache). */
+  readonly fullScannedAt: number;
   /** Types of files with unknown extensions were sniffed from their first bytes. */
   readonly readHeaders: boolean;
   readonly names: string[];
@@ -74,6 +84,12 @@ export interface DirSnapshot {
   readonly mtimes: Float64Array;
   /** Go FileMode numbers. */
   readonly modes: Float64Array;
+  /**
+   * Each entry's inode number (`d_ino` as read; lstat's for patched entries): with its name, it tells a
+   * later pass over the folder which entries are new, gone or replaced. Null when the folder was read
+   * without getdents64 (no libc).
+   */
+  readonly inos: Float64Array | null;
   /**
    * UTF-8 of each item's JSON after the directory part of its path (`name","name":...}`), back to back in
    * read order: entry i is `fragments[offsets[i]..offsets[i+1]]` (empty for links). One buffer instead of
@@ -107,27 +123,33 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** The entries of a directory in read order, but for our own in-flight temp files (not user content). */
-async function readEntries(real: string, stat: DirStat): Promise<{ name: string; isSymlink: boolean }[]> {
-  const all: { name: string; isSymlink: boolean }[] = [];
+/** A directory's entries in read order, but for our own in-flight temp files (not user content). */
+interface Listing {
+  names: string[];
+  /** 1 where the entry is a symlink. */
+  links: Uint8Array;
+  /** `d_ino` of each entry; null when read through Deno. */
+  inos: number[] | null;
+  /** The entries can be lstat'ed by index (`DirStat.lstatListed()`), from their names' bytes as read. */
+  byIndex: boolean;
+}
+
+async function readEntries(real: string, stat: DirStat): Promise<Listing> {
   // libc's getdents64 through the open directory: a few calls for 10k names, no entry objects, no round
   // trips to Deno's blocking threads (a fifth of a cold 10k listing went there).
   const listed = stat.list();
   if (listed !== null) {
-    const { names, links } = listed;
-    let l = 0;
-    for (let i = 0; i < names.length; i++) {
-      const isSymlink = links[l] === i;
-      if (isSymlink) l++;
-      if (isSymlink || !names[i].startsWith(TEMP_PREFIX)) all.push({ name: names[i], isSymlink });
-    }
-    return all;
+    const links = new Uint8Array(listed.names.length);
+    for (const i of listed.links) links[i] = 1;
+    return { names: listed.names, links, inos: listed.inos, byIndex: true };
   }
   // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
+  const names: string[] = [], kinds: number[] = [];
   for await (const e of Deno.readDir(real)) {
-    if (e.isSymlink || !e.name.startsWith(TEMP_PREFIX)) all.push({ name: e.name, isSymlink: e.isSymlink });
+    names.push(e.name);
+    kinds.push(e.isSymlink ? 1 : 0);
   }
-  return all;
+  return { names, links: Uint8Array.from(kinds), inos: null, byIndex: false };
 }
 
 /** Reads a directory into a snapshot (left out: entries that vanish while read, our own temp files). */
@@ -138,7 +160,7 @@ export async function scanDirectory(
   const stamp = stampOf(Deno.statSync(real));
   const scannedAt = Date.now();
   const stat = openDirStat(real);
-  let all: { name: string; isSymlink: boolean }[];
+  let all: Listing;
   try {
     all = await readEntries(real, stat);
   } catch (err) {
@@ -146,12 +168,16 @@ export async function scanDirectory(
     throw err;
   }
   const collect = youngCollector(SCAN_GC_ENTRIES);
-  const n = all.length;
+  const n = all.names.length;
+  const listed = all.names, linked = all.links, dinos = all.inos;
+  // The facts of each lstat land in this one object (no object per entry).
+  const facts = stat.facts;
   const names: string[] = [];
   const kinds = new Uint8Array(n);
   const sizes = new Float64Array(n);
   const mtimes = new Float64Array(n);
   const modes = new Float64Array(n);
+  const inos = new Float64Array(n);
   const dots = new Uint8Array(n);
   const offsets = new Uint32Array(n + 1);
   const sink = new ByteSink(n * 200);
@@ -164,21 +190,28 @@ export async function scanDirectory(
         await yieldToLoop();
         options.signal?.throwIfAborted();
       }
-      for (const { name, isSymlink } of all.slice(start, start + CHUNK)) {
-        const info = isSymlink ? null : stat.lstat(name);
-        // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
-        if (!isSymlink && info === null) continue;
+      for (let e = start; e < Math.min(n, start + CHUNK); e++) {
+        const name = listed[e];
+        const isSymlink = linked[e] === 1;
+        if (!isSymlink && name.startsWith(TEMP_PREFIX)) continue;
+        let info: EntryStat | null = null;
+        if (!isSymlink) {
+          info = all.byIndex ? (stat.lstatListed(e) ? facts : null) : stat.lstat(name);
+          // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
+          if (info === null) continue;
+        }
         const i = names.length;
         names.push(name);
+        inos[i] = dinos === null ? 0 : dinos[e];
         offsets[i] = sink.length;
-        if (name.startsWith(".")) dots[i] = 1;
+        if (name.charCodeAt(0) === 46) dots[i] = 1;
         const type = info === null ? S_IFLNK : fileType(info.mode);
         if (info === null || type === S_IFLNK) {
           kinds[i] = KIND_LINK;
           linkCount++;
           continue;
         }
-        const { size, mtimeMs } = info, mode = goFileMode(info.mode);
+        const size = info.size, mtimeMs = info.mtimeMs, mode = goFileMode(info.mode);
         let itemType = "";
         if (type === S_IFDIR) {
           kinds[i] = KIND_DIR;
@@ -208,6 +241,7 @@ export async function scanDirectory(
     real,
     stamp,
     scannedAt,
+    fullScannedAt: scannedAt,
     readHeaders: options.readHeaders,
     names,
     kinds: kinds.subarray(0, m),
@@ -215,6 +249,7 @@ export async function scanDirectory(
     sizes: sizes.subarray(0, m),
     mtimes: mtimes.subarray(0, m),
     modes: modes.subarray(0, m),
+    inos: dinos === null ? null : inos.subarray(0, m),
     // Keep the buffer itself when little of it is unused: a copy would briefly double the largest allocation.
     fragments: sink.buf.length - sink.length <= sink.buf.length / 8
       ? sink.buf.subarray(0, sink.length)
@@ -312,7 +347,8 @@ export function snapshotBytes(snap: DirSnapshot): number {
   let bytes = fixedBytes.get(snap);
   if (bytes === undefined) {
     bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
-      snap.dots.byteLength + snap.sizes.byteLength + snap.mtimes.byteLength + snap.modes.byteLength +
+      snap.dots.byteLength + (snap.inos?.byteLength ?? 0) + snap.sizes.byteLength + snap.mtimes.byteLength +
+      snap.modes.byteLength +
       snap.dirs.length * 8;
     for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
     fixedBytes.set(snap, bytes);
