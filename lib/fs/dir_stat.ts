@@ -300,7 +300,7 @@ export function readWholeFile(path: string, max: number): WholeFile | null | und
 }
 
 /** What {@link readWholeFileInto} found: the descriptor's fstat and how many bytes it read. */
-export interface WholeFileRead extends EntryStat {
+export interface WholeFileRead extends Omit<EntryStat, "ino"> {
   /** The file's size when it was read whole into the target; -1 when nothing was read (not regular, too big). */
   read: number;
 }
