@@ -103,7 +103,7 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
       if (e.isFile && e.name.endsWith(".js")) {
         const file = `${tmp}/${e.name}`;
         const text = await Deno.readTextFile(file);
-        const ascii = escapeNonAscii(text);
+        const ascii = escapeNonAscii(lazyNodeRequire(text));
         if (ascii !== text) await Deno.writeTextFile(file, ascii);
       }
     }
@@ -111,6 +111,26 @@ export async function bundleServer(options: { root?: string; force?: boolean } =
     await Deno.writeTextFile(`${root}/${STAMP}`, String(startedAt - 1));
     return true;
   });
+}
+
+/** The `require` shim `deno bundle` puts at the top of its shared runtime chunk (see {@link lazyNodeRequire}). */
+const EAGER_REQUIRE = 'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+  "var __require = __deno_internal_createRequire(import.meta.url);\n";
+
+/**
+ * The bundle with its `require` shim made lazy. `deno bundle` makes one for the CommonJS packages it inlines
+ * and creates it where the shared runtime chunk is evaluated, at start: importing `node:module` brings up
+ * Deno's Node compatibility layer (some 30 ms and 5 MiB). Only lazily loaded chunks call it (tus-js-client's
+ * Node dependencies), so it is created on the first call instead. Text without that exact shim is returned
+ * unchanged.
+ */
+export function lazyNodeRequire(text: string): string {
+  return text.replace(
+    EAGER_REQUIRE,
+    "var __deno_internal_require;\n" +
+      "var __require = (id) => (__deno_internal_require ??= " +
+      'globalThis.process.getBuiltinModule("node:module").createRequire(import.meta.url))(id);\n',
+  );
 }
 
 /**

@@ -1,4 +1,3 @@
-import { upgradeWebSocket } from "hono/deno";
 import { define } from "../../../define.ts";
 import { vpathOf } from "../../../middleware/requests.ts";
 import { type CommandSession, openCommandSession } from "../../../lib/runner/session.ts";
@@ -6,7 +5,9 @@ import { clientAddress } from "../../../middleware/conn.ts";
 import { audit } from "../../../lib/audit/mod.ts";
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
+    // Loaded on the first shell session: `hono/deno` also brings its static-file server and Node's `path`.
+    const { upgradeWebSocket } = await import("hono/deno");
     const options = {
       exec: c.var.deps.exec,
       user: c.var.user,
