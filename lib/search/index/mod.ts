@@ -75,6 +75,8 @@ export class SearchIndex {
   #watch: TreeWatch | null = null;
   #watcher: SearchIndexStats["watcher"] = "none";
   #started: Promise<void> | null = null;
+  /** Resolved by `close()`: ends a pause at once. */
+  readonly #closing = Promise.withResolvers<void>();
   /** The tree holds a complete walk or snapshot (a partial one is never saved). */
   #complete = false;
   #fromSnapshot = false;
@@ -91,10 +93,10 @@ export class SearchIndex {
       inlineWatchEntries: 2_000,
       reconcileMs: 60_000,
       debounceMs: 250,
-      pause: () => null,
       snapshot: "",
       snapshotMs: 600_000,
       ...options,
+      pause: this.#pauseUnlessClosed(options.pause ?? (() => null)),
     };
   }
 
@@ -113,8 +115,26 @@ export class SearchIndex {
    * resolves when the index is ready. Idempotent.
    */
   start(): Promise<void> {
-    this.#started ??= this.#start();
+    this.#started ??= this.#start().catch((err) => {
+      if (!(err instanceof IndexClosed)) throw err;
+    });
     return this.#started;
+  }
+
+  /**
+   * The configured pause, which `close()` ends at once: a step waiting for requests to finish (up to the
+   * activity's hold, 5 s in the server) must not hold up a shutdown. Once closed it throws {@link IndexClosed},
+   * which stops the walk or reconciliation it was asked from.
+   */
+  #pauseUnlessClosed(pause: Pause): Pause {
+    return () => {
+      if (this.#closed) return Promise.reject(new IndexClosed());
+      const wait = pause();
+      if (wait === null) return null;
+      return Promise.race([wait, this.#closing.promise]).then(() => {
+        if (this.#closed) throw new IndexClosed();
+      });
+    };
   }
 
   async #start(): Promise<void> {
@@ -220,7 +240,9 @@ export class SearchIndex {
     this.#work = this.#work.then(async () => {
       if (this.#closed) return;
       await fn();
-    }).catch((err) => log.error("search index: update failed", err));
+    }).catch((err) => {
+      if (!(err instanceof IndexClosed)) log.error("search index: update failed", err);
+    });
     return this.#work;
   }
 
@@ -315,6 +337,7 @@ export class SearchIndex {
   /** Stops the watcher and the timers, waits for work in progress and saves the snapshot if it changed. */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.resolve();
     this.#ready = false;
     clearInterval(this.#timer);
     clearInterval(this.#saveTimer);
@@ -322,6 +345,13 @@ export class SearchIndex {
     await this.#watch?.close();
     await this.#work;
     if (this.#tree.epoch !== this.#savedEpoch) await this.#save();
+  }
+}
+
+/** Thrown by the pause of a closed index: the step that asked stops (never logged as a failure). */
+class IndexClosed extends Error {
+  constructor() {
+    super("search index closed");
   }
 }
 

@@ -69,3 +69,27 @@ Deno.test("SearchIndex watches a tree with more entries than inlineWatchEntries 
     }
   });
 });
+
+Deno.test("SearchIndex.close() ends a step waiting for requests at once, without an error, and saves no partial tree", async () => {
+  await withTempRoot(async ({ root, dir }) => {
+    await makeTree(root, { "a/one.txt": "", "b/two.txt": "" });
+    const activity = new RequestActivity({ holdMs: 600_000 });
+    const snapshot = `${dir}/index.snapshot`;
+    const index = new SearchIndex(root, { reconcileMs: 0, snapshot, pause: () => activity.whenIdle() });
+    const errors: unknown[] = [];
+    activity.begin(); // a request that never ends: the walk waits for it
+    const started = index.start().catch((err) => errors.push(err));
+    await sleep(20);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const closed = await Promise.race([
+      index.close().then(() => "closed"),
+      new Promise((r) => timer = setTimeout(() => r("still waiting after 10 s"), 10_000)),
+    ]);
+    clearTimeout(timer);
+    assert.equal(closed, "closed");
+    await started;
+    assert.deepEqual(errors, []);
+    assert.equal(index.ready, false);
+    await assert.rejects(Deno.stat(snapshot), Deno.errors.NotFound);
+  });
+});
