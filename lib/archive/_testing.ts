@@ -149,3 +149,17 @@ export async function* tinyEntries(count: number): AsyncGenerator<ArchiveEntry> 
     };
   }
 }
+
+/** How many of this process's descriptors are open on `dir` or below it (Linux: /proc/self/fd). */
+export function openFdsUnder(dir: string): number {
+  let n = 0;
+  for (const fd of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      const target = Deno.readLinkSync(`/proc/self/fd/${fd.name}`);
+      if (target === dir || target.startsWith(dir + "/")) n++;
+    } catch {
+      // The fd closed between listing and reading: not ours to count.
+    }
+  }
+  return n;
+}

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ArchiveEntry } from "./entry.ts";
 import { fileReadable } from "./file_stream.ts";
 import { prepareEntries } from "./prefetch.ts";
+import { openFdsUnder } from "./_testing.ts";
 
 const base = { isDir: false, mtime: new Date(0), mode: 0o644 };
 const tick = () => new Promise((r) => setTimeout(r, 5));
@@ -168,19 +169,6 @@ Deno.test("prepareEntries(): a failure ahead surfaces at its own entry, after th
   }, /walk failed/);
   assert.deepEqual(got, ["a"]);
 });
-
-function openFdsUnder(dir: string): number {
-  let n = 0;
-  for (const fd of Deno.readDirSync("/proc/self/fd")) {
-    try {
-      const target = Deno.readLinkSync(`/proc/self/fd/${fd.name}`);
-      if (target === dir || target.startsWith(dir + "/")) n++;
-    } catch {
-      // The fd closed between listing and reading: not ours to count.
-    }
-  }
-  return n;
-}
 
 Deno.test("prepareEntries(): stopping early stops reading ahead and closes every file opened ahead", async () => {
   const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "prefetch_" }));

@@ -1,7 +1,7 @@
 /** planArchive()'s reads: small files whole in one call, larger ones streamed, and files changed after listing. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { collect, hasCommand, run } from "../archive/_testing.ts";
+import { collect, hasCommand, openFdsUnder, run } from "../archive/_testing.ts";
 import { type ArchiveEntry, type ArchiveFormat, createArchive } from "../archive/mod.ts";
 import { planArchive, WHOLE_READ_MAX } from "./archive_source.ts";
 import { resolveScoped } from "./gate.ts";
@@ -182,19 +182,6 @@ Deno.test("planArchive(): a large file swapped for a FIFO after listing fails th
     await assert.rejects(collect(archive), /Cannot archive "b\.bin": it is no longer a regular file/);
   });
 });
-
-function openFdsUnder(dir: string): number {
-  let n = 0;
-  for (const fd of Deno.readDirSync("/proc/self/fd")) {
-    try {
-      const target = Deno.readLinkSync(`/proc/self/fd/${fd.name}`);
-      if (target === dir || target.startsWith(dir + "/")) n++;
-    } catch {
-      // The fd closed between listing and reading: not ours to count.
-    }
-  }
-  return n;
-}
 
 Deno.test("cancelling an archive of planArchive() closes every folder and file it had open", async () => {
   await withTempRoot(async ({ root }) => {

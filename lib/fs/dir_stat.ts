@@ -265,6 +265,46 @@ export interface WholeFile extends Omit<EntryStat, "ino"> {
   bytes: Uint8Array<ArrayBuffer> | null;
 }
 
+/** What an open descriptor's fstat says of a file, with the descriptor (close it). */
+interface OpenFacts {
+  fd: number;
+  mode: number;
+  size: number;
+  mtimeMs: number;
+}
+
+let statBuffer: Uint8Array | null = null;
+
+/** Opens `path` with {@link O_HEAD} and fstats the descriptor; null when either fails (nothing left open). */
+function openFacts(lib: Libc, path: string): OpenFacts | null {
+  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
+  if (fd < 0) return null;
+  const layout = LAYOUTS[Deno.build.arch];
+  const st = statBuffer ??= new Uint8Array(layout.size);
+  if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) {
+    lib.close(fd);
+    return null;
+  }
+  const view = new DataView(st.buffer);
+  return {
+    fd,
+    mode: view.getUint32(layout.mode, true),
+    size: Number(view.getBigInt64(48, true)),
+    mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
+  };
+}
+
+/** Reads the first `size` bytes of the descriptor into `target`; false when the file ended sooner. */
+function readFully(lib: Libc, fd: number, target: Uint8Array, size: number): boolean {
+  let n = 0;
+  while (n < size) {
+    const r = Number(lib.read(fd, target.subarray(n, size), BigInt(size - n)));
+    if (r <= 0) break;
+    n += r;
+  }
+  return n === size;
+}
+
 /**
  * Opens `path` with libc (O_NONBLOCK, O_NOFOLLOW: a FIFO swapped in since the gate's lstat does not block the
  * server, a symlink swapped in is not followed), fstats the descriptor and reads the file whole when it is a
@@ -274,26 +314,14 @@ export interface WholeFile extends Omit<EntryStat, "ino"> {
 export function readWholeFile(path: string, max: number): WholeFile | null | undefined {
   const lib = loadLibc();
   if (lib === null) return undefined;
-  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
-  if (fd < 0) return null;
+  const file = openFacts(lib, path);
+  if (file === null) return null;
+  const { fd, mode, size, mtimeMs } = file;
   try {
-    const layout = LAYOUTS[Deno.build.arch];
-    const st = new Uint8Array(layout.size);
-    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return null;
-    const view = new DataView(st.buffer);
-    const mode = view.getUint32(layout.mode, true);
-    const size = Number(view.getBigInt64(48, true));
-    const mtimeMs = denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true)));
     if (fileType(mode) !== S_IFREG || size > max) return { mode, size, mtimeMs, bytes: null };
     const bytes = new Uint8Array(size);
-    let n = 0;
-    while (n < size) {
-      const r = Number(lib.read(fd, bytes.subarray(n), BigInt(size - n)));
-      if (r <= 0) break;
-      n += r;
-    }
     // Shortened between the fstat and the read (truncated in place): no bytes; the caller streams it.
-    return n === size ? { mode, size, mtimeMs, bytes } : null;
+    return readFully(lib, fd, bytes, size) ? { mode, size, mtimeMs, bytes } : null;
   } finally {
     lib.close(fd);
   }
@@ -305,8 +333,6 @@ export interface WholeFileRead extends Omit<EntryStat, "ino"> {
   read: number;
 }
 
-let statInto: Uint8Array | null = null;
-
 /**
  * {@link readWholeFile} into the caller's buffer, for loops that read many small files (archives): opens `path`
  * the same way (O_NONBLOCK, O_NOFOLLOW), fstats it and, when it is a regular file of at most `target.length`
@@ -317,24 +343,12 @@ let statInto: Uint8Array | null = null;
 export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRead | null | undefined {
   const lib = loadLibc();
   if (lib === null) return undefined;
-  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
-  if (fd < 0) return null;
+  const file = openFacts(lib, path);
+  if (file === null) return null;
+  const { fd, mode, size, mtimeMs } = file;
   try {
-    const layout = LAYOUTS[Deno.build.arch];
-    const st = statInto ??= new Uint8Array(layout.size);
-    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return null;
-    const view = new DataView(st.buffer);
-    const mode = view.getUint32(layout.mode, true);
-    const size = Number(view.getBigInt64(48, true));
-    const mtimeMs = denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true)));
     if (fileType(mode) !== S_IFREG || size > target.length) return { mode, size, mtimeMs, read: -1 };
-    let n = 0;
-    while (n < size) {
-      const r = Number(lib.read(fd, target.subarray(n, size), BigInt(size - n)));
-      if (r <= 0) break;
-      n += r;
-    }
-    return n === size ? { mode, size, mtimeMs, read: n } : null;
+    return readFully(lib, fd, target, size) ? { mode, size, mtimeMs, read: size } : null;
   } finally {
     lib.close(fd);
   }
