@@ -1,5 +1,5 @@
 /** Test helpers for lib/fs: a temp server root and gate contexts on it. */
-import type { Permissions, Rule } from "../types.ts";
+import type { Permissions, Rule, Sorting } from "../types.ts";
 import type { GateContext } from "./gate.ts";
 
 /** Every permission on. */
@@ -84,3 +84,15 @@ export async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Every sorting a listing can be asked for: each field both ways, and the default ("") both ways. */
+export const ALL_SORTINGS: Sorting[] = [
+  { by: "name", asc: false },
+  { by: "name", asc: true },
+  { by: "size", asc: true },
+  { by: "size", asc: false },
+  { by: "modified", asc: true },
+  { by: "modified", asc: false },
+  { by: "", asc: false },
+  { by: "", asc: true },
+];

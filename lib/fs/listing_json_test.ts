@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import type { GateContext } from "./gate.ts";
-import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
 import { ListingCache } from "./listing_cache.ts";
 import { getResourceJson } from "./resources.ts";
 import { referenceListing } from "./_listing_reference.ts";
-import { ctxFor, pathRule, regexRule, withTempRoot } from "./_testing.ts";
+import { ALL_SORTINGS, ctxFor, pathRule, regexRule, withTempRoot } from "./_testing.ts";
 
 /** A small deterministic PRNG, so a failure can be replayed from its seed. */
 function prng(seed: number): () => number {
@@ -70,17 +69,6 @@ async function randomTree(
   assert.equal(mk.code, 0);
 }
 
-const SORTINGS: Sorting[] = [
-  { by: "name", asc: false },
-  { by: "name", asc: true },
-  { by: "size", asc: true },
-  { by: "size", asc: false },
-  { by: "modified", asc: true },
-  { by: "modified", asc: false },
-  { by: "", asc: false },
-  { by: "", asc: true },
-];
-
 function contexts(root: string): { label: string; ctx: GateContext; vpath: string }[] {
   return [
     { label: "plain", ctx: ctxFor(root), vpath: "/d/" },
@@ -112,7 +100,7 @@ async function compareOnRandomTrees(options: { seeds: number[]; parts: string[];
         await new Promise((r) => setTimeout(r, 100));
         for (const { label, ctx, vpath } of contexts(root)) {
           for (const readHeaders of label === "plain" ? [true, false] : [true]) {
-            for (const sorting of SORTINGS) {
+            for (const sorting of ALL_SORTINGS) {
               const opts = { sorting, readHeaders };
               const what = `seed ${seed}, ${label}, ${JSON.stringify(sorting)}, readHeaders ${readHeaders}`;
               const reference = JSON.stringify(await referenceListing(ctx, vpath, opts));
@@ -157,7 +145,7 @@ Deno.test("getResourceJson() lists the same items as the reference listing where
 Deno.test("getResourceJson() answers a file as one JSON object, and raw bytes for X-Encoding", async () => {
   await withTempRoot(async ({ root }) => {
     await Deno.writeTextFile(`${root}/a.txt`, "hello");
-    const opts = { sorting: SORTINGS[0], readHeaders: true };
+    const opts = { sorting: ALL_SORTINGS[0], readHeaders: true };
     const answer = JSON.parse(text((await getResourceJson(ctxFor(root), "/a.txt", opts)).json!));
     assert.deepEqual([answer.path, answer.name, answer.size, answer.type, answer.content], [
       "/a.txt",

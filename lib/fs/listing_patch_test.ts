@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Resource, Sorting } from "../types.ts";
+import type { Resource } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
 import { type GateContext, resolveScoped } from "./gate.ts";
 import { ListingCache } from "./listing_cache.ts";
@@ -7,7 +7,7 @@ import { patchToNow } from "./listing_patch.ts";
 import { type DirSnapshot, scanDirectory, stampOf } from "./listing_snapshot.ts";
 import { getResourceJson } from "./resources.ts";
 import { referenceListing } from "./_listing_reference.ts";
-import { ctxFor, withTempRoot } from "./_testing.ts";
+import { ALL_SORTINGS, ctxFor, withTempRoot } from "./_testing.ts";
 
 /** A small deterministic PRNG, so a failure can be replayed from its seed. */
 function prng(seed: number): () => number {
@@ -19,17 +19,6 @@ function prng(seed: number): () => number {
   };
 }
 
-const SORTINGS: Sorting[] = [
-  { by: "name", asc: false },
-  { by: "name", asc: true },
-  { by: "size", asc: true },
-  { by: "size", asc: false },
-  { by: "modified", asc: true },
-  { by: "modified", asc: false },
-  { by: "", asc: false },
-  { by: "", asc: true },
-];
-
 function text(chunks: Uint8Array[]): string {
   const decoder = new TextDecoder();
   return chunks.map((c) => decoder.decode(c, { stream: true })).join("") + decoder.decode();
@@ -37,7 +26,7 @@ function text(chunks: Uint8Array[]): string {
 
 /** Cached listing against the plain reference listing, for every sorting. */
 async function compareAll(ctx: GateContext, cache: ListingCache, what: string): Promise<void> {
-  for (const sorting of SORTINGS) {
+  for (const sorting of ALL_SORTINGS) {
     const opts = { sorting, readHeaders: true };
     const want: Resource = await referenceListing(ctx, "/d", opts);
     const got: Resource = JSON.parse(
@@ -191,9 +180,9 @@ async function cachedFolder(root: string, count: number): Promise<{ ctx: GateCon
   for (let i = 0; i < count; i++) await Deno.writeTextFile(`${root}/d/f${i}.txt`, "x");
   const ctx = ctxFor(root);
   const cache = new ListingCache({ minEntries: 0 });
-  await getResourceJson(ctx, "/d", { sorting: SORTINGS[0], readHeaders: true, listings: cache });
+  await getResourceJson(ctx, "/d", { sorting: ALL_SORTINGS[0], readHeaders: true, listings: cache });
   await new Promise((r) => setTimeout(r, 100));
-  await getResourceJson(ctx, "/d", { sorting: SORTINGS[0], readHeaders: true, listings: cache });
+  await getResourceJson(ctx, "/d", { sorting: ALL_SORTINGS[0], readHeaders: true, listings: cache });
   return { ctx, cache };
 }
 
@@ -222,7 +211,7 @@ Deno.test("the listing cache reads a folder again instead of patching when exact
         await change(root);
         await eventsArrive(cache, before.events);
         const readHeaders = opts?.readHeaders ?? true;
-        const sorting = SORTINGS[0];
+        const sorting = ALL_SORTINGS[0];
         const got = text((await getResourceJson(ctx, "/d", { sorting, readHeaders, listings: cache })).json!);
         const want = JSON.stringify(await referenceListing(ctx, "/d", { sorting, readHeaders }));
         assert.equal(got, want, label);
@@ -264,7 +253,7 @@ Deno.test("the event of a change a patch already showed keeps the snapshot's ord
       Deno.writeTextFileSync(`${root}/d/new.txt`, "n");
       const first = await cache.snapshot(d, { readHeaders: true });
       assert.ok(first.names.includes("new.txt"));
-      await getResourceJson(ctx, "/d", { sorting: SORTINGS[0], readHeaders: true, listings: cache });
+      await getResourceJson(ctx, "/d", { sorting: ALL_SORTINGS[0], readHeaders: true, listings: cache });
       assert.equal(first.rendered.size, 1);
       await eventsArrive(cache, before.events);
       const second = await cache.snapshot(d, { readHeaders: true });
