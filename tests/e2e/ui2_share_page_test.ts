@@ -12,6 +12,7 @@ import {
   writeFile,
 } from "./_server.ts";
 import type { E2eServer } from "./_server.ts";
+import { TEST_PASSWORD } from "../_helpers.ts";
 
 const run = await hasChromium();
 
@@ -37,7 +38,10 @@ Deno.test({
   sanitizeResources: false,
   async fn(t) {
     const server = await startServer({
-      users: [{ username: "alice", perm: { create: true, download: true, share: true } }],
+      users: [
+        { username: "alice", perm: { create: true, download: true, share: true } },
+        { username: "carol", perm: { create: true, download: true, share: true } },
+      ],
     });
     const browser = await launchBrowser();
     try {
@@ -144,6 +148,40 @@ Deno.test({
           await context.close();
         }
       });
+
+      await t.step(
+        "a link whose owner may no longer download shows the forbidden screen, not the content",
+        async () => {
+          await writeFile(server, "/carol.txt", "carol's words");
+          const res = await server.t.request("/api/share/carol.txt", {
+            as: "carol",
+            method: "POST",
+            body: "{}",
+          });
+          assert.equal(res.status, 200);
+          const hash = (await res.json()).hash;
+          const id = server.t.users.carol.id;
+          const upd = await server.t.request(`/api/users/${id}`, {
+            method: "PUT",
+            as: "admin",
+            body: JSON.stringify({
+              what: "user",
+              which: ["perm"],
+              current_password: TEST_PASSWORD,
+              data: { id, perm: { download: false } },
+            }),
+          });
+          assert.equal(upd.status, 200);
+          const { page, context } = await newSession(browser, server);
+          await openShare(page, server, hash);
+          const view = page.getByTestId("error-view");
+          await view.waitFor();
+          assert.equal(await view.getAttribute("data-status"), "403");
+          assert.match(await view.textContent() ?? "", /don't have permissions/);
+          assert.doesNotMatch(await page.content(), /carol's words/);
+          await context.close();
+        },
+      );
 
       await t.step("phone: preview and gallery fit 390 px", async () => {
         const { page, context } = await newSession(browser, server, {
