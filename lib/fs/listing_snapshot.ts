@@ -347,7 +347,9 @@ export function snapshotBytes(snap: DirSnapshot): number {
   let bytes = fixedBytes.get(snap);
   if (bytes === undefined) {
     bytes = snap.fragments.byteLength + snap.offsets.byteLength + snap.kinds.byteLength +
-      snap.dots.byteLength + (snap.inos?.byteLength ?? 0) + snap.sizes.byteLength + snap.mtimes.byteLength +
+      // Inode numbers, and the entry ids a patch makes from them (8 bytes per entry, listing_patch.ts).
+      snap.dots.byteLength + (snap.inos === null ? 0 : snap.inos.byteLength + snap.inos.length * 8) +
+      snap.sizes.byteLength + snap.mtimes.byteLength +
       snap.modes.byteLength +
       snap.dirs.length * 8;
     for (const name of snap.names) bytes += name.length + NAME_OVERHEAD;
