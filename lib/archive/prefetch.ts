@@ -52,15 +52,15 @@ export interface PrepareOptions {
   /** Entries prepared ahead at most (PREFETCH_DEPTH). */
   depth?: number;
   /** Bytes read whole held at most (PREFETCH_BYTES), the entry being written included; one alone may exceed it. */
+  maxBytes?: number;
   /** Size of the reused buffers lent to readWhole (PREFETCH_SLAB). */
   slab?: number;
-  maxBytes?: number;
 }
 
 /**
  * Yields the entries in order, sanitised and opened or read, with up to `depth` of them prepared ahead and at
- * most `maxBytes` of content read whole held. Refused names are skipped (logged); a file that cannot be opened or read throws
- * (entryFailure) when its turn comes, not before. When the consumer stops early, nothing more is read, and the
+ * most `maxBytes` of content read whole held. Refused names are skipped (logged); a file that cannot be opened
+ * or read throws (entryFailure) when its turn comes, not before. When the consumer stops early, nothing more is read, and the
  * streams opened ahead are cancelled (closing their files).
  */
 export async function* prepareEntries(

@@ -58,9 +58,9 @@ const encoder = new TextEncoder();
 
 /**
  * The bytes of a small regular file read into `buffer`, at most its listed `size` (a file that grew is cut
- * there, as by fileReadable). Null whenever the one-call read cannot answer (no libc, gone, a symlink or a FIFO swapped in,
- * grown past WHOLE_READ_MAX or the buffer, truncated during the read): the archiver then calls open(), which fails or streams
- * exactly as it would have.
+ * there, as by fileReadable). Null whenever the one-call read cannot answer (no libc, gone, a symlink or a FIFO
+ * swapped in, grown past WHOLE_READ_MAX or the buffer, truncated during the read): the archiver then calls
+ * open(), which refuses or streams it.
  */
 function readSmall(real: string, size: number, buffer: Uint8Array): Uint8Array | null {
   const whole = readWholeFileInto(

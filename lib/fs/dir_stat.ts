@@ -128,6 +128,20 @@ export function denoMs(sec: number, nsec: number): number {
 
 const encoder = new TextEncoder();
 
+/**
+ * Reads a `struct stat` buffer into `out` (int64 fields as two 32-bit halves: no BigInt per entry; the
+ * offsets of size, mtime and inode are the same on x86-64 and arm64, the mode's is in {@link LAYOUTS}).
+ */
+function readFacts(view: DataView, modeAt: number, out: EntryStat): void {
+  out.mode = view.getUint32(modeAt, true);
+  out.size = view.getInt32(52, true) * 4294967296 + view.getUint32(48, true);
+  out.mtimeMs = denoMs(
+    view.getInt32(92, true) * 4294967296 + view.getUint32(88, true),
+    view.getUint32(96, true),
+  );
+  out.ino = view.getUint32(12, true) * 4294967296 + view.getUint32(8, true);
+}
+
 function ffiDirStat(lib: Libc, real: string): DirStat | null {
   const layout = LAYOUTS[Deno.build.arch];
   const path = encoder.encode(real + "\0");
@@ -136,16 +150,7 @@ function ffiDirStat(lib: Libc, real: string): DirStat | null {
   const buf = new Uint8Array(layout.size);
   const view = new DataView(buf.buffer);
   const facts: EntryStat = { mode: 0, size: 0, mtimeMs: 0, ino: 0 };
-  /** Reads the stat buffer into `facts` (int64 fields as two 32-bit halves: no BigInt per entry). */
-  const fill = () => {
-    facts.mode = view.getUint32(layout.mode, true);
-    facts.size = view.getInt32(52, true) * 4294967296 + view.getUint32(48, true);
-    facts.mtimeMs = denoMs(
-      view.getInt32(92, true) * 4294967296 + view.getUint32(88, true),
-      view.getUint32(96, true),
-    );
-    facts.ino = view.getUint32(12, true) * 4294967296 + view.getUint32(8, true);
-  };
+  const fill = () => readFacts(view, layout.mode, facts);
   let listed: RawNames | null = null;
   let name = new Uint8Array(1024);
   const head = new Uint8Array(HEADER_BYTES);
@@ -265,44 +270,42 @@ export interface WholeFile extends Omit<EntryStat, "ino"> {
   bytes: Uint8Array<ArrayBuffer> | null;
 }
 
-/** What an open descriptor's fstat says of a file, with the descriptor (close it). */
-interface OpenFacts {
-  fd: number;
-  mode: number;
-  size: number;
-  mtimeMs: number;
-}
-
 let statBuffer: Uint8Array | null = null;
 
-/** Opens `path` with {@link O_HEAD} and fstats the descriptor; null when either fails (nothing left open). */
-function openFacts(lib: Libc, path: string): OpenFacts | null {
+/**
+ * Opens `path` with {@link O_HEAD}, fstats the descriptor and, when it is a regular file of at most `max`
+ * bytes, reads it whole into `bufferFor(size)`: the facts with the bytes read (null: not regular, or too big);
+ * null when it cannot be opened so or was shortened during the read; undefined where libc is not available.
+ */
+function readWhole(
+  path: string,
+  max: number,
+  bufferFor: (size: number) => Uint8Array,
+): { facts: EntryStat; bytes: Uint8Array | null } | null | undefined {
+  const lib = loadLibc();
+  if (lib === null) return undefined;
   const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
   if (fd < 0) return null;
-  const layout = LAYOUTS[Deno.build.arch];
-  const st = statBuffer ??= new Uint8Array(layout.size);
-  if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) {
+  try {
+    const layout = LAYOUTS[Deno.build.arch];
+    const st = statBuffer ??= new Uint8Array(layout.size);
+    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return null;
+    const facts: EntryStat = { mode: 0, size: 0, mtimeMs: 0, ino: 0 };
+    readFacts(new DataView(st.buffer), layout.mode, facts);
+    const size = facts.size;
+    if (fileType(facts.mode) !== S_IFREG || size > max) return { facts, bytes: null };
+    const bytes = bufferFor(size);
+    let n = 0;
+    while (n < size) {
+      const r = Number(lib.read(fd, bytes.subarray(n, size), BigInt(size - n)));
+      if (r <= 0) break;
+      n += r;
+    }
+    // Shortened between the fstat and the read (truncated in place): nothing; the caller streams it.
+    return n === size ? { facts, bytes: bytes.subarray(0, size) } : null;
+  } finally {
     lib.close(fd);
-    return null;
   }
-  const view = new DataView(st.buffer);
-  return {
-    fd,
-    mode: view.getUint32(layout.mode, true),
-    size: Number(view.getBigInt64(48, true)),
-    mtimeMs: denoMs(Number(view.getBigInt64(88, true)), Number(view.getBigInt64(96, true))),
-  };
-}
-
-/** Reads the first `size` bytes of the descriptor into `target`; false when the file ended sooner. */
-function readFully(lib: Libc, fd: number, target: Uint8Array, size: number): boolean {
-  let n = 0;
-  while (n < size) {
-    const r = Number(lib.read(fd, target.subarray(n, size), BigInt(size - n)));
-    if (r <= 0) break;
-    n += r;
-  }
-  return n === size;
 }
 
 /**
@@ -312,19 +315,10 @@ function readFully(lib: Libc, fd: number, target: Uint8Array, size: number): boo
  * permission), and undefined where libc is not available (the caller's portable path then).
  */
 export function readWholeFile(path: string, max: number): WholeFile | null | undefined {
-  const lib = loadLibc();
-  if (lib === null) return undefined;
-  const file = openFacts(lib, path);
-  if (file === null) return null;
-  const { fd, mode, size, mtimeMs } = file;
-  try {
-    if (fileType(mode) !== S_IFREG || size > max) return { mode, size, mtimeMs, bytes: null };
-    const bytes = new Uint8Array(size);
-    // Shortened between the fstat and the read (truncated in place): no bytes; the caller streams it.
-    return readFully(lib, fd, bytes, size) ? { mode, size, mtimeMs, bytes } : null;
-  } finally {
-    lib.close(fd);
-  }
+  const whole = readWhole(path, max, (size) => new Uint8Array(size));
+  if (!whole) return whole;
+  const { mode, size, mtimeMs } = whole.facts;
+  return { mode, size, mtimeMs, bytes: whole.bytes as Uint8Array<ArrayBuffer> | null };
 }
 
 /** What {@link readWholeFileInto} found: the descriptor's fstat and how many bytes it read. */
@@ -341,15 +335,8 @@ export interface WholeFileRead extends Omit<EntryStat, "ino"> {
  * libc is not available.
  */
 export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRead | null | undefined {
-  const lib = loadLibc();
-  if (lib === null) return undefined;
-  const file = openFacts(lib, path);
-  if (file === null) return null;
-  const { fd, mode, size, mtimeMs } = file;
-  try {
-    if (fileType(mode) !== S_IFREG || size > target.length) return { mode, size, mtimeMs, read: -1 };
-    return readFully(lib, fd, target, size) ? { mode, size, mtimeMs, read: size } : null;
-  } finally {
-    lib.close(fd);
-  }
+  const whole = readWhole(path, target.length, () => target);
+  if (!whole) return whole;
+  const { mode, size, mtimeMs } = whole.facts;
+  return { mode, size, mtimeMs, read: whole.bytes === null ? -1 : size };
 }
