@@ -129,6 +129,17 @@ export async function run(cmd: string, args: string[], options: { stdin?: Uint8A
   return stdout;
 }
 
+/** The parts one after the other, in one array. */
+export function concatBytes(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Collects a stream into one array. */
 export async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());

@@ -1,15 +1,6 @@
 import assert from "node:assert/strict";
 import { CHUNK_TARGET, ChunkBuffer } from "./stream.ts";
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+import { concatBytes as concat } from "./_testing.ts";
 
 function piece(size: number, seed: number): Uint8Array {
   return new Uint8Array(size).map((_, i) => (i * 7 + seed) & 0xff);

@@ -2,6 +2,7 @@
 import { BlobWriter, Uint8ArrayReader, ZipWriter } from "@zip.js/zip.js";
 import { crc32 } from "../archive/crc.ts";
 import { BLOCK } from "../archive/tar.ts";
+import { concatBytes } from "../archive/_testing.ts";
 import { type EventHooks, noopHooks } from "../hooks.ts";
 import type { FsRequest } from "../fs/request.ts";
 import type { StoredUser } from "../types.ts";
@@ -80,13 +81,7 @@ export function tarOf(entries: RawTarEntry[]): Uint8Array<ArrayBuffer> {
     parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(2 * BLOCK));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** One zip entry; `mode` sets the Unix mode (0o120777 makes a symlink whose target is the data). */

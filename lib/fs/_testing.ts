@@ -96,3 +96,13 @@ export const ALL_SORTINGS: Sorting[] = [
   { by: "", asc: false },
   { by: "", asc: true },
 ];
+
+/** mulberry32: a small deterministic PRNG, so a randomised test's failure can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}

@@ -4,17 +4,7 @@ import { TEMP_PREFIX } from "./atomic.ts";
 import { ListingCache } from "./listing_cache.ts";
 import { getResourceJson } from "./resources.ts";
 import { referenceListing } from "./_listing_reference.ts";
-import { ALL_SORTINGS, ctxFor, pathRule, regexRule, withTempRoot } from "./_testing.ts";
-
-/** A small deterministic PRNG, so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { ALL_SORTINGS, ctxFor, pathRule, prng, regexRule, withTempRoot } from "./_testing.ts";
 
 /** Name parts whose natural order is a total order (no leading zeros, no huge numbers). */
 const SAFE_PARTS = ["a", "B", "b", "file", "1", "10", "2", "9", ".", "-", "é", '"q', "\\", " ", "日本"];

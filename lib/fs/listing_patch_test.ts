@@ -7,17 +7,7 @@ import { patchToNow } from "./listing_patch.ts";
 import { type DirSnapshot, scanDirectory, stampOf } from "./listing_snapshot.ts";
 import { getResourceJson } from "./resources.ts";
 import { referenceListing } from "./_listing_reference.ts";
-import { ALL_SORTINGS, ctxFor, withTempRoot } from "./_testing.ts";
-
-/** A small deterministic PRNG, so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { ALL_SORTINGS, ctxFor, prng, withTempRoot } from "./_testing.ts";
 
 function text(chunks: Uint8Array[]): string {
   const decoder = new TextDecoder();

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { filesFixture, SECRET } from "../fixtures/fs/tree.ts";
 import { shares } from "../../lib/storage/mod.ts";
 import { captureLog } from "./_log.ts";
+import { prng } from "../../lib/fs/_testing.ts";
 
 const SEED = Number(Deno.env.get("HOSTILE_SEED") || 0x5eed_2026);
 const ITERATIONS = Number(Deno.env.get("HOSTILE_ITERATIONS") || 10_000);
@@ -16,18 +17,6 @@ const ITERATIONS = Number(Deno.env.get("HOSTILE_ITERATIONS") || 10_000);
  * 3x faster than one, and still deterministic.
  */
 const PARTITIONS = 4;
-
-/** mulberry32: a small seeded PRNG, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   "..",

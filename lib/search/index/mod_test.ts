@@ -1,21 +1,10 @@
 import assert from "node:assert/strict";
-import { ctxFor, makeTree, pathRule, regexRule, withTempRoot } from "../../fs/_testing.ts";
+import { ctxFor, makeTree, pathRule, prng, regexRule, withTempRoot } from "../../fs/_testing.ts";
 import type { GateContext } from "../../fs/gate.ts";
 import type { Rule } from "../../types.ts";
 import { parseSearchQuery, searchFiles } from "../mod.ts";
 import { NameArena, SEGMENT } from "./arena.ts";
 import { SearchIndex } from "./mod.ts";
-
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = seed + 0x6d2b79f5 | 0;
-    let t = Math.imul(seed ^ seed >>> 15, 1 | seed);
-    t = t + Math.imul(t ^ t >>> 7, 61 | t) ^ t;
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)];
@@ -165,7 +154,7 @@ Deno.test("property: after random creates, renames, deletes and rule changes the
   let total = 0;
   for (const seed of [1, 2, 3]) {
     await withTempRoot(async ({ root }) => {
-      const r = rng(seed);
+      const r = prng(seed);
       const index = new SearchIndex(root, { reconcileMs: 0, debounceMs: 5 });
       try {
         const started = index.start();
