@@ -62,7 +62,7 @@ interface Slot {
   /** Events seen so far and the names they changed. */
   changes: ChangeLog;
   snapshot: DirSnapshot | null;
-  /** `events` when the snapshot's read began. */
+  /** `changes.events` when the snapshot's read (or patch) began. */
   snapshotEvents: number;
   entries: number;
   bytes: number;

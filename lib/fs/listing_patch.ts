@@ -33,6 +33,7 @@ import {
   isSameStamp,
   KIND_DIR,
   KIND_LINK,
+  sortingOfKey,
 } from "./listing_snapshot.ts";
 import { comparatorFor } from "./sort.ts";
 
@@ -124,13 +125,6 @@ interface Entry {
   info: EntryStat | null;
   kind: number;
   fragment: Uint8Array;
-}
-
-/** The sorting an order key of listing_snapshot.ts's `orderOf()` stands for. */
-function sortingOfKey(key: string): Sorting {
-  if (key === "bytes") return { by: "", asc: false };
-  const [by, asc] = key.split(":");
-  return { by, asc: asc === "true" };
 }
 
 /**

@@ -317,6 +317,13 @@ function orderKey(sorting: Sorting): string {
   }
 }
 
+/** The sorting an order key of {@link orderOf} stands for (the inverse of `orderKey`). */
+export function sortingOfKey(key: string): Sorting {
+  if (key === "bytes") return { by: "", asc: false };
+  const [by, asc] = key.split(":");
+  return { by, asc: asc === "true" };
+}
+
 /** The non-link entries in listing order (a stable sort of read order); cached per order in the snapshot. */
 export function orderOf(snap: DirSnapshot, sorting: Sorting): Uint32Array {
   const key = orderKey(sorting);
