@@ -29,6 +29,8 @@ export class RequestActivity {
   #grantUntil = -Infinity;
   #waiters: (() => void)[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When #timer fires. */
+  #timerAt = Infinity;
 
   constructor(options: RequestActivityOptions = {}) {
     this.#holdMs = options.holdMs ?? 5_000;
@@ -103,8 +105,6 @@ export class RequestActivity {
       this.#wake();
     }, wait);
   }
-
-  #timerAt = Infinity;
 
   #wake(): void {
     const waiters = this.#waiters;

@@ -60,8 +60,8 @@ export interface PrepareOptions {
 /**
  * Yields the entries in order, sanitised and opened or read, with up to `depth` of them prepared ahead and at
  * most `maxBytes` of content read whole held. Refused names are skipped (logged); a file that cannot be opened
- * or read throws (entryFailure) when its turn comes, not before. When the consumer stops early, nothing more is read, and the
- * streams opened ahead are cancelled (closing their files).
+ * or read throws (entryFailure) when its turn comes, not before. When the consumer stops early, nothing more
+ * is read, and the streams opened ahead are cancelled (closing their files).
  */
 export async function* prepareEntries(
   entries: AsyncIterable<ArchiveEntry>,
