@@ -83,7 +83,7 @@ Deno.test("SearchIndex.close() ends a step waiting for requests at once, without
     let timer: ReturnType<typeof setTimeout> | undefined;
     const closed = await Promise.race([
       index.close().then(() => "closed"),
-      new Promise((r) => timer = setTimeout(() => r("still waiting after 10 s"), 10_000)),
+      new Promise((r) => timer = setTimeout(() => r("still waiting after 30 s"), 30_000)),
     ]);
     clearTimeout(timer);
     assert.equal(closed, "closed");
