@@ -33,6 +33,7 @@ import {
   isSameStamp,
   KIND_DIR,
   KIND_LINK,
+  makeSnapshot,
   sortingOfKey,
 } from "./listing_snapshot.ts";
 import { comparatorFor } from "./sort.ts";
@@ -258,13 +259,7 @@ export function patchSnapshot(
   }
   flush();
   offsets[m] = at;
-  const dirs: number[] = [];
-  let linkCount = 0;
-  for (let j = 0; j < m; j++) {
-    if (kinds[j] === KIND_DIR) dirs.push(j);
-    else if (kinds[j] === KIND_LINK) linkCount++;
-  }
-  const patched: DirSnapshot = {
+  const patched = makeSnapshot({
     real: snap.real,
     stamp: start.stamp,
     scannedAt: start.startedAt,
@@ -279,13 +274,7 @@ export function patchSnapshot(
     inos,
     fragments,
     offsets,
-    replaced: new Map(),
-    dirs,
-    linkCount,
-    orders: new Map(),
-    rendered: new Map(),
-    changes: 0,
-  };
+  });
   if (ids !== null) idCache.set(patched, ids);
   // Kept entries in their old relative order: the kept orders stay sorted, with the changed ones inserted.
   // (Otherwise the folder's read order changed: orders are computed again when needed.)

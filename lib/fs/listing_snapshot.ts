@@ -181,8 +181,6 @@ export async function scanDirectory(
   const dots = new Uint8Array(n);
   const offsets = new Uint32Array(n + 1);
   const sink = new ByteSink(n * 200);
-  const dirs: number[] = [];
-  let linkCount = 0;
   const types = new TypeMemo();
   try {
     for (let start = 0; start < n; start += CHUNK) {
@@ -208,14 +206,12 @@ export async function scanDirectory(
         const type = info === null ? S_IFLNK : fileType(info.mode);
         if (info === null || type === S_IFLNK) {
           kinds[i] = KIND_LINK;
-          linkCount++;
           continue;
         }
         const size = info.size, mtimeMs = info.mtimeMs, mode = goFileMode(info.mode);
         let itemType = "";
         if (type === S_IFDIR) {
           kinds[i] = KIND_DIR;
-          dirs.push(i);
         } else {
           itemType = types.of(name, { size, type, readHeaders: options.readHeaders, stat });
         }
@@ -237,7 +233,7 @@ export async function scanDirectory(
   }
   const m = names.length;
   offsets[m] = sink.length;
-  return {
+  return makeSnapshot({
     real,
     stamp,
     scannedAt,
@@ -255,9 +251,28 @@ export async function scanDirectory(
       ? sink.buf.subarray(0, sink.length)
       : sink.buf.slice(0, sink.length),
     offsets: offsets.subarray(0, m + 1),
-    replaced: new Map(),
+  });
+}
+
+/** What a snapshot is made of; the rest follows from it (see {@link makeSnapshot}). */
+export type SnapshotFacts = Omit<
+  DirSnapshot,
+  "dirs" | "linkCount" | "replaced" | "orders" | "rendered" | "changes"
+>;
+
+/** A snapshot of `facts`: its sub-directories and link count taken from the kinds, nothing replaced or kept yet. */
+export function makeSnapshot(facts: SnapshotFacts): DirSnapshot {
+  const dirs: number[] = [];
+  let linkCount = 0;
+  for (let i = 0; i < facts.kinds.length; i++) {
+    if (facts.kinds[i] === KIND_DIR) dirs.push(i);
+    else if (facts.kinds[i] === KIND_LINK) linkCount++;
+  }
+  return {
+    ...facts,
     dirs,
     linkCount,
+    replaced: new Map(),
     orders: new Map(),
     rendered: new Map(),
     changes: 0,
