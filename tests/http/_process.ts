@@ -1,6 +1,11 @@
 /** Helpers for tests that run the real commands (`deno task start`, `deno task users`) as subprocesses. */
 
 const ROOT = new URL("../..", import.meta.url).pathname;
+/**
+ * Plain output whatever the caller's terminal: Deno colours its own lines (the "Task …" echo) when it decides
+ * the output can take colours, which breaks the matching below when the tests run from a terminal or `npx`.
+ */
+const PLAIN = { NO_COLOR: "1" };
 
 /** What a finished command printed, and its exit code. */
 export interface CommandResult {
@@ -17,10 +22,10 @@ export async function runTask(
   args: string[],
   options: { env?: Record<string, string>; stdin?: string; timeoutMs?: number } = {},
 ): Promise<CommandResult> {
-  const child = new Deno.Command("deno", {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["task", task, ...args],
     cwd: ROOT,
-    env: options.env ?? {},
+    env: { ...PLAIN, ...options.env },
     stdin: options.stdin === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
@@ -60,10 +65,10 @@ export interface ServerProcess {
  */
 export async function startServer(args: string[], env: Record<string, string>): Promise<ServerProcess> {
   const fixed = args.includes("--port");
-  const child = new Deno.Command("deno", {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "start", ...(fixed ? [] : ["--port", "0"]), ...args],
     cwd: ROOT,
-    env,
+    env: { ...PLAIN, ...env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
