@@ -6,6 +6,11 @@
  * (so N simultaneous guesses on one instance cannot all pass), then in KV with a compare-and-set on expiring
  * counters (so every instance on the same database shares them). A success gives its slot back; a failure, an
  * error or a crash keeps it until the window ends.
+ *
+ * The in-process view refuses only on what KV said. While slots are in flight it cannot tell whether a count read
+ * from KV already holds them (a commit may land before its answer comes back, and other readers see it first), so
+ * an attempt that would only pass if some in-flight slot fails waits for one to settle and looks again instead of
+ * being refused on a guess.
  */
 import { TooManyRequestsError } from "../errors.ts";
 import { clientKey } from "../client_address.ts";
@@ -38,11 +43,13 @@ interface Counter {
   until: number;
 }
 
-/** This process's view of a counter: the last value seen in KV plus the slots not yet written there. */
+/** This process's view of a counter: the last value seen in KV plus the slots not yet settled there. */
 interface LocalCounter {
   known: number;
   pending: number;
   until: number;
+  /** Attempts waiting for a pending slot to settle. */
+  waiters: (() => void)[];
 }
 
 const MAX_LOCAL = 10_000;
@@ -61,8 +68,9 @@ export class Throttle {
   }
 
   /**
-   * Takes a slot for `client` guessing at `subject`, or throws TooManyRequestsError. The in-process part runs
-   * before the first await, so callers must call this before awaiting anything of the attempt itself.
+   * Takes a slot for `client` guessing at `subject`, or throws TooManyRequestsError. Callers must call this before
+   * awaiting anything of the attempt itself: the slot is counted in this process before the call first yields,
+   * unless it waits for slots in flight to settle, and then when it takes one.
    */
   async reserve(client: string, subject: string, now: number): Promise<Reservation> {
     const ck = clientKey(client);
@@ -72,15 +80,24 @@ export class Throttle {
       { key: keys.throttleClient(scope, ck), limit: clientLimit },
       { key: keys.throttlePair(scope, ck, sk), limit },
     ];
-    const locals = slots.map((s) => this.#localOf(JSON.stringify(s.key), now));
-    locals.forEach((l, i) => {
-      if (l.known + l.pending >= slots[i].limit) throw new TooManyRequestsError((l.until - now) / 1000);
-    });
+    let locals: LocalCounter[];
+    for (;;) {
+      locals = slots.map((s) => this.#localOf(JSON.stringify(s.key), now));
+      locals.forEach((l, i) => {
+        if (l.known >= slots[i].limit) throw new TooManyRequestsError((l.until - now) / 1000);
+      });
+      const full = locals.find((l, i) => l.known + l.pending >= slots[i].limit);
+      if (!full) break;
+      await new Promise<void>((resolve) => full.waiters.push(resolve));
+    }
     for (const l of locals) l.pending++;
     try {
       await this.#reserveInKv(slots, locals, now);
     } finally {
-      for (const l of locals) l.pending--;
+      for (const l of locals) {
+        l.pending--;
+        for (const wake of l.waiters.splice(0)) wake();
+      }
     }
     return { release: () => this.#release(slots.map((s) => s.key), locals, now) };
   }
@@ -90,7 +107,7 @@ export class Throttle {
     if (l && l.until <= now && l.pending === 0) l = undefined;
     if (!l) {
       if (this.#local.size >= MAX_LOCAL) this.#prune(now);
-      l = { known: 0, pending: 0, until: now + this.#options.windowMs };
+      l = { known: 0, pending: 0, until: now + this.#options.windowMs, waiters: [] };
       this.#local.set(id, l);
     }
     return l;

@@ -97,3 +97,50 @@ Deno.test("Throttle: very long subjects are keyed by a bounded prefix", async ()
     kv.close();
   }
 });
+
+/** A KV whose first commit lands at once but answers only when `answer()` is called (a slow remote database). */
+function slowFirstAnswer(kv: Deno.Kv) {
+  let answer!: () => void;
+  const answered = new Promise<void>((resolve) => answer = resolve);
+  let landed!: () => void;
+  const firstLanded = new Promise<void>((resolve) => landed = resolve);
+  let commits = 0;
+  const wrapped = {
+    getMany: kv.getMany.bind(kv),
+    atomic() {
+      const op = kv.atomic();
+      const commit = op.commit.bind(op);
+      op.commit = async () => {
+        const result = await commit();
+        if (commits++ === 0) {
+          landed();
+          await answered;
+        }
+        return result;
+      };
+      return op;
+    },
+  } as unknown as Deno.Kv;
+  return { kv: wrapped, firstLanded, answer };
+}
+
+Deno.test("Throttle: a slot whose commit landed but has not answered yet is not counted twice", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const slow = slowFirstAnswer(kv);
+    const t = new Throttle(slow.kv, { scope: "login", limit: 3, clientLimit: 15 });
+    const now = 1_000_000;
+    const a = t.reserve("198.51.100.1", "alice", now);
+    await slow.firstLanded;
+    // KV holds a's slot while a still waits for its answer; b reads that count and takes the second slot.
+    await t.reserve("198.51.100.1", "alice", now);
+    // Two slots of three are taken: c must get the third, not be refused on a count that holds a twice.
+    const c = t.reserve("198.51.100.1", "alice", now);
+    slow.answer();
+    await a;
+    await c;
+    await assert.rejects(t.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+  } finally {
+    kv.close();
+  }
+});
