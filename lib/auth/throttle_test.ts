@@ -98,12 +98,15 @@ Deno.test("Throttle: very long subjects are keyed by a bounded prefix", async ()
   }
 });
 
-/** A KV whose first commit lands at once but answers only when `answer()` is called (a slow remote database). */
-function slowFirstAnswer(kv: Deno.Kv) {
+/**
+ * A KV whose first commit is held until `answer()` is called (a slow remote database): it "lands" at once and only
+ * its answer waits, or it "fails" when answered, having written nothing.
+ */
+function holdFirstCommit(kv: Deno.Kv, outcome: "lands" | "fails") {
   let answer!: () => void;
   const answered = new Promise<void>((resolve) => answer = resolve);
-  let landed!: () => void;
-  const firstLanded = new Promise<void>((resolve) => landed = resolve);
+  let held!: () => void;
+  const firstHeld = new Promise<void>((resolve) => held = resolve);
   let commits = 0;
   const wrapped = {
     getMany: kv.getMany.bind(kv),
@@ -111,27 +114,27 @@ function slowFirstAnswer(kv: Deno.Kv) {
       const op = kv.atomic();
       const commit = op.commit.bind(op);
       op.commit = async () => {
-        const result = await commit();
-        if (commits++ === 0) {
-          landed();
-          await answered;
-        }
+        if (commits++ !== 0) return await commit();
+        const result = outcome === "lands" ? await commit() : null;
+        held();
+        await answered;
+        if (!result) throw new Error("connection lost");
         return result;
       };
       return op;
     },
   } as unknown as Deno.Kv;
-  return { kv: wrapped, firstLanded, answer };
+  return { kv: wrapped, firstHeld, answer };
 }
 
 Deno.test("Throttle: a slot whose commit landed but has not answered yet is not counted twice", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const slow = slowFirstAnswer(kv);
+    const slow = holdFirstCommit(kv, "lands");
     const t = new Throttle(slow.kv, { scope: "login", limit: 3, clientLimit: 15 });
     const now = 1_000_000;
     const a = t.reserve("198.51.100.1", "alice", now);
-    await slow.firstLanded;
+    await slow.firstHeld;
     // KV holds a's slot while a still waits for its answer; b reads that count and takes the second slot.
     await t.reserve("198.51.100.1", "alice", now);
     // Two slots of three are taken: c must get the third, not be refused on a count that holds a twice.
@@ -139,6 +142,25 @@ Deno.test("Throttle: a slot whose commit landed but has not answered yet is not 
     slow.answer();
     await a;
     await c;
+    await assert.rejects(t.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("Throttle: an attempt that waits on a slot in flight takes it when that slot's commit fails", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const slow = holdFirstCommit(kv, "fails");
+    const t = new Throttle(slow.kv, { scope: "login", limit: 1, clientLimit: 5 });
+    const now = 1_000_000;
+    const a = t.reserve("198.51.100.1", "alice", now);
+    await slow.firstHeld;
+    // The only slot is in flight: b can pass only if a's commit fails, so it waits instead of being refused.
+    const b = t.reserve("198.51.100.1", "alice", now);
+    slow.answer();
+    await assert.rejects(a, /connection lost/);
+    await b;
     await assert.rejects(t.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
   } finally {
     kv.close();
