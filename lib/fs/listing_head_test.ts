@@ -4,16 +4,7 @@ import type { Resource, Sorting } from "../types.ts";
 import { ListingCache } from "./listing_cache.ts";
 import { findListingHead } from "./listing_head.ts";
 import { getResourceJson } from "./resources.ts";
-import { ctxFor, pathRule, withTempRoot } from "./_testing.ts";
-
-const SORTINGS: Sorting[] = [
-  { by: "name", asc: false },
-  { by: "name", asc: true },
-  { by: "size", asc: false },
-  { by: "size", asc: true },
-  { by: "modified", asc: false },
-  { by: "modified", asc: true },
-];
+import { ALL_SORTINGS, ctxFor, pathRule, withTempRoot } from "./_testing.ts";
 
 /** Folders and files mixed in every order, links to both, a dot-file and a file a rule hides. */
 async function mixedFolder(dir: string): Promise<void> {
@@ -44,7 +35,7 @@ Deno.test("findListingHead() gives the first items of the API's listing in the p
     const ctx = ctxFor(root, { hideDotfiles: true, rules: [pathRule("/d/secret.txt")] });
     const cache = new ListingCache({ minEntries: 0 });
     try {
-      for (const sorting of SORTINGS) {
+      for (const sorting of ALL_SORTINGS) {
         const api = await apiListing(ctx, sorting);
         const expected = displayOrder(api.items!, api.sorting);
         assert.equal(expected.length, 12, "rules and dot-file hiding apply");
@@ -77,7 +68,7 @@ Deno.test("findListingHead() is null for what is not a folder the user may list"
     await mixedFolder(`${root}/d`);
     await Deno.mkdir(`${root}/outside`);
     const ctx = ctxFor(root, { scope: "/d", rules: [pathRule("/secret.txt"), pathRule("/a1")] });
-    const options = { sorting: SORTINGS[0], readHeaders: false, limit: 10 };
+    const options = { sorting: ALL_SORTINGS[0], readHeaders: false, limit: 10 };
     const cases: [string, string][] = [
       ["a file", "/B2/"],
       ["a link to a file", "/link-file/"],
