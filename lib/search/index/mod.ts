@@ -27,8 +27,8 @@ export interface SearchIndexOptions {
    */
   inlineWatchFolders?: number;
   /**
-   * ... and of at most this many entries (default 2,000): registering a recursive watch visits every entry,
-   * files included, some microseconds each, during which the thread answers nothing.
+   * ... and of at most this many entries (default 2,000): registering a recursive watch lists every folder
+   * (its files included), during which the thread answers nothing.
    */
   inlineWatchEntries?: number;
   /** Delay collecting watcher events before reading the folders they name (default 250 ms). */
