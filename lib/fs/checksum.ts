@@ -19,6 +19,11 @@ export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorith
   // node:crypto is heavy to load in Deno; only checksum requests need it.
   const { createHash } = await import("node:crypto");
   const hash = createHash(algorithm);
+  // The caller saw a regular file; a FIFO swapped in since would block the open (and a thread) until a
+  // writer comes, so look again right before it (a narrow window remains, as for archive entries).
+  if (!(await Deno.lstat(file.real)).isFile) {
+    throw new BadRequestError("not a regular file", { code: "not_a_regular_file" });
+  }
   using f = await Deno.open(file.real, { read: true });
   const buf = new Uint8Array(256 * 1024);
   for (;;) {

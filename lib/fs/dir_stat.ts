@@ -244,7 +244,7 @@ function portableDirStat(real: string): DirStat {
       };
     },
     readHead(entry: string): Uint8Array {
-      return readHeadSync(base + entry);
+      return readFileHead(base + entry);
     },
     list: () => null,
     lstatListed: () => false,
@@ -339,4 +339,41 @@ export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRe
   if (!whole) return whole;
   const { mode, size, mtimeMs } = whole.facts;
   return { mode, size, mtimeMs, read: whole.bytes === null ? -1 : size };
+}
+
+/**
+ * Up to HEADER_BYTES from the start of the regular file at `path` (a copy), for type sniffing. With libc it is
+ * opened with O_NONBLOCK | O_NOFOLLOW and fstat'ed first, so a FIFO swapped in since the caller's stat neither
+ * blocks the server's thread nor is read, and a symlink is not followed; elsewhere an lstat must find a
+ * regular file before `readHeadSync()` opens it. Empty when it cannot be read so.
+ */
+export function readFileHead(path: string): Uint8Array {
+  const lib = loadLibc();
+  if (lib === null) {
+    try {
+      return Deno.lstatSync(path).isFile ? readHeadSync(path) : new Uint8Array(0);
+    } catch {
+      return new Uint8Array(0);
+    }
+  }
+  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
+  if (fd < 0) return new Uint8Array(0);
+  try {
+    const layout = LAYOUTS[Deno.build.arch];
+    const st = statBuffer ??= new Uint8Array(layout.size);
+    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return new Uint8Array(0);
+    if (fileType(new DataView(st.buffer).getUint32(layout.mode, true)) !== S_IFREG) return new Uint8Array(0);
+    const head = new Uint8Array(HEADER_BYTES);
+    let n = 0;
+    while (n < head.length) {
+      const r = Number(lib.read(fd, head.subarray(n), BigInt(head.length - n)));
+      // Like readHeadSync(): any read error means "typed from an empty buffer".
+      if (r < 0) return new Uint8Array(0);
+      if (r === 0) break;
+      n += r;
+    }
+    return head.subarray(0, n);
+  } finally {
+    lib.close(fd);
+  }
 }

@@ -7,6 +7,7 @@ import {
   fileType,
   hasFastDirStat,
   openDirStat,
+  readFileHead,
   S_IFDIR,
   S_IFIFO,
   S_IFLNK,
@@ -78,6 +79,19 @@ Deno.test("DirStat.readHead() reads the first bytes like readHeadSync(), never b
     } finally {
       fast.close();
     }
+  });
+});
+
+Deno.test("readFileHead() reads a regular file's first bytes and neither opens a FIFO nor follows a link", async () => {
+  await withTempRoot(async ({ root }) => {
+    await Deno.writeTextFile(`${root}/small`, "hello");
+    await Deno.symlink(`${root}/small`, `${root}/link`);
+    assert.equal(new Deno.Command("mkfifo", { args: [`${root}/pipe`] }).outputSync().code, 0);
+    assert.equal(new TextDecoder().decode(readFileHead(`${root}/small`)), "hello");
+    // A FIFO with no writer: empty at once (a blocking open would never return).
+    assert.equal(readFileHead(`${root}/pipe`).length, 0);
+    assert.equal(readFileHead(`${root}/link`).length, 0);
+    assert.equal(readFileHead(`${root}/none`).length, 0);
   });
 });
 

@@ -9,8 +9,8 @@
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
-import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
-import { fileType, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
+import { HEADER_BYTES } from "./file_info.ts";
+import { fileType, readFileHead, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 
@@ -299,7 +299,7 @@ export async function planDownload(file: ScopedPath, request: DownloadRequest): 
   } else {
     headers["Content-Type"] = request.contentType ??
       (mimeByExtension(name) ||
-        sniffMime(small?.bytes?.subarray(0, HEADER_BYTES) ?? readHeadSync(file.real)));
+        sniffMime(small?.bytes?.subarray(0, HEADER_BYTES) ?? readFileHead(file.real)));
     const isPdf = headers["Content-Type"].startsWith("application/pdf");
     headers["Content-Security-Policy"] = isPdf && !active ? PDF_CSP : INLINE_CSP;
   }

@@ -10,7 +10,8 @@ import {
   INLINE_CSP,
   planDownload,
 } from "./download.ts";
-import { detectType, readHeadSync } from "./file_info.ts";
+import { detectType } from "./file_info.ts";
+import { readFileHead } from "./dir_stat.ts";
 import { assertPermission, type GateContext, resolveScoped } from "./gate.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 import { assToVtt, isSubtitleName, srtToVtt } from "./subtitles.ts";
@@ -36,7 +37,7 @@ export async function openPreview(
   const p = await resolveScoped(ctx, vpath, "download");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
   const name = vpathBase(p.vpath);
-  const head = p.stat.isFile ? readHeadSync(p.real) : new Uint8Array(0);
+  const head = p.stat.isFile ? readFileHead(p.real) : new Uint8Array(0);
   const type = p.stat.isDirectory ? "" : detectType(name, { size: p.stat.size, head, canModify: true });
   if (type !== "image") throw new NotImplementedError("not_an_image");
   const enabled = previewSize === "thumb" ? request.enableThumbs : request.resizePreview;

@@ -2,7 +2,8 @@
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { checksumFile, parseChecksumAlgorithm } from "./checksum.ts";
-import { readHeadSync, resourceFields } from "./file_info.ts";
+import { resourceFields } from "./file_info.ts";
+import { readFileHead } from "./dir_stat.ts";
 import { assertPermission, type GateContext, resolveScoped, scopedParent, type ScopedPath } from "./gate.ts";
 import type { ListingCache } from "./listing_cache.ts";
 import { renderListing } from "./listing_json.ts";
@@ -98,7 +99,7 @@ async function lookUp(ctx: GateContext, vpath: string): Promise<{ p: ScopedPath;
   const p = await resolveScoped(ctx, vpath, "read");
   // A missing entry, or a link whose target is missing, is 404 for a direct request.
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
-  const head = p.stat.isFile ? readHeadSync(p.real) : undefined;
+  const head = p.stat.isFile ? readFileHead(p.real) : undefined;
   return { p, self: describe(p, { canModify: ctx.user.perm.modify, head }) };
 }
 

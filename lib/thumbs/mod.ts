@@ -171,6 +171,9 @@ export class PreviewCache {
   }
 
   async #encode(realPath: string, job: { key: string; size: PreviewSize; file: string }): Promise<Preview> {
+    // The gate saw a regular file; a FIFO swapped in since would block the decoder's open until a writer
+    // comes, so look again right before it (a narrow window remains, as for archive entries).
+    if (!(await Deno.lstat(realPath).catch(() => null))?.isFile) throw new NotFoundError();
     // Placed atomically: readers never see a half-written preview. Unsynced: a cache entry lost in a crash
     // is made again.
     const format = await placeAtomically(
