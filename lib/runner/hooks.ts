@@ -2,8 +2,10 @@
  * Event hooks (docs/api.md): the admin's `before_<event>`/`after_<event>` command lines, run confined in the user's
  * scope with the runner's limits. `$FILE`, `$SCOPE`, `$TRIGGER`, `$USERNAME` and `$DESTINATION` are exported, and
  * expanded in the arguments while splitting (a file name stays one argument); with a shell set the line goes to
- * the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
- * A line ending in `&` runs in the background. A failing hook throws a 500; its output goes to the log only.
+ * the shell untouched and the shell expands the exported variables. A line that would hand a file name to a
+ * program as code (lib/runner/hook_safety.ts: refused when saved, but settings stored before that check or
+ * imported may hold one) fails without running. A line ending in `&` runs in the background. A failing hook
+ * throws a 500; its output goes to the log only.
  */
 import { HttpError } from "../errors.ts";
 import { scopeDirOf } from "../fs/gate.ts";
@@ -13,6 +15,7 @@ import { normalizeSettings } from "../settings.ts";
 import type { Settings } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
 import { splitWords, WordsError } from "./words.ts";
+import { checkHookLine, describeUnsafeHook } from "./hook_safety.ts";
 
 /** What the hooks need from the server. */
 export interface HookDeps {
@@ -65,6 +68,11 @@ async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Pr
     for (const l of output.slice(-50)) log.warn(`  | ${l}`);
     return new HttpError(500, "hook_failed", `${trigger} hook failed`, { expose: true });
   };
+  // None of the trigger's lines runs when one of them would hand a file name to a program as code.
+  for (const raw of lines) {
+    const unsafe = checkHookLine(raw, settings.shell);
+    if (unsafe !== null) throw failed(`not run: ${describeUnsafeHook(trigger, raw, unsafe)}`);
+  }
   let scope: { lexical: string; real: string };
   try {
     scope = await realScope(deps.root, ctx);
