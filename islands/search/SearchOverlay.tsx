@@ -37,6 +37,7 @@ export function SearchOverlay(props: PromptProps) {
   const [type, setType] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>("idle");
   const [error, setError] = useState("");
+  const [truncated, setTruncated] = useState(false);
   const [results, setResults] = useState<SearchResult[]>([]);
   const [shown, setShown] = useState(SEARCH_PAGE);
   const root = useRef<HTMLDivElement>(null);
@@ -56,11 +57,13 @@ export function SearchOverlay(props: PromptProps) {
     running.current = ctrl;
     buffer.current = [];
     setResults([]);
+    setTruncated(false);
     setShown(SEARCH_PAGE);
     setStatus("searching");
     try {
       await search(from, query, {
         signal: ctrl.signal,
+        onTruncated: () => setTruncated(true),
         onResult: (r) => {
           buffer.current.push(r);
           frame.current ||= requestAnimationFrame(flush);
@@ -120,6 +123,7 @@ export function SearchOverlay(props: PromptProps) {
   else if (status === "searching") statusText = t("search.searching", { count: results.length });
   else if (status === "error") statusText = error;
   else statusText = results.length ? t("search.results", { count: results.length }) : t("search.noResults");
+  if (status === "done" && truncated) statusText += ` ${t("search.truncated")}`;
 
   return (
     <div class="search-overlay" ref={root} data-testid="search" data-status={status}>

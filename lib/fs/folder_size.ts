@@ -2,8 +2,9 @@
  * Folder sizes on demand (docs/api.md#folder-sizes): a walk that sums the sizes of the files below a folder
  * and counts files and folders, as the user sees them (entries denied by rules or hidden as dot-files are not
  * counted; denied folders are still walked, since a deeper rule may allow what is inside). Symlinks count as
- * files of their own size and are never followed. The walk yields to the event loop regularly, reports
- * progress and stops when its signal aborts.
+ * files of their own size and are never followed. A folder whose path is too long to be opened by path
+ * (MAX_PATH_BYTES) is counted but not walked, and reported in `pathTooLong`. The walk yields to the event loop
+ * regularly, reports progress and stops when its signal aborts.
  */
 import type { FolderSize } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
@@ -11,6 +12,7 @@ import { openDirStat } from "./dir_stat.ts";
 import { childVisibility, realVpathOf, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { youngCollector } from "../young_gc.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../names.ts";
 
 /** Options of {@link measureFolder}. */
 export interface MeasureOptions {
@@ -74,6 +76,11 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
         if (e.isDirectory) {
           if (visible) size.folders++;
           const child = at.real === "/" ? `/${name}` : `${at.real}/${name}`;
+          // Not to be listed by its path (ENAMETOOLONG): say so rather than count it as empty.
+          if (utf8Length(child, MAX_PATH_BYTES) > MAX_PATH_BYTES) {
+            size.pathTooLong = (size.pathTooLong ?? 0) + 1;
+            continue;
+          }
           stack.push({
             real: child,
             vpath: joinVpath(at.vpath, name),

@@ -2,9 +2,11 @@
  * Disk side of the search index: reading folders into an {@link IndexTree}. `syncDirs` re-reads the given
  * folders (new sub-folders are read in full, vanished entries dropped), several at a time; `reconcile` stats
  * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
- * Children are kept in code point order of their names.
+ * Children are kept in code point order of their names. A folder whose path is too long to be opened by path
+ * (MAX_PATH_BYTES) is kept without children and named in `tooLong`, so searches can say what they missed.
  */
 import { youngCollector } from "../../young_gc.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../../names.ts";
 import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree, KIND } from "./tree.ts";
 
 /** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
@@ -18,6 +20,12 @@ export const WALK_GC_ENTRIES = 2048;
 
 /** Folders read (or stat'ed) at the same time. */
 const CONCURRENCY = 8;
+
+/** How the walk reads: its pause, and the set that collects the folders too deep to read (relative paths). */
+export interface WalkOptions {
+  pause?: Pause;
+  tooLong?: Set<string>;
+}
 
 /** A folder to read: its id and the path it had when queued (ids are reused, so it is checked again). */
 export interface DirJob {
@@ -106,13 +114,18 @@ export async function syncDirs(
   tree: IndexTree,
   root: string,
   jobs: DirJob[],
-  options: { pause?: Pause } = {},
+  options: WalkOptions = {},
 ): Promise<void> {
   const queue = [...jobs];
   const collect = youngCollector(WALK_GC_ENTRIES);
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel), collect, options.pause);
+    const path = diskPath(root, job.rel);
+    // Not to be listed by its path (ENAMETOOLONG): known as such rather than as an empty folder.
+    const tooLong = utf8Length(path, MAX_PATH_BYTES) > MAX_PATH_BYTES;
+    if (tooLong) options.tooLong?.add(job.rel);
+    else options.tooLong?.delete(job.rel);
+    const read = tooLong ? null : await readFolder(path, collect, options.pause);
     // Bringing a big folder in line takes milliseconds of this thread.
     await options.pause?.();
     if (!isCurrent(tree, job)) return;
@@ -147,7 +160,7 @@ export async function syncDirs(
 export async function reconcile(
   tree: IndexTree,
   root: string,
-  options: { pause?: Pause } = {},
+  options: WalkOptions = {},
 ): Promise<number> {
   const candidates: DirJob[] = [];
   for (let id = 0; id < tree.size; id++) {
