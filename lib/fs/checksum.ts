@@ -1,4 +1,5 @@
 /** Streamed file checksums for `?checksum=` (docs/api.md#resources). */
+import { openFile, pinTarget } from "./floor.ts";
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 
@@ -19,7 +20,7 @@ export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorith
   // node:crypto is heavy to load in Deno; only checksum requests need it.
   const { createHash } = await import("node:crypto");
   const hash = createHash(algorithm);
-  using f = await Deno.open(file.real, { read: true });
+  using f = await openPinned(file);
   const buf = new Uint8Array(256 * 1024);
   for (;;) {
     const n = await f.read(buf);
@@ -27,4 +28,10 @@ export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorith
     hash.update(buf.subarray(0, n));
   }
   return hash.digest("hex");
+}
+
+/** Opens what a checked path leads to through the disk floor. */
+async function openPinned(file: ScopedPath): Promise<Deno.FsFile> {
+  using pin = pinTarget(file);
+  return await openFile(pin);
 }

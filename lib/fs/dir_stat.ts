@@ -6,6 +6,7 @@
  * millisecond times exactly like `Deno.FileInfo`).
  */
 import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
+import { pinObject, serverPath } from "./floor.ts";
 import {
   diffDirents,
   type DirDiff,
@@ -244,7 +245,8 @@ function portableDirStat(real: string): DirStat {
       };
     },
     readHead(entry: string): Uint8Array {
-      return readHeadSync(base + entry);
+      // Only without libc, where the floor cannot pin either (tests force it with `portable`).
+      return readHeadSync(serverPath(base + entry));
     },
     list: () => null,
     lstatListed: () => false,
@@ -259,10 +261,22 @@ export function hasFastDirStat(): boolean {
   return loadLibc() !== null;
 }
 
-/** Opens `real` (a directory) for lstat'ing its entries; `portable` forces the `Deno.lstatSync()` path. */
-export function openDirStat(real: string, options: { portable?: boolean } = {}): DirStat {
+/** A folder as the gate resolved it: its real path and the files root the disk floor opens it beneath. */
+export interface DirRef {
+  readonly real: string;
+  readonly anchor: string;
+}
+
+/**
+ * Opens the folder `at.real` through the disk floor (floor.ts) for lstat'ing its entries; `portable` forces the
+ * `Deno.lstatSync()` path. Throws `Deno.errors.NotFound`/`NotADirectory` when it is gone and 403 when a
+ * component became a symlink since the gate's check (the folder is then never read).
+ */
+export function openDirStat(at: DirRef, options: { portable?: boolean } = {}): DirStat {
   const lib = options.portable ? null : loadLibc();
-  return (lib && ffiDirStat(lib, real)) ?? portableDirStat(real);
+  if (lib === null) return portableDirStat(at.real);
+  using pin = pinObject(at.anchor, at.real);
+  return ffiDirStat(lib, pin.path) ?? portableDirStat(at.real);
 }
 
 /** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */

@@ -112,8 +112,10 @@ function floorError(code: number, what: string): Error {
     case EEXIST:
       return new Deno.errors.AlreadyExists(`File exists: ${what}`);
     case ELOOP:
+      // A symlink where the gate saw none: swapped in since the check, and never followed.
+      return new ForbiddenError("symlink_escape", "Path changed into a link since it was checked");
     case EXDEV:
-      // A symlink where the gate saw none (swapped since the check), or a way out of the files root.
+      // A way out of the files root.
       return new ForbiddenError("symlink_escape", "Path resolves outside the scope");
     default: {
       const err = new Error(`${what}: errno ${code}`);
@@ -418,6 +420,11 @@ export function readDir(pin: Pin): AsyncIterable<Deno.DirEntry> {
   return Deno.readDir(pin.path);
 }
 
+/** The entries of a pinned folder, read at once on this thread. */
+export function readDirSync(pin: Pin): Deno.DirEntry[] {
+  return [...Deno.readDirSync(pin.path)];
+}
+
 /** The names in a pinned folder, read at once. */
 export async function readDirNames(pin: Pin): Promise<string[]> {
   const names: string[] = [];
@@ -511,4 +518,32 @@ export function writeFile(pin: Pin, data: Uint8Array, options: Deno.WriteFileOpt
 /** Copies a pinned regular file onto a pinned new entry's path (the caller's temp file). */
 export function copyFile(from: Pin, to: Pin): Promise<void> {
   return Deno.copyFile(from.path, to.path);
+}
+
+/**
+ * Runs `fn` with a `/proc/self/fd/N` path of the entry at `path` (a temp file in a pinned folder) opened without
+ * following it: a symlink swapped in under our temp name is refused instead of having its target changed.
+ */
+async function atEntryNoFollow<T>(path: string, fn: (object: string) => Promise<T>): Promise<T> {
+  const lib = loadLibc();
+  if (lib === null) return await fn(path);
+  const AT_FDCWD = -100;
+  const fd = lib.openat(AT_FDCWD, cString(path), O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+  if (fd < 0) fail(lib, path);
+  try {
+    if (isSymlinkFd(lib, fd)) throw floorError(ELOOP, path);
+    return await fn(`/proc/self/fd/${fd}`);
+  } finally {
+    lib.close(fd);
+  }
+}
+
+/** chmod of an entry we created (a temp file), never of what a link swapped in under its name points to. */
+export function chmodNoFollow(path: string, mode: number): Promise<void> {
+  return atEntryNoFollow(path, (object) => Deno.chmod(object, mode));
+}
+
+/** utime of an entry we created, never of a link's target. */
+export function utimeNoFollow(path: string, atime: Date | number, mtime: Date | number): Promise<void> {
+  return atEntryNoFollow(path, (object) => Deno.utime(object, atime, mtime));
 }

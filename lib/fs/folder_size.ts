@@ -7,7 +7,8 @@
  */
 import type { FolderSize } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { openDirStat } from "./dir_stat.ts";
+import { type DirStat, openDirStat } from "./dir_stat.ts";
+import { pinObject, readDirSync } from "./floor.ts";
 import { childVisibility, realVpathOf, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { youngCollector } from "../young_gc.ts";
@@ -57,13 +58,16 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
     if (vis.none) continue;
     const realVis = at.realVpath === null ? null : childVisibility(conf, at.realVpath);
     let entries: Deno.DirEntry[];
+    let stat: DirStat;
     try {
-      entries = [...Deno.readDirSync(at.real)];
+      // Through the disk floor: a folder swapped for a link since it was listed is refused, not followed.
+      using pin = pinObject(conf.anchor, at.real);
+      entries = readDirSync(pin);
+      stat = openDirStat({ anchor: conf.anchor, real: at.real });
     } catch {
-      // Vanished or unreadable since it was listed: it contributes nothing.
+      // Vanished, unreadable or swapped since it was listed: it contributes nothing.
       continue;
     }
-    const stat = openDirStat(at.real);
     try {
       for (const e of entries) {
         collect(1);

@@ -5,7 +5,7 @@
  * exactly those of the plain listing the tests hold it to (`_listing_reference.ts`).
  */
 import type { Resource, Sorting } from "../types.ts";
-import { readHeadSync, resourceFields } from "./file_info.ts";
+import { readHeadOf, resourceFields } from "./file_info.ts";
 import { type ChildVisibility, childVisibility, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
 import {
   type DirSnapshot,
@@ -51,7 +51,7 @@ export async function resolveLinks(
     if (child === null || child.lstat === null) continue;
     const stat = child.stat;
     const head = readHeaders && stat?.isFile && stat.size > 0 && !hasKnownExtension(name)
-      ? readHeadSync(child.real)
+      ? readHeadOf(child)
       : undefined;
     const resource = resourceFields({
       path: joinVpath(dir.vpath, name),

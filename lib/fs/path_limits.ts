@@ -72,7 +72,7 @@ export async function assertTreeFits(src: ScopedPath, dst: ScopedPath): Promise<
   if (base <= utf8Length(src.real)) return;
   let deepest = "";
   try {
-    for await (const { rel } of walkTree(src.real)) {
+    for await (const { rel } of walkTree(src)) {
       if (base + 1 + utf8Length(rel) > MAX_PATH_BYTES) {
         deepest = rel;
         break;

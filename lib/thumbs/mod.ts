@@ -122,7 +122,7 @@ export class PreviewCache {
     if (target.lstat?.isSymlink) return 0;
     if (!target.lstat?.isDirectory) return await this.#drop(target.real);
     let removed = 0;
-    for await (const { rel, info } of walkTree(target.real)) {
+    for await (const { rel, info } of walkTree(target)) {
       // Only files that can have a preview: keeps big trees fast.
       if (info.isFile && canResize(extensionOf(rel))) removed += await this.#drop(`${target.real}/${rel}`);
     }
