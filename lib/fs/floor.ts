@@ -117,6 +117,13 @@ function floorError(code: number, what: string): Error {
     case EXDEV:
       // A way out of the files root.
       return new ForbiddenError("symlink_escape", "Path resolves outside the scope");
+    case ENAMETOOLONG: {
+      const err = new Error(
+        `File name too long: the path is too long to address (${what.length} characters)`,
+      );
+      (err as Error & { code: string }).code = "ENAMETOOLONG";
+      return err;
+    }
     default: {
       const err = new Error(`${what}: errno ${code}`);
       (err as Error & { code: string }).code = `E${code}`;

@@ -38,6 +38,7 @@ export async function moveEntry(src: ScopedPath, dst: ScopedPath, options: MoveO
   }
   const anchor = dst.confinement.anchor;
   if (anchor) ensureDirBeneath(anchor, vpathDir(dst.path), DIR_MODE);
+  // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
   else await Deno.mkdir(vpathDir(dst.path), { recursive: true, mode: DIR_MODE });
   if (!options.forceCopy) {
     try {

@@ -49,6 +49,8 @@ export async function createDirectory(req: FsRequest, target: ScopedPath): Promi
   await withHooks(req.hooks, "upload", hookContext(req, target.path), async () => {
     if (target.stat?.isDirectory) return;
     if (target.confinement.anchor) ensureDirBeneath(target.confinement.anchor, target.real, DIR_MODE);
+    // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
+    // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
     else await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
   });
 }
