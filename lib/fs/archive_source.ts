@@ -11,7 +11,6 @@
 import type { ArchiveEntry } from "../archive/mod.ts";
 import { entryFailure } from "../archive/entry.ts";
 import { fileReadable } from "../archive/file_stream.ts";
-import { ForbiddenError } from "../errors.ts";
 import { log } from "../log.ts";
 import { lstat, openFile, pinEntryIn, pinTarget, readDirNames, stat } from "./floor.ts";
 import {
@@ -165,9 +164,14 @@ async function* walk(
   // tree holds one descriptor, not one per level.
   let dir: DirStat | null = null;
   try {
-    dir = openDirStat({ real: p.real, anchor: p.confinement.anchor });
-    let names: string[] = dir.list()?.names ?? [];
     const here = relativeName(root, p.vpath);
+    try {
+      dir = openDirStat({ real: p.real, anchor: p.confinement.anchor });
+    } catch (err) {
+      // Listed as a folder, now unreachable (too long a path, swapped for a link): the archive fails here.
+      throw entryFailure(here || vpathBase(p.vpath) || "/", err);
+    }
+    let names: string[] = dir.list()?.names ?? [];
     if (names.length === 0) {
       // Not listed by libc (or empty): Deno.readDir, which also reports why a folder cannot be read.
       try {
