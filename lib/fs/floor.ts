@@ -355,6 +355,13 @@ export const NAME_TOO_LONG = `E${ENAMETOOLONG}`;
 export function ensureDirBeneath(anchorReal: string, real: string, mode = 0o750): void {
   const rel = relativeTo(anchorReal, real);
   if (rel === ".") return;
+  // The common case, a folder that is there: one open, no walk.
+  try {
+    using there = pinObject(anchorReal, real);
+    if (statSync(there).isDirectory) return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
   let at = anchorReal;
   for (const part of rel.split("/")) {
     at = at === "/" ? `/${part}` : `${at}/${part}`;
