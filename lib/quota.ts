@@ -17,7 +17,8 @@ import type { StoredUser, Usage } from "./types.ts";
 
 /** What quota checks need from the app. */
 export interface QuotaDeps {
-  config: Pick<Config, "root">;
+  /** `followExternalSymlinks` (the unsafe mode) lets the usage walk follow a scope that leads out of the root. */
+  config: Pick<Config, "root"> & Partial<Pick<Config, "followExternalSymlinks">>;
   kv: Deno.Kv;
   /** The app's cache of scope byte counts (AppDeps.usage). */
   usage: UsageCache;
