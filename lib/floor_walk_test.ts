@@ -38,7 +38,7 @@ Deno.test("walkBeneath() refuses a folder swapped for a link to outside after it
   assert.equal(seen.some((rel) => rel.startsWith("d/")), false);
 });
 
-Deno.test("walkBeneath() with the anchor \"\" walks a server path", async () => {
+Deno.test('walkBeneath() with the anchor "" walks a server path', async () => {
   await using t = await tree();
   const rels = await Array.fromAsync(walkBeneath("", `${t.base}/outside`), (e) => e.rel);
   assert.deepEqual(rels, ["secret", "secret/s.txt"]);

@@ -86,7 +86,11 @@ Deno.test("runExtract() of an archive swapped for a link to an outside archive a
     });
     await swapForLink(`${root}/t.tar`, `${base}/secret.tar`);
     const events = await Array.fromAsync(runExtract(plan));
-    assert.deepEqual(events.at(-1), { type: "error", status: 403, message: "Path resolves outside the scope" });
+    assert.deepEqual(events.at(-1), {
+      type: "error",
+      status: 403,
+      message: "Path resolves outside the scope",
+    });
     assert.equal(await Deno.lstat(`${root}/secret.txt`).then(() => true, () => false), false);
   } finally {
     await Deno.remove(base, { recursive: true });

@@ -207,7 +207,10 @@ Deno.test("moveAnywhere() copies then removes across file systems, keeping links
     assert.equal(await exists(`${f.root}/docs`), false);
     await restoreTrashItem(f.deps, f.req, record.id, { override: false, rename: false });
     assert.equal(await Deno.readTextFile(`${f.root}/docs/b.txt`), "12345678");
-    await assert.rejects(moveAnywhere(storePlace(`${f.root}/missing`), storePlace(`${shm}/x`)), Deno.errors.NotFound);
+    await assert.rejects(
+      moveAnywhere(storePlace(`${f.root}/missing`), storePlace(`${shm}/x`)),
+      Deno.errors.NotFound,
+    );
   } finally {
     await Deno.remove(shm, { recursive: true });
   }

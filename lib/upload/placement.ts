@@ -35,7 +35,11 @@ export async function placeFile(
     await renameOnto(staging, at.path, { replace: options.override });
   } catch (err) {
     if (errorCode(err) !== "EXDEV") throw err;
-    await copyFileAtomic(staging, at.path, { mode: FILE_MODE, kind: "upload", keepExisting: !options.override });
+    await copyFileAtomic(staging, at.path, {
+      mode: FILE_MODE,
+      kind: "upload",
+      keepExisting: !options.override,
+    });
     await removeStagingFile(staging);
   }
   await syncDir(vpathDir(at.path));

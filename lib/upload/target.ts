@@ -1,7 +1,7 @@
 /** The per-request view of an upload: who asks, through which gate, and the target it addresses. */
 import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
-import { stat, serverPath } from "../fs/floor.ts";
+import { serverPath, stat } from "../fs/floor.ts";
 import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
