@@ -9,7 +9,7 @@ import { BadRequestError, ForbiddenError, HttpError, PayloadTooLargeError, toHtt
 import { withHooks } from "../hooks.ts";
 import { log } from "../log.ts";
 import { DIR_MODE, writeFileAtomic } from "../fs/atomic.ts";
-import { ensureDirBeneath, pinTarget, utime } from "../fs/floor.ts";
+import { ensureDirBeneath, pinRealIn, pinTarget, statSync, utime } from "../fs/floor.ts";
 import { resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { hookContext } from "../fs/request.ts";
@@ -172,9 +172,7 @@ async function extractItem(
   const content = limitedContent(plan, item, totals);
   const dest = target;
   await withHooks(plan.req.hooks, "upload", hookContext(plan.req, dest.path), async () => {
-    // Missing folders are made one at a time in pinned parents: a folder swapped for a link since the gate's
-    // check (the before hook ran in between) is refused (403), never followed.
-    ensureDirBeneath(dest.confinement.anchor, vpathDir(dest.real), DIR_MODE);
+    ensureParentOf(dest);
     await writeFileAtomic(dest, content, { signal });
     if (item.mtime && !Number.isNaN(item.mtime.getTime())) {
       try {
@@ -189,6 +187,22 @@ async function extractItem(
   totals.hold?.settle(totals.bytes - totals.replaced - netBefore);
   totals.files++;
   return null;
+}
+
+/**
+ * Makes the missing folders above a file about to be written, one at a time in pinned parents: a folder swapped
+ * for a link since the gate's check (the before hook ran in between) is refused (403), never followed. A folder
+ * that is there costs one pin (most entries of an archive land in a folder that exists by then).
+ */
+function ensureParentOf(dest: ScopedPath): void {
+  const dir = vpathDir(dest.real);
+  try {
+    using folder = pinRealIn(dest, dir);
+    if (statSync(folder).isDirectory) return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  ensureDirBeneath(dest.confinement.anchor, dir, DIR_MODE);
 }
 
 async function freeName(plan: ExtractPlan, taken: ScopedPath): Promise<ScopedPath> {
