@@ -9,10 +9,9 @@
  */
 import type { Config } from "../config.ts";
 import { ForbiddenError, InsufficientStorageError } from "./errors.ts";
-import { lstat, pinObject, readDir } from "./fs/floor.ts";
+import { lstat, Pin, pinObject, readDir } from "./fs/floor.ts";
 import { scopeDirOf } from "./fs/gate.ts";
 import { isSameOrInside, joinVpath } from "./fs/path.ts";
-import { entryOf } from "./floor_walk.ts";
 import { keys } from "./storage/keys.ts";
 import { trashBytesOf } from "./trash/store.ts";
 import { targetKeyOf } from "./upload/store.ts";
@@ -184,6 +183,7 @@ export function limitBody(body: ReadableStream<Uint8Array>, limit: number): Read
 async function walkStart(deps: QuotaDeps, dir: string): Promise<{ anchor: string; real: string } | null> {
   let real: string;
   try {
+    // floor-exempt: the scope's real location, checked against the files root below; the walk pins each folder.
     real = await Deno.realPath(dir);
   } catch (err) {
     // A missing scope holds nothing.
@@ -191,12 +191,18 @@ async function walkStart(deps: QuotaDeps, dir: string): Promise<{ anchor: string
     throw err;
   }
   if (deps.config.followExternalSymlinks) return { anchor: "", real };
+  // floor-exempt: the files root's real path, the floor's anchor.
   const anchor = await Deno.realPath(deps.config.root);
   // As the gate: a scope that leads outside the files root through a link is refused, not counted.
   if (!isSameOrInside(anchor, real)) {
     throw new ForbiddenError("scope_outside_root", "The scope leads outside the files root");
   }
   return { anchor, real };
+}
+
+/** An entry of a folder whose pin is held, named through its descriptor: one lstat per file, no pin of its own. */
+function entryOf(folder: Pin, name: string): Pin {
+  return new Pin(-1, `${folder.path}/${name}`);
 }
 
 async function countBytes(deps: QuotaDeps, dir: string): Promise<number> {

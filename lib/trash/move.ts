@@ -4,7 +4,7 @@
  * moved as links, never followed.
  *
  * The user's side of a move reaches the disk through the floor (lib/fs/floor.ts): every entry is named through a
- * pinned parent folder, folders are walked pinned (lib/floor_walk.ts), files are read from a pinned object and
+ * pinned parent folder, folders are walked pinned (lib/fs/tree.ts), files are read from a pinned object and
  * created exclusively, so a folder swapped for a link since the gate checked it is refused (403), never followed.
  * The trash store is the server's own directory: its side uses plain server paths.
  */
@@ -26,7 +26,7 @@ import {
   utime,
 } from "../fs/floor.ts";
 import type { ScopedPath } from "../fs/gate.ts";
-import { walkBeneath } from "../floor_walk.ts";
+import { type TreeEntry, walkTree } from "../fs/tree.ts";
 
 /** One end of a move: an entry in a user's files (pinned by the floor) or a path of the server's trash store. */
 export interface Place {
@@ -99,9 +99,14 @@ async function copyRaw(from: Place, to: Place): Promise<void> {
   const top = await lstatOf(from, from.path);
   await copyOne(from, from.path, to, to.path, top);
   if (!top.isDirectory) return;
-  for await (const { rel, info } of walkBeneath(from.anchor, from.path)) {
+  for await (const { rel, info } of walkPlace(from)) {
     await copyOne(from, `${from.path}/${rel}`, to, `${to.path}/${rel}`, info);
   }
+}
+
+/** The entries below a place's folder, walked through the floor (its anchor "": a server path, plain). */
+function walkPlace(place: Place): AsyncGenerator<TreeEntry> {
+  return walkTree({ real: place.path, path: place.path, confinement: { anchor: place.anchor } });
 }
 
 async function lstatOf(place: Place, path: string): Promise<Deno.FileInfo> {
@@ -146,6 +151,6 @@ export async function sizeOfEntry(at: Place | string, info: Deno.FileInfo): Prom
   if (!info.isDirectory) return 0;
   const place = typeof at === "string" ? storePlace(at) : at;
   let total = 0;
-  for await (const e of walkBeneath(place.anchor, place.path)) if (e.info.isFile) total += e.info.size;
+  for await (const e of walkPlace(place)) if (e.info.isFile) total += e.info.size;
   return total;
 }

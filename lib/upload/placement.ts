@@ -29,16 +29,18 @@ export async function placeFile(
   const dest = target.real;
   ensureDirBeneath(target.confinement.anchor, vpathDir(dest), DIR_MODE);
   await syncFile(staging);
-  // `/proc/self/fd/N/<name>`: the target's folder is held open from here on, its temp files are made in it.
+  // `/proc/self/fd/N/<name>`: the target's folder is held open from here on.
   using at = pinEntryIn(target, dest);
   try {
     await renameOnto(staging, at.path, { replace: options.override });
   } catch (err) {
     if (errorCode(err) !== "EXDEV") throw err;
-    await copyFileAtomic(staging, at.path, {
+    // The copy's temp file is made in the target's folder, pinned by placeAtomically through the anchor.
+    await copyFileAtomic(staging, dest, {
       mode: FILE_MODE,
       kind: "upload",
       keepExisting: !options.override,
+      anchor: target.confinement.anchor,
     });
     await removeStagingFile(staging);
   }
