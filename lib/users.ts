@@ -56,8 +56,9 @@ function scopeOutsideRoot(scope: string): ForbiddenError {
  * through a link swapped in meanwhile.
  */
 export async function ensureScopeDir(root: string, scope: string): Promise<void> {
-  // The files root is the administrator's (a server path): made like before when it is missing.
+  // floor-exempt: the files root itself (the administrator's path), made like before when it is missing.
   await Deno.mkdir(root, { recursive: true });
+  // floor-exempt: the files root's real path, the floor's anchor.
   const rootReal = await Deno.realPath(root);
   const segments = cleanVpath("/" + scope).path.split("/").filter((s) => s !== "");
   let at = rootReal;
@@ -74,6 +75,7 @@ export async function ensureScopeDir(root: string, scope: string): Promise<void>
       at = next;
       continue;
     }
+    // floor-exempt: where an existing link leads, only accepted beneath the root; nothing is made through it.
     const real = await Deno.realPath(next).catch(() => null);
     if (real === null || !isSameOrInside(rootReal, real)) throw scopeOutsideRoot(scope);
     at = real;

@@ -80,7 +80,7 @@ export async function moveToTrash(deps: TrashDeps, user: StoredUser, p: ScopedPa
     deletedAt: deps.now(),
   };
   const dir = itemDir(deps, record.id);
-  // The trash directory is the server's (no user path reaches it).
+  // floor-exempt: the trash directory is the server's (in the upload folder); no user path reaches it.
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   await saveTrashRecord(deps.kv, record);
   try {

@@ -71,6 +71,7 @@ async function uploadsInFlight(
   scope: string,
   skip?: string,
 ): Promise<number> {
+  // floor-exempt: a path to compare upload targets with; nothing is read there.
   const realScope = await Deno.realPath(scope).catch(() => scope);
   // The files of replaced targets are looked at through the floor, beneath the files root ("": the unsafe mode).
   let anchor: Promise<string | null> | undefined;
@@ -84,6 +85,7 @@ async function uploadsInFlight(
     if (record.override) {
       anchor ??= deps.config.followExternalSymlinks
         ? Promise.resolve("")
+        // floor-exempt: the files root's real path, the floor's anchor.
         : Deno.realPath(deps.config.root).catch(() => null);
       const root = await anchor;
       if (root !== null) replaced = await replacedBytes(root, record.target);
