@@ -6,6 +6,7 @@ import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 import { type EventHooks, withHooks } from "../hooks.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { pinTarget, readDir, readTextFile } from "../fs/floor.ts";
 import { assertPermission, type GateContext, resolveScoped, scopedChild, scopeDirOf } from "../fs/gate.ts";
 import type { ScopedPath } from "../fs/gate.ts";
 import { cleanVpath } from "../fs/path.ts";
@@ -77,7 +78,9 @@ export function isoNow(now: number): string {
 
 async function readText(p: ScopedPath): Promise<string> {
   if ((p.stat?.size ?? 0) > MAX_POST_BYTES) throw new PayloadTooLargeError("post_too_large");
-  return await Deno.readTextFile(p.real);
+  // The file the gate checked, through the disk floor: a link swapped in since is refused (403), never read.
+  using pin = pinTarget(p);
+  return await readTextFile(pin);
 }
 
 async function archetypesDir(req: PublishRequest, gate: GateContext): Promise<ScopedPath | null> {
@@ -96,7 +99,8 @@ export async function listArchetypes(req: PublishRequest): Promise<Archetype[]> 
   const dir = await archetypesDir(req, gate);
   const names: string[] = [];
   if (dir) {
-    for await (const e of Deno.readDir(dir.real)) {
+    using folder = pinTarget(dir);
+    for await (const e of readDir(folder)) {
       if (e.name.startsWith(".") || names.length >= MAX_ARCHETYPES) continue;
       const child = await scopedChild(dir, e.name);
       if (child?.stat?.isFile) names.push(e.name);

@@ -62,7 +62,9 @@ export function assertInContent(content: ScopedPath, p: ScopedPath): void {
 /** Real path of the site folder (the build's working directory); null when it is missing or leaves the root. */
 export async function siteRootReal(root: string, site: SiteSettings): Promise<string | null> {
   try {
+    // floor-exempt: real paths only (the build's working directory), the site folder checked to lie in the root.
     const rootReal = await Deno.realPath(root);
+    // floor-exempt: as above.
     const real = await Deno.realPath(`${rootReal}${site.path === "/" ? "" : site.path}`);
     return isSameOrInside(rootReal, real) ? real : null;
   } catch (err) {

@@ -3,8 +3,11 @@
  * index once it is ready (lib/search/index/), else from a depth-first walk. Either way rules, dot-file hiding
  * and scope apply to every entry at query time; symlinks are never followed (escaping ones are not even
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the search.
+ * The walk reads each folder through the disk floor (lib/fs/floor.ts): pinned by its real path beneath the files
+ * root, so a folder swapped for a link since it was listed is skipped, never entered.
  */
 import { log } from "../log.ts";
+import { pinObject, readDir } from "../fs/floor.ts";
 import {
   type ChildVisibility,
   childVisibility,
@@ -127,7 +130,8 @@ async function* walkDir(
 ): AsyncGenerator<SearchHit> {
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(at.dir));
+    using folder = pinObject(conf.anchor, at.dir);
+    entries = await Array.fromAsync(readDir(folder));
   } catch {
     return;
   }

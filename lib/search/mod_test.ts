@@ -58,3 +58,19 @@ Deno.test("searchFiles() judges entries under a linked base where they really ar
     assert.deepEqual(hits, [{ dir: false, path: "ok.txt" }]);
   });
 });
+
+Deno.test("searchFiles() never walks into a folder swapped for a link to outside after it was listed", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "d/inside.txt": "" });
+    await makeTree(outside, { "leak.txt": "" });
+    const hits = [];
+    for await (const hit of searchFiles(ctxFor(root), "/", parseSearchQuery(""))) {
+      hits.push(hit.path);
+      if (hit.path === "d") {
+        await Deno.rename(`${root}/d`, `${root}/d.moved`);
+        await Deno.symlink(outside, `${root}/d`);
+      }
+    }
+    assert.deepEqual(hits, ["d"]);
+  });
+});
