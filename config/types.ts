@@ -32,6 +32,8 @@ export interface Config {
   execUnconfined: boolean;
   /** Processes one command may run at once. */
   execMaxProcesses: number;
+  /** Bytes of memory one command or hook may use. */
+  execMaxMemory: number;
   minPasswordLength: number;
   logLevel: "debug" | "info" | "warn" | "error";
   enableThumbs: boolean;

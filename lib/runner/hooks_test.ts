@@ -46,7 +46,7 @@ Deno.test("createEventHooks() runs the lines in order and throws on the first fa
     const exec: ExecEnv = {
       sandbox: null,
       network: false,
-      limits: { timeoutMs: 10_000, maxProcesses: 16, maxLines: 100, maxBytes: 10_000 },
+      limits: { timeoutMs: 10_000, maxProcesses: 16, maxMemory: 1024 ** 3, maxLines: 100, maxBytes: 10_000 },
     };
     const hooks = createEventHooks({ exec, root, store: { findSettings: () => Promise.resolve(settings) } });
     const ctx = {

@@ -7,7 +7,7 @@ import { CLOSE, type CommandSessionOptions, openCommandSession } from "./session
 const EXEC: ExecEnv = {
   sandbox: null,
   network: false,
-  limits: { timeoutMs: 5000, maxProcesses: 16, maxLines: 100, maxBytes: 10_000 },
+  limits: { timeoutMs: 5000, maxProcesses: 16, maxMemory: 1024 ** 3, maxLines: 100, maxBytes: 10_000 },
 };
 
 function fakeSocket() {

@@ -21,6 +21,8 @@ export interface ExecStatus {
   sandbox: string;
   /** How the process count is capped: RLIMIT_NPROC, a pids cgroup, or not at all. */
   processLimit: "rlimit" | "cgroup" | "none";
+  /** How memory is capped: a memory cgroup per command, RLIMIT_DATA per process, or not at all. */
+  memoryLimit: "cgroup" | "rlimit" | "none";
   /** Commands may use the network (`--exec-network`). */
   network: boolean;
 }
