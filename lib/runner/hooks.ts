@@ -4,12 +4,14 @@
  * expanded in the arguments while splitting (a file name stays one argument); with a shell set the line goes to
  * the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
  * A line ending in `&` runs in the background. A failing hook throws a 500; its output goes to the log only.
- * Hook sandboxes are capped per user and in all ({@link HOOK_SLOTS}); more wait for a slot.
+ * Hook sandboxes are capped per user and in all ({@link HOOK_SLOTS}); more wait for a slot. What a hook wrote is
+ * counted: the usage of its scope is recounted when it ends.
  */
 import { HttpError } from "../errors.ts";
 import { scopeDirOf } from "../fs/gate.ts";
 import type { EventHooks, HookContext, HookEvent } from "../hooks.ts";
 import { log } from "../log.ts";
+import { type RecountDeps, recountUsage } from "../quota.ts";
 import { normalizeSettings } from "../settings.ts";
 import type { Settings } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
@@ -28,6 +30,8 @@ export interface HookDeps {
   root: string;
   /** Slots of hook sandboxes (default: a new set with HOOK_SLOTS). */
   slots?: SandboxSlots;
+  /** Where a hook's writes are counted (quotas): its scope's usage is recounted after it. */
+  usage?: RecountDeps;
 }
 
 /** One configured hook line, split into what runs and how. */
@@ -107,10 +111,13 @@ async function runTrigger(
     }
     if (!cmd) continue;
     const argv = cmd.argv;
-    const run = deps.slots.run(
-      ctx.user.id,
-      () => runCommand(deps.exec, { argv, scope: scope.real, cwd: scope.real, env }),
-    );
+    const run = deps.slots.run(ctx.user.id, async () => {
+      try {
+        return await runCommand(deps.exec, { argv, scope: scope.real, cwd: scope.real, env });
+      } finally {
+        if (deps.usage) await recountUsage(deps.usage, scope.lexical);
+      }
+    });
     if (cmd.background) {
       run.then((r) => {
         if (r.code !== 0 || r.stop !== "exit") {

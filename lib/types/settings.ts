@@ -27,6 +27,16 @@ export interface ExecStatus {
   network: boolean;
 }
 
+/**
+ * Close reasons of the command runner's WebSocket (code 4403) when a policy refuses every command of the user:
+ * deny rules, hidden dotfiles or a storage quota (docs/commands.md). The shell panel explains each.
+ */
+export const COMMAND_REFUSALS = {
+  rules: "not allowed: rules",
+  hidden: "not allowed: hidden files",
+  quota: "not allowed: quota",
+} as const;
+
 /** Event hook names. */
 export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete", "restore"] as const;
 

@@ -1,17 +1,17 @@
 /**
  * Limits that hold for every confined command (docs/commands.md#limits), through the real app: memory, `/dev` and
- * `/dev/shm`, descriptors.
+ * `/dev/shm`, descriptors, and quotas (users with one cannot run commands; what a hook writes is counted).
  */
 import assert from "node:assert/strict";
 import type { TestUserSpec } from "../_helpers.ts";
-import { runLine, serveApp } from "./_command.ts";
+import { eventually, exists, runLine, serveApp } from "./_command.ts";
 import type { ServedApp } from "./_command.ts";
 import type { Config } from "../../config.ts";
 import { findCgroups } from "../../lib/runner/cgroup.ts";
 
 const ALICE: TestUserSpec = {
   username: "alice",
-  perm: { execute: true },
+  perm: { execute: true, create: true, modify: true },
   scope: "/alice",
   commands: ["sh", "ls", "python3", "cat"],
 };
@@ -115,5 +115,50 @@ Deno.test("limits: a command sees descriptors 0, 1 and 2 only, not the server's"
     } finally {
       leaked.close();
     }
+  });
+});
+
+Deno.test("limits: a user with a quota cannot run commands (a fill past the quota is refused)", async () => {
+  const users = [{ ...ALICE, quota: 1024 * 1024 }, { ...ALICE, username: "free", scope: "/free" }];
+  await withApp({ users }, async (app, scope) => {
+    const fill = `sh -c 'head -c 5M /dev/zero > fill'`;
+    const r = await runLine(app, "/", fill, { as: "alice" });
+    assert.deepEqual([r.code, r.reason, r.lines], [4403, "not allowed: quota", ["Command not allowed."]]);
+    assert.equal(await exists(`${scope}/fill`), false);
+    // The same line runs for a user without a quota.
+    const free = await runLine(app, "/", fill, { as: "free" });
+    assert.equal(free.reason, "exit 0");
+  });
+});
+
+Deno.test("limits: a user with hidden dotfiles cannot run commands", async () => {
+  const users = [{ ...ALICE, hideDotfiles: true }];
+  await withApp({ users }, async (app, scope) => {
+    await Deno.writeTextFile(`${scope}/.secret`, "dot");
+    const r = await runLine(app, "/", "cat .secret", { as: "alice" });
+    assert.deepEqual([r.code, r.reason, r.lines], [4403, "not allowed: hidden files", [
+      "Command not allowed.",
+    ]]);
+  });
+});
+
+Deno.test("limits: what a background hook writes counts against the quota once it ends", async () => {
+  const hook = `sh -c 'sleep 1; head -c 2M /dev/zero > "$HOME/filled"; touch "$HOME/done"' &`;
+  const users = [{ ...ALICE, quota: 1024 * 1024 }];
+  await withApp({ users, settings: { commands: { after_upload: [hook] } } }, async (app, scope) => {
+    const up = await app.t.request("/api/resources/a.txt", { method: "POST", as: "alice", body: "a" });
+    assert.equal(up.status, 200);
+    await up.body?.cancel();
+    // Read (and so cached) before the hook writes.
+    const used = async () => {
+      const res = await app.t.request("/api/usage/", { as: "alice" });
+      return (await res.json() as { used: number }).used;
+    };
+    assert.ok(await used() < 1024 * 1024);
+    assert.ok(await eventually(() => exists(`${scope}/done`), 20_000), "the hook ran");
+    assert.ok(await eventually(async () => await used() >= 2 * 1024 * 1024, 10_000), "usage was recounted");
+    const over = await app.t.request("/api/resources/b.txt", { method: "POST", as: "alice", body: "b" });
+    assert.equal(over.status, 507);
+    await over.body?.cancel();
   });
 });
