@@ -60,6 +60,21 @@ export class UsageCache {
   }
 }
 
+/** What {@link recountUsage} needs: this app's usage cache and quota ledger (AppDeps has both). */
+export interface RecountDeps {
+  usage: UsageCache;
+  quotaLedger: { bump(scope: string): Promise<void> };
+}
+
+/**
+ * After writes made beside the API under the scope folder `dir` (a command, a hook, a build): this app forgets the
+ * usage of every scope overlapping it, and the scope's usage generation moves on so other instances recount too.
+ */
+export async function recountUsage(deps: RecountDeps, dir: string): Promise<void> {
+  deps.usage.invalidate(dir);
+  await deps.quotaLedger.bump(dir).catch(() => {/* KV closed: this instance already forgot */});
+}
+
 /** The user's quota in bytes, or 0 when they have none. */
 export function quotaOf(user: Pick<StoredUser, "quota">): number {
   const q = user.quota;

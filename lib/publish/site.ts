@@ -8,7 +8,6 @@ import { type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts"
 import { cleanVpath, isSameOrInside } from "../fs/path.ts";
 import { normalizeSiteSettings } from "../settings.ts";
 import type { Settings, SiteSettings, StoredUser } from "../types.ts";
-import { readTopLevel } from "./front_matter.ts";
 
 /** The site settings of a settings record, normalised. */
 export function siteOf(settings: Settings): SiteSettings {
@@ -71,41 +70,6 @@ export async function siteRootReal(root: string, site: SiteSettings): Promise<st
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
-}
-
-const HUGO_CONFIGS: [string, "toml" | "yaml" | "json"][] = [
-  ["hugo.toml", "toml"],
-  ["hugo.yaml", "yaml"],
-  ["hugo.yml", "yaml"],
-  ["hugo.json", "json"],
-  ["config.toml", "toml"],
-  ["config.yaml", "yaml"],
-  ["config.yml", "yaml"],
-  ["config.json", "json"],
-];
-
-/** The site title from the Hugo config in the site folder (`{{ .Site.Title }}`), or `fallback`. */
-export async function readSiteTitle(siteReal: string | null, fallback: string): Promise<string> {
-  if (siteReal === null) return fallback;
-  for (const [name, format] of HUGO_CONFIGS) {
-    let text: string;
-    try {
-      const info = await Deno.stat(`${siteReal}/${name}`);
-      if (!info.isFile || info.size > 1024 * 1024) continue;
-      text = await Deno.readTextFile(`${siteReal}/${name}`);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) continue;
-      throw err;
-    }
-    if (format !== "json") return readTopLevel(text, format, "title") ?? fallback;
-    try {
-      const title = (JSON.parse(text) as Record<string, unknown>).title;
-      return typeof title === "string" ? title : fallback;
-    } catch {
-      return fallback; // A broken config is Hugo's to report.
-    }
-  }
-  return fallback;
 }
 
 /**

@@ -4,15 +4,22 @@
  * expanded in the arguments while splitting (a file name stays one argument); with a shell set the line goes to
  * the shell untouched and the shell expands the exported variables (a file name never becomes shell code).
  * A line ending in `&` runs in the background. A failing hook throws a 500; its output goes to the log only.
+ * Hook sandboxes are capped per user and in all ({@link HOOK_SLOTS}); more wait for a slot. What a hook wrote is
+ * counted: the usage of its scope is recounted when it ends.
  */
 import { HttpError } from "../errors.ts";
 import { scopeDirOf } from "../fs/gate.ts";
 import type { EventHooks, HookContext, HookEvent } from "../hooks.ts";
 import { log } from "../log.ts";
+import { type RecountDeps, recountUsage } from "../quota.ts";
 import { normalizeSettings } from "../settings.ts";
 import type { Settings } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
+import { SandboxSlots, type SlotLimits, SlotsFullError } from "./slots.ts";
 import { splitWords, WordsError } from "./words.ts";
+
+/** Hook sandboxes that run at once: per user, and in all; more wait (at most `maxQueued`). */
+export const HOOK_SLOTS: SlotLimits = { perUser: 4, global: 16, maxQueued: 1000 };
 
 /** What the hooks need from the server. */
 export interface HookDeps {
@@ -21,6 +28,10 @@ export interface HookDeps {
   store: { findSettings(): Promise<Settings | null> };
   /** Absolute server root. */
   root: string;
+  /** Slots of hook sandboxes (default: a new set with HOOK_SLOTS). */
+  slots?: SandboxSlots;
+  /** Where a hook's writes are counted (quotas): its scope's usage is recounted after it. */
+  usage?: RecountDeps;
 }
 
 /** One configured hook line, split into what runs and how. */
@@ -57,7 +68,11 @@ async function realScope(root: string, ctx: HookContext): Promise<{ lexical: str
 }
 
 /** Runs the hooks of one trigger in order; throws on the first failing foreground hook. */
-async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Promise<void> {
+async function runTrigger(
+  deps: HookDeps & { slots: SandboxSlots },
+  trigger: string,
+  ctx: HookContext,
+): Promise<void> {
   const settings = normalizeSettings(await deps.store.findSettings());
   const lines = settings.commands[trigger] ?? [];
   if (lines.length === 0) return;
@@ -96,7 +111,14 @@ async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Pr
       throw err;
     }
     if (!cmd) continue;
-    const run = runCommand(deps.exec, { argv: cmd.argv, scope: scope.real, cwd: scope.real, env });
+    const argv = cmd.argv;
+    const run = deps.slots.run(ctx.user.id, async () => {
+      try {
+        return await runCommand(deps.exec, { argv, scope: scope.real, cwd: scope.real, env });
+      } finally {
+        if (deps.usage) await recountUsage(deps.usage, scope.lexical);
+      }
+    });
     if (cmd.background) {
       run.then((r) => {
         if (r.code !== 0 || r.stop !== "exit") {
@@ -105,15 +127,19 @@ async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Pr
       }).catch((err) => log.warn(`${trigger} hook ${JSON.stringify(raw)} could not run`, err));
       continue;
     }
-    const r = await run;
+    const r = await run.catch((err) => {
+      if (err instanceof SlotsFullError) throw failed(`${JSON.stringify(raw)}: ${err.message}`);
+      throw err;
+    });
     if (r.code !== 0 || r.stop !== "exit") throw failed(`${JSON.stringify(raw)}: ${describe(r)}`, r.lines);
   }
 }
 
 /** The real event hooks (command execution on). */
 export function createEventHooks(deps: HookDeps): EventHooks {
+  const all = { ...deps, slots: deps.slots ?? new SandboxSlots(HOOK_SLOTS) };
   return {
-    before: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `before_${event}`, ctx),
-    after: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `after_${event}`, ctx),
+    before: (event: HookEvent, ctx: HookContext) => runTrigger(all, `before_${event}`, ctx),
+    after: (event: HookEvent, ctx: HookContext) => runTrigger(all, `after_${event}`, ctx),
   };
 }
