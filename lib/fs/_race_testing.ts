@@ -15,6 +15,11 @@
  *
  * Linux only (renameat2 from glibc, or the raw syscall: 316 on x86_64, 276 on aarch64).
  *
+ * Beware of watched folders: renames inside a folder the process watches with `Deno.watchFs` (the listing and
+ * folder-size caches, the search index) flood the watcher thread, and every later `Deno.watchFs()` call (a
+ * synchronous op) blocks the event loop until the swapping stops. Swap entries in folders nothing watches, or
+ * rely on `maxMs` to end the stall.
+ *
  * ```ts
  * const swapper = await startSwapper(`${scope}/d`, `${scope}/dl`);
  * try { await hammer(); } finally { const { swaps } = await swapper.stop(); }
@@ -26,9 +31,9 @@ export interface SwapperOptions {
   /** Swap atomically with renameat2(RENAME_EXCHANGE) (default true); false: four plain renames per round. */
   exchange?: boolean;
   /**
-   * Pause after each round over the pairs, in milliseconds (fractions allowed; default 0: a tight loop). A pause
-   * of a few hundredths of a millisecond halves the CPU the loop takes and still swaps far faster than a request
-   * goes from its check to its use.
+   * Pause after each round over the pairs, in milliseconds (fractions allowed; default 0: a tight loop, one core
+   * busy). Atomics.wait sleeps some tens of microseconds at least, still far shorter than a request takes from
+   * its check to its use.
    */
   pauseMs?: number;
   /**
