@@ -605,6 +605,19 @@ function report(title: string, ctx: Ctx, swaps: SwapperResult, requests: number,
   return lines.join("\n");
 }
 
+/** ERROR log lines counted by their cause, with the time, URL and paths left out. */
+function errorCauses(lines: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of lines) {
+    const cause = line.replace(/^\S+ ERROR (\S+) \S+: /, "$1 ").replace(/'[^']*'/g, "'…'").replace(
+      /"[^"]*"/g,
+      '"…"',
+    );
+    out[cause] = (out[cause] ?? 0) + 1;
+  }
+  return out;
+}
+
 /**
  * Groups changes ("appeared /up-3.txt") by the operation that owns the first name of the path (`up-3.txt` → up,
  * `exo-2/exz/one.txt` → exo).
@@ -760,9 +773,7 @@ async function race(
       swaps.timedOut ? " (the swapper had to stop by itself)" : ""
     }` +
     (changes.length ? `\n  outside changes: ${JSON.stringify(byOwner(changes))}` : "") +
-    (errorLines.length
-      ? `\n  ${errorLines.length} ERROR log lines, e.g. ${errorLines.slice(0, 3).join(" | ")}`
-      : "");
+    (errorLines.length ? `\n  ERROR log lines by cause: ${JSON.stringify(errorCauses(errorLines))}` : "");
   // A swapper that never swapped proves nothing.
   if (!control) assert.ok(swaps.swaps > 100, `${o.title}: only ${swaps.swaps} swaps (${swaps.firstError})`);
   return { problems, log: text };
