@@ -78,6 +78,8 @@ export function loadConfig(
     execNetwork: bool("exec-network"),
     execUnconfined: bool("exec-unconfined"),
     execMaxProcesses: int("exec-max-processes", 1, 100000),
+    execMaxMemory: bytes("exec-max-memory"),
+    publishNetwork: bool("publish-network"),
     minPasswordLength: int("min-password-length", 1, 72),
     logLevel: level as Config["logLevel"],
     enableThumbs: !bool("disable-thumbnails"),

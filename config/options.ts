@@ -44,6 +44,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     "run commands without a sandbox when bubblewrap is unavailable (unsafe)",
   ),
   text("exec-max-processes", "FB_EXEC_MAX_PROCESSES", "64", "processes one command may run at once"),
+  text(
+    "exec-max-memory",
+    "FB_EXEC_MAX_MEMORY",
+    "1G",
+    "memory one command, hook or build may use (suffixes K, M, G, T: powers of 1024)",
+  ),
+  bool("publish-network", "FB_PUBLISH_NETWORK", "let the publishing build use the network"),
   text("min-password-length", "FB_MIN_PASSWORD_LENGTH", "12", "minimum password length in bytes"),
   text("log-level", "FB_LOG_LEVEL", "info", "debug, info, warn or error"),
   bool("disable-thumbnails", "FB_DISABLE_THUMBNAILS", "disable image thumbnails"),

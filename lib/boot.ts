@@ -157,11 +157,16 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
   const limit = config.loginRateLimit;
   let foldCase: Promise<boolean> | null = null;
   const activity = new RequestActivity();
+  const usage = new UsageCache();
+  // Quota holds of writes in flight, shared through KV with other instances (lib/upload/quota_ledger.ts).
+  const quotaLedger = new QuotaLedger(kv, { now });
   return {
     config,
     kv,
     store,
-    hooks: exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks,
+    hooks: exec
+      ? createEventHooks({ exec, store, root: config.root, usage: { usage, quotaLedger } })
+      : noopHooks,
     exec,
     now,
     cache: new StateCache(kv, { now }),
@@ -171,10 +176,9 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
       share: guessThrottle(kv, "share", limit),
       reauth: guessThrottle(kv, "reauth", limit),
     },
-    usage: new UsageCache(),
+    usage,
     leases: new UploadLeases(kv),
-    // Quota holds of writes in flight, shared through KV with other instances (lib/upload/quota_ledger.ts).
-    quotaLedger: new QuotaLedger(kv, { now }),
+    quotaLedger,
     stagingSync: new StagingSync(),
     propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),

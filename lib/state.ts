@@ -64,7 +64,7 @@ export interface AppDeps {
   listings: ListingCache;
   /** Folder sizes cached until a watcher sees a change (closed by `closeDeps()`). */
   folderSizes: FolderSizeCache;
-  /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
+  /** Replaces the confined build after a publish (tests); none: the sandbox of `exec` (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
   /**
    * Settings, users and sessions in memory (close it on shutdown): cleared on every write through lib/storage and,

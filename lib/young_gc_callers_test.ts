@@ -34,7 +34,7 @@ const N = Math.max(SCAN_GC_ENTRIES, WALK_GC_ENTRIES, SIZE_GC_ENTRIES, SEARCH_GC_
 Deno.test("directory scans, the index walk, folder sizes and searches of a big folder ask for young collections", async () => {
   await withFolders(N, async (root) => {
     await withGcStub(async (calls) => {
-      const snap = await scanDirectory(`${root}/big`, { readHeaders: false });
+      const snap = await scanDirectory({ real: `${root}/big`, anchor: root }, { readHeaders: false });
       assert.equal(snap.names.length, N);
       assert.ok(calls.length >= 1, `scanDirectory: ${calls.length} collections`);
       assert.ok(calls.every((c) => JSON.stringify(c) === JSON.stringify(MINOR)));
@@ -70,7 +70,7 @@ Deno.test("directory scans, the index walk, folder sizes and searches of a big f
 Deno.test("small folders make no young collections: the loops count their work, not their calls", async () => {
   await withFolders(0, async (root) => {
     await withGcStub(async (calls) => {
-      await scanDirectory(`${root}/small`, { readHeaders: false });
+      await scanDirectory({ real: `${root}/small`, anchor: root }, { readHeaders: false });
       await measureFolder(await resolveScoped(ctxFor(root), "/small/", "read"));
       await Array.fromAsync(searchFiles(ctxFor(root), "/small/", parseSearchQuery("f")));
       const index = new SearchIndex(root, { watch: false, reconcileMs: 0 });

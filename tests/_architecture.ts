@@ -261,3 +261,59 @@ export function effectfulComponents(sources: Map<string, string>): string[] {
     area(f) === "components" && !isTest(f) && /\buse(Layout)?Effect\s*\(/.test(withoutComments(text))
   ).map(([f]) => `${f} uses an effect hook`);
 }
+
+/** Deno's file APIs that resolve a path: on user paths they belong to the disk floor (lib/fs/floor.ts) only. */
+export const FILE_APIS =
+  /\bDeno\.(open|openSync|readFile|readFileSync|readTextFile|readTextFileSync|writeFile|writeFileSync|writeTextFile|writeTextFileSync|remove|removeSync|rename|renameSync|stat|statSync|lstat|lstatSync|realPath|realPathSync|readDir|readDirSync|mkdir|mkdirSync|copyFile|copyFileSync|chmod|chmodSync|chown|symlink|symlinkSync|readLink|readLinkSync|create|createSync|truncate|truncateSync|utime|utimeSync|link|linkSync|makeTempDir|makeTempFile)\(/;
+
+/**
+ * Modules of lib/ that may call Deno's file APIs directly, each with the reason: they touch only the server's
+ * own paths (never a user's files), or they are the floor and its gate. Anywhere else a call needs a
+ * `floor-exempt:` comment on its line or the line before, saying why it is not a use of a user path.
+ */
+export const FLOOR_EXEMPT_FILES: Record<string, string> = {
+  "lib/fs/floor.ts": "the floor itself: every call takes a pinned path",
+  "lib/fs/confine.ts": "the gate's resolution: it checks paths, the floor then opens what it found",
+  "lib/fs/gate.ts": "the real path of a confinement root, checked against the files root",
+  "lib/fs/atomic.ts": "works on paths in a folder pinned by placeAtomically (or on the server's own files)",
+  "lib/fs/case_probe.ts": "probes the files root itself once at start with a file of its own",
+  "lib/fs/dir_stat.ts": "the portable fallback where the floor cannot pin (no FFI)",
+  "lib/fs/_listing_reference.ts": "a test reference implementation",
+  "lib/boot.ts": "the server's data, cache and upload folders",
+  "lib/bbolt/db.ts": "reads a filebrowser database file named on the command line",
+  "lib/runner/cgroup.ts": "the cgroup file system",
+  "lib/runner/sandbox.ts": "bubblewrap's own files and the host's /etc",
+  "lib/search/index/snapshot.ts": "the index snapshot in the server's data folder",
+  "lib/upload/staging.ts": "upload staging in the server's upload folder",
+  "lib/upload/sweep.ts": "upload staging in the server's upload folder",
+  "lib/upload/background_sync.ts": "upload staging in the server's upload folder",
+  "lib/upload/chunk_writer.ts": "upload staging in the server's upload folder",
+  "lib/thumbs/mod.ts": "the thumbnail cache in the server's cache folder",
+  "lib/project_root.ts": "the project's own files",
+};
+
+/** Calls of Deno's file APIs outside the floor in lib/, routes/ and middleware/ (comments and tests aside). */
+export function fileApisOutsideFloor(sources: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of sources) {
+    if (isTest(file) || !["lib", "routes", "middleware"].includes(area(file))) continue;
+    // Test helpers (`_testing.ts` and the like) build fixtures; they are not reached by requests.
+    if (file in FLOOR_EXEMPT_FILES || /\/_[^/]*\.ts$/.test(file)) continue;
+    const lines = text.split("\n");
+    // Comments blanked line by line, so line numbers stay those of the file.
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, " ")).split("\n")
+      .map((line) => line.replace(/(?<![:"'`])\/\/.*$/, ""));
+    code.forEach((line, i) => {
+      const m = FILE_APIS.exec(line);
+      if (m === null) return;
+      // The reason stands on the line or in the comment block right above it.
+      let exempt = lines[i].includes("floor-exempt:");
+      for (let j = i - 1; !exempt && j >= 0 && /^\s*\/\//.test(lines[j]); j--) {
+        exempt = lines[j].includes("floor-exempt:");
+      }
+      if (exempt) return;
+      out.push(`${file}:${i + 1} calls Deno.${m[1]} outside the disk floor`);
+    });
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import {
   type Edge,
   edgesOf,
   effectfulComponents,
+  fileApisOutsideFloor,
   isTest,
   packageOf,
   ROOT,
@@ -248,4 +249,26 @@ Deno.test("architecture: the server-call and effect checks fail on violations, c
     "islands/B.tsx calls Response.json()",
   ]);
   assert.deepEqual(effectfulComponents(fake), ["components/C.tsx uses an effect hook"]);
+});
+
+Deno.test("architecture: Deno's file APIs reach user paths through the disk floor only", () => {
+  assert.deepEqual(fileApisOutsideFloor(texts), []);
+});
+
+Deno.test("architecture: the disk floor check fails on a file API call outside it, exemptions aside", () => {
+  const fake = new Map<string, string>([
+    ["lib/fs/x.ts", "const f = await Deno.open(p.real);\nconst s = Deno.lstatSync(path);"],
+    ["routes/api/y.ts", "await Deno.readTextFile(file);"],
+    [
+      "lib/z.ts",
+      "// floor-exempt: the server's own cache\nawait Deno.remove(cache);\n// Deno.open(x) in a comment",
+    ],
+    ["lib/fs/floor.ts", "await Deno.open(pin.path);"],
+    ["lib/fs/x_test.ts", "await Deno.open(p.real);"],
+  ]);
+  assert.deepEqual(fileApisOutsideFloor(fake).sort(), [
+    "lib/fs/x.ts:1 calls Deno.open outside the disk floor",
+    "lib/fs/x.ts:2 calls Deno.lstatSync outside the disk floor",
+    "routes/api/y.ts:1 calls Deno.readTextFile outside the disk floor",
+  ]);
 });

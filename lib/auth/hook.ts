@@ -21,7 +21,7 @@ import { hashPassword, verifyPassword } from "./passwords.ts";
 const AUTH_EXEC: ExecEnv = {
   sandbox: null,
   network: true,
-  limits: { timeoutMs: 30_000, maxProcesses: 64, maxLines: 1000, maxBytes: 64 * 1024 },
+  limits: { timeoutMs: 30_000, maxProcesses: 64, maxMemory: 1024 ** 3, maxLines: 1000, maxBytes: 64 * 1024 },
 };
 
 const STRING_KEYS = ["user.scope", "user.locale", "user.viewMode", "user.sorting.by", "user.commands"];

@@ -2,9 +2,10 @@
  * Tests only: the plain listing, one Resource object per entry, that the fast pipeline (listing_snapshot.ts,
  * listing_json.ts behind getResourceJson) must match byte for byte. Kept simple on purpose: it is the oracle.
  */
+import { serverPath } from "./floor.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { readHeadSync, resourceFields } from "./file_info.ts";
+import { readHeadOf, readHeadSync, resourceFields } from "./file_info.ts";
 import {
   type GateContext,
   isVisible,
@@ -56,9 +57,7 @@ export async function listItems(dir: ScopedPath, options: ListOptions): Promise<
       if (isSymlink) {
         const child = await scopedChild(dir, name);
         if (child === null || child.lstat === null) continue;
-        const head = child.stat && needsHeader(name, child.stat, options)
-          ? readHeadSync(child.real)
-          : undefined;
+        const head = child.stat && needsHeader(name, child.stat, options) ? readHeadOf(child) : undefined;
         items.push({
           resource: resourceFields({
             path: vpath,
@@ -84,7 +83,7 @@ export async function listItems(dir: ScopedPath, options: ListOptions): Promise<
         // Entries that cannot be stat'ed (vanished, broken mounts) are left out.
         continue;
       }
-      const head = needsHeader(name, info, options) ? readHeadSync(path) : undefined;
+      const head = needsHeader(name, info, options) ? readHeadSync(serverPath(path)) : undefined;
       items.push({
         resource: resourceFields({
           path: vpath,

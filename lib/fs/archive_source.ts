@@ -11,8 +11,8 @@
 import type { ArchiveEntry } from "../archive/mod.ts";
 import { entryFailure } from "../archive/entry.ts";
 import { fileReadable } from "../archive/file_stream.ts";
-import { ForbiddenError } from "../errors.ts";
 import { log } from "../log.ts";
+import { lstat, openFile, pinEntryIn, pinTarget, readDirNames, stat } from "./floor.ts";
 import {
   type DirStat,
   type EntryStat,
@@ -62,18 +62,25 @@ const encoder = new TextEncoder();
  * swapped in, grown past WHOLE_READ_MAX or the buffer, truncated during the read): the archiver then calls
  * open(), which refuses or streams it.
  */
-function readSmall(real: string, size: number, buffer: Uint8Array): Uint8Array | null {
-  const whole = readWholeFileInto(
-    real,
-    buffer.length > WHOLE_READ_MAX ? buffer.subarray(0, WHOLE_READ_MAX) : buffer,
-  );
+function readSmall(p: ScopedPath, size: number, buffer: Uint8Array): Uint8Array | null {
+  let whole;
+  try {
+    // The folder pinned by the disk floor, the file opened in it with O_NOFOLLOW.
+    using entry = pinEntryIn(p, p.real);
+    whole = readWholeFileInto(
+      entry.path,
+      buffer.length > WHOLE_READ_MAX ? buffer.subarray(0, WHOLE_READ_MAX) : buffer,
+    );
+  } catch {
+    // Gone or swapped for a link on the way: open() refuses or fails it with its reason.
+    return null;
+  }
   if (!whole || whole.read < 0) return null;
   return buffer.subarray(0, Math.min(whole.read, size));
 }
 
 function entryOf(p: ScopedPath, name: string): ArchiveEntry {
   const info = p.stat!;
-  const real = p.real;
   return {
     name,
     isDir: info.isDirectory,
@@ -84,14 +91,15 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
     open: info.isDirectory ? undefined : async () => {
       // `real` is the gate's resolved path: a symlink there now was swapped in after the gate looked, and is
       // refused rather than followed unchecked (as a single download refuses it).
-      const now = await Deno.lstat(real);
-      if (now.isSymlink) throw new ForbiddenError("symlink_escape", "Path changed into a link");
+      // The disk floor refuses any component that became a link (403) before anything is opened.
+      using pin = pinTarget(p);
+      const now = await stat(pin);
       // A FIFO (or device) swapped in would block a thread on open; a folder fails as a read of it always did.
       if (!now.isFile && !now.isDirectory) throw new Error("it is no longer a regular file");
-      return fileReadable(await Deno.open(real, { read: true }), { size: info.size });
+      return fileReadable(await openFile(pin), { size: info.size });
     },
     readWhole: info.isFile && info.size <= WHOLE_READ_MAX
-      ? (buffer) => readSmall(real, info.size, buffer)
+      ? (buffer) => readSmall(p, info.size, buffer)
       : undefined,
   };
 }
@@ -126,9 +134,16 @@ function fileInfoOf(st: EntryStat): Deno.FileInfo {
 }
 
 /** The lstat of `<dir>/<name>`: relative to the open folder when possible, else (and to fail) Deno.lstat. */
-async function lstatChild(dir: DirStat, path: string, name: string): Promise<Deno.FileInfo> {
+async function lstatChild(
+  dir: DirStat,
+  p: ScopedPath,
+  path: string,
+  name: string,
+): Promise<Deno.FileInfo> {
   const fast = path.length * 3 < PATH_MAX || encoder.encode(path).length < PATH_MAX ? dir.lstat(name) : null;
-  return fast === null ? await Deno.lstat(path) : fileInfoOf(fast);
+  if (fast !== null) return fileInfoOf(fast);
+  using entry = pinEntryIn(p, path);
+  return await lstat(entry);
 }
 
 async function* walk(
@@ -149,14 +164,19 @@ async function* walk(
   // tree holds one descriptor, not one per level.
   let dir: DirStat | null = null;
   try {
-    dir = openDirStat(p.real);
-    let names: string[] = dir.list()?.names ?? [];
     const here = relativeName(root, p.vpath);
+    try {
+      dir = openDirStat({ real: p.real, anchor: p.confinement.anchor });
+    } catch (err) {
+      // Listed as a folder, now unreachable (too long a path, swapped for a link): the archive fails here.
+      throw entryFailure(here || vpathBase(p.vpath) || "/", err);
+    }
+    let names: string[] = dir.list()?.names ?? [];
     if (names.length === 0) {
       // Not listed by libc (or empty): Deno.readDir, which also reports why a folder cannot be read.
       try {
-        names = [];
-        for await (const e of Deno.readDir(p.real)) names.push(e.name);
+        using pin = pinTarget(p);
+        names = await readDirNames(pin);
       } catch (err) {
         // The folder is listed already: leaving its content out would end the archive silently short.
         throw entryFailure(here || vpathBase(p.vpath) || "/", err);
@@ -168,9 +188,9 @@ async function* walk(
       try {
         // Listed, so it must still be there (a deleted file is a failure, not a skip), and reachable (a path
         // beyond PATH_MAX fails with ENAMETOOLONG).
-        dir ??= openDirStat(p.real);
-        const lstat = await lstatChild(dir, p.real === "/" ? `/${name}` : `${p.real}/${name}`, name);
-        child = await scopedChild(p, name, { lstat });
+        dir ??= openDirStat({ real: p.real, anchor: p.confinement.anchor });
+        const info = await lstatChild(dir, p, p.real === "/" ? `/${name}` : `${p.real}/${name}`, name);
+        child = await scopedChild(p, name, { lstat: info });
       } catch (err) {
         throw entryFailure(here ? `${here}/${name}` : name, err);
       }

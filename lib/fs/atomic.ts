@@ -7,6 +7,17 @@
 import { ConflictError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 import { vpathBase, vpathDir } from "./path.ts";
+import {
+  chmodNoFollow,
+  copyFile,
+  ensureDirBeneath,
+  type Pin,
+  pinEntry,
+  pinTarget,
+  serverPath,
+  stat,
+  statSync,
+} from "./floor.ts";
 
 /** Mode of new files (settings `fileMode` default, upstream's). */
 export const FILE_MODE = 0o640;
@@ -91,6 +102,12 @@ export interface PlaceOptions {
   keepExisting?: boolean;
   /** Sync the temp file before the rename (default true; off for symlinks, which cannot be synced). */
   sync?: boolean;
+  /**
+   * The files root `dest` lies beneath (a checked path's `confinement.anchor`): the disk floor then pins
+   * `dest`'s folder (and creates missing parents) without following any symlink, and the temp file, the sync and
+   * the rename all happen in that pinned folder. Absent for the server's own paths (caches).
+   */
+  anchor?: string;
 }
 
 /**
@@ -102,12 +119,19 @@ export async function placeAtomically<T>(
   fill: (temp: string) => Promise<T>,
   options: PlaceOptions = {},
 ): Promise<T> {
-  if (options.createParents) await Deno.mkdir(vpathDir(dest), { recursive: true, mode: DIR_MODE });
-  const temp = tempPathFor(dest, options.kind);
+  const anchor = options.anchor ?? "";
+  if (options.createParents) {
+    if (anchor) ensureDirBeneath(anchor, vpathDir(dest), DIR_MODE);
+    else await Deno.mkdir(vpathDir(dest), { recursive: true, mode: DIR_MODE });
+  }
+  // `at` names dest in its pinned folder (/proc/self/fd/N/name): the temp file lands next to it in that folder.
+  using folder = anchor ? pinEntry(anchor, dest) : serverPath(dest);
+  const at = folder.path;
+  const temp = tempPathFor(at, options.kind);
   try {
     const result = await fill(temp);
     if (options.sync ?? true) await syncFile(temp);
-    await renameOnto(temp, dest, { replace: !options.keepExisting });
+    await renameOnto(temp, at, { replace: !options.keepExisting });
     return result;
   } catch (err) {
     // Undo the partial write only: the temp file is ours, the target was never touched.
@@ -159,6 +183,7 @@ export async function writeFileAtomic(
   options: WriteOptions = {},
 ): Promise<Deno.FileInfo> {
   const existingMode = target.stat?.isFile ? (target.stat.mode ?? 0) & 0o7777 : null;
+  const anchor = target.confinement.anchor;
   await placeAtomically(target.real, async (temp) => {
     using file = await Deno.open(temp, {
       write: true,
@@ -167,23 +192,37 @@ export async function writeFileAtomic(
     });
     await pump(file, body, options.signal);
     // The umask may have narrowed the mode given to open(2).
-    if (existingMode !== null) await Deno.chmod(temp, existingMode);
-  }, { createParents: options.createParents });
-  return await Deno.stat(target.real);
+    if (existingMode !== null) await chmodNoFollow(temp, existingMode);
+  }, { createParents: options.createParents, anchor });
+  using written = pinTarget(target);
+  return await stat(written);
 }
 
-/** Copies the regular file `src` to `dest` atomically with the given mode (default: the source's). */
+/**
+ * Copies the regular file `src` (a pinned file, or a server path such as an upload's staging file) to `dest`
+ * atomically with the given mode (default: the source's); `anchor` as for {@link placeAtomically}.
+ */
 export async function copyFileAtomic(
-  src: string,
+  src: string | Pin,
   dest: string,
-  options: { mode?: number; kind?: TempKind; keepExisting?: boolean; signal?: AbortSignal } = {},
+  options: { mode?: number; kind?: TempKind; keepExisting?: boolean; signal?: AbortSignal; anchor?: string } =
+    {},
 ): Promise<void> {
   options.signal?.throwIfAborted();
+  const from = typeof src === "string" ? serverPath(src) : src;
   await placeAtomically(dest, async (temp) => {
-    await Deno.copyFile(src, temp);
-    const mode = options.mode ?? (await Deno.stat(src)).mode;
-    if (mode !== null) await Deno.chmod(temp, mode & 0o7777);
-  }, { kind: options.kind ?? "copy", createParents: true, keepExisting: options.keepExisting });
+    // A pinned object cannot change its type: checked once, it is never a FIFO that would block the copy.
+    const info = statSync(from);
+    if (!info.isFile) throw new Error("not a regular file");
+    await copyFile(from, serverPath(temp));
+    const mode = options.mode ?? info.mode;
+    if (mode !== null) await chmodNoFollow(temp, mode & 0o7777);
+  }, {
+    kind: options.kind ?? "copy",
+    createParents: true,
+    keepExisting: options.keepExisting,
+    anchor: options.anchor,
+  });
 }
 
 /** The upload ETag (as filebrowser's): `"<hex mtime in ns><hex size>"`. */

@@ -119,7 +119,7 @@ Deno.test("copyFileAtomic() keeps the source's mode unless told one; copyLinkAto
     await copyFileAtomic(`${root}/src`, `${root}/new/dst`, { mode: 0o640 });
     assert.equal((await Deno.stat(`${root}/new/dst`)).mode! & 0o777, 0o640);
     await Deno.symlink("../somewhere/else", `${root}/link`);
-    await copyLinkAtomic(`${root}/link`, `${root}/new/link`);
+    await copyLinkAtomic(root, `${root}/link`, `${root}/new/link`);
     assert.equal(await Deno.readLink(`${root}/new/link`), "../somewhere/else");
     assert.deepEqual(await listNames(`${root}/new`), ["dst", "link"]);
   });

@@ -1,4 +1,5 @@
 /** Streamed file checksums for `?checksum=` (docs/api.md#resources). */
+import { openFile, pinTarget } from "./floor.ts";
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 
@@ -19,12 +20,7 @@ export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorith
   // node:crypto is heavy to load in Deno; only checksum requests need it.
   const { createHash } = await import("node:crypto");
   const hash = createHash(algorithm);
-  // The caller saw a regular file; a FIFO swapped in since would block the open (and a thread) until a
-  // writer comes, so look again right before it (a narrow window remains, as for archive entries).
-  if (!(await Deno.lstat(file.real)).isFile) {
-    throw new BadRequestError("not a regular file", { code: "not_a_regular_file" });
-  }
-  using f = await Deno.open(file.real, { read: true });
+  using f = await openPinned(file);
   const buf = new Uint8Array(256 * 1024);
   for (;;) {
     const n = await f.read(buf);
@@ -32,4 +28,10 @@ export async function checksumFile(file: ScopedPath, algorithm: ChecksumAlgorith
     hash.update(buf.subarray(0, n));
   }
   return hash.digest("hex");
+}
+
+/** Opens what a checked path leads to through the disk floor. */
+async function openPinned(file: ScopedPath): Promise<Deno.FsFile> {
+  using pin = pinTarget(file);
+  return await openFile(pin);
 }

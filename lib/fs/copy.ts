@@ -4,10 +4,23 @@
  * when they stay inside the scope, and then copied as regular files. A link whose target the user may not see
  * (hidden dot-file, denied by a rule) is skipped like the target itself: listings omit it, copies never read it.
  */
-import { HttpError } from "../errors.ts";
+import { ForbiddenError, HttpError } from "../errors.ts";
 import { log } from "../log.ts";
-import { copyFileAtomic, DIR_MODE, placeAtomically } from "./atomic.ts";
-import { isConfinedLink, scopedChild, type ScopedPath } from "./gate.ts";
+import { copyFileAtomic, DIR_MODE, placeAtomically, tempPathFor } from "./atomic.ts";
+import { isConfinedLink, scopedChild, type ScopedPath, scopedTempSibling } from "./gate.ts";
+import {
+  ensureDirBeneath,
+  pinAt,
+  pinEntry,
+  pinTarget,
+  readDir,
+  readLink,
+  remove,
+  rename,
+  renameNoReplace,
+  serverPath,
+  symlink,
+} from "./floor.ts";
 import { joinVpath } from "./path.ts";
 
 /** Options of {@link copyEntry}. */
@@ -17,10 +30,21 @@ export interface CopyOptions {
   keepLinks?: boolean;
 }
 
-/** Recreates the symlink `src` (an on-disk link path) at `dest` with the same target text, atomically. */
-export async function copyLinkAtomic(src: string, dest: string): Promise<void> {
-  const target = await Deno.readLink(src);
-  await placeAtomically(dest, (temp) => Deno.symlink(target, temp), { kind: "copy", sync: false });
+/**
+ * Recreates the symlink `src` (an on-disk link path beneath `anchor`, the files root) at `dest` with the same
+ * target text, atomically; both ends go through the disk floor.
+ */
+export async function copyLinkAtomic(anchor: string, src: string, dest: string): Promise<void> {
+  let target: string;
+  {
+    using link = pinEntry(anchor, src);
+    target = await readLink(link);
+  }
+  await placeAtomically(dest, (temp) => symlink(target, serverPath(temp)), {
+    kind: "copy",
+    sync: false,
+    anchor,
+  });
 }
 
 /** Why some entries of a tree copy failed (the rest was copied). */
@@ -43,11 +67,12 @@ async function copyTree(
   options: CopyOptions,
 ): Promise<void> {
   if (!dst.stat?.isDirectory) {
-    await Deno.mkdir(dst.real, { recursive: true, mode: (src.stat?.mode ?? DIR_MODE) & 0o7777 });
+    ensureDirBeneath(dst.confinement.anchor, dst.real, (src.stat?.mode ?? DIR_MODE) & 0o7777);
   }
   const entries: Deno.DirEntry[] = [];
   try {
-    for await (const e of Deno.readDir(src.real)) entries.push(e);
+    using pin = pinTarget(src);
+    for await (const e of readDir(pin)) entries.push(e);
   } catch (err) {
     failures.push(src.vpath);
     log.warn(`copy: cannot read "${src.vpath}"`, err);
@@ -66,7 +91,9 @@ async function copyTree(
       // An in-scope link whose target is hidden or denied does not exist for this user: skip it, no failure.
       const vpath = joinVpath(src.vpath, name);
       if (isSymlink && await isConfinedLink(src.confinement, vpath)) log.debug(`copy: skipping "${vpath}"`);
-      else failures.push(vpath);
+      else if (isSymlink) {
+        throw new ForbiddenError("symlink_escape", `"${vpath}" is a link that leads out of the scope`);
+      } else failures.push(vpath);
       continue;
     }
     if (from.stat === null) {
@@ -85,7 +112,8 @@ async function copyTree(
         await copyTree(from, to, failures, options);
       } else if (from.stat.isFile) {
         if (to.stat?.isDirectory) throw new Error("a folder is in the way");
-        await copyFileAtomic(from.real, to.real, { signal: options.signal });
+        using pin = pinTarget(from);
+        await copyFileAtomic(pin, to.real, { signal: options.signal, anchor: to.confinement.anchor });
       } else {
         throw new Error("not a regular file");
       }
@@ -104,7 +132,7 @@ async function copyLink(src: ScopedPath, dst: ScopedPath, name: string, failures
   try {
     if (to === null) throw new Error("destination refused");
     if (to.lstat?.isDirectory) throw new Error("a folder is in the way");
-    await copyLinkAtomic(from, to.path);
+    await copyLinkAtomic(src.confinement.anchor, from, to.path);
   } catch (err) {
     failures.push(joinVpath(src.vpath, name));
     log.warn(`copy: cannot recreate link "${joinVpath(src.vpath, name)}"`, err);
@@ -119,9 +147,28 @@ export async function copyEntry(src: ScopedPath, dst: ScopedPath, options: CopyO
   if (src.stat === null) throw new HttpError(404, "not_found");
   if (src.stat.isDirectory) {
     const failures: string[] = [];
-    await copyTree(src, dst, failures, options);
+    if (dst.lstat !== null || options.keepLinks) {
+      // Merged into an existing folder (or a move's copy, which lands in its own temp folder).
+      await copyTree(src, dst, failures, options);
+      if (failures.length) throw new CopyIncompleteError(failures);
+      return;
+    }
+    // A new folder is built beside the destination and renamed into place once complete: a copy refused
+    // midway (a link that leads out of the scope: 403) or cancelled leaves no partial destination.
+    const temp = scopedTempSibling(dst, tempPathFor(dst.real, "copy"));
+    try {
+      await copyTree(src, temp, failures, options);
+      using from = pinAt(temp);
+      using to = pinAt(dst);
+      if (!renameNoReplace(from, to)) await rename(from, to);
+    } catch (err) {
+      using leftover = pinAt(temp);
+      await remove(leftover, { recursive: true }).catch(() => {});
+      throw err;
+    }
     if (failures.length) throw new CopyIncompleteError(failures);
     return;
   }
-  await copyFileAtomic(src.real, dst.real, { signal: options.signal });
+  using pin = pinTarget(src);
+  await copyFileAtomic(pin, dst.real, { signal: options.signal, anchor: dst.confinement.anchor });
 }

@@ -6,6 +6,7 @@
  * millisecond times exactly like `Deno.FileInfo`).
  */
 import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
+import { pinObject, serverPath } from "./floor.ts";
 import {
   diffDirents,
   type DirDiff,
@@ -244,7 +245,8 @@ function portableDirStat(real: string): DirStat {
       };
     },
     readHead(entry: string): Uint8Array {
-      return readFileHead(base + entry);
+      // Only without libc, where the floor cannot pin either (tests force it with `portable`).
+      return readHeadSync(serverPath(base + entry));
     },
     list: () => null,
     lstatListed: () => false,
@@ -259,10 +261,22 @@ export function hasFastDirStat(): boolean {
   return loadLibc() !== null;
 }
 
-/** Opens `real` (a directory) for lstat'ing its entries; `portable` forces the `Deno.lstatSync()` path. */
-export function openDirStat(real: string, options: { portable?: boolean } = {}): DirStat {
+/** A folder as the gate resolved it: its real path and the files root the disk floor opens it beneath. */
+export interface DirRef {
+  readonly real: string;
+  readonly anchor: string;
+}
+
+/**
+ * Opens the folder `at.real` through the disk floor (floor.ts) for lstat'ing its entries; `portable` forces the
+ * `Deno.lstatSync()` path. Throws `Deno.errors.NotFound`/`NotADirectory` when it is gone and 403 when a
+ * component became a symlink since the gate's check (the folder is then never read).
+ */
+export function openDirStat(at: DirRef, options: { portable?: boolean } = {}): DirStat {
   const lib = options.portable ? null : loadLibc();
-  return (lib && ffiDirStat(lib, real)) ?? portableDirStat(real);
+  if (lib === null) return portableDirStat(at.real);
+  using pin = pinObject(at.anchor, at.real);
+  return ffiDirStat(lib, pin.path) ?? portableDirStat(at.real);
 }
 
 /** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */
@@ -339,41 +353,4 @@ export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRe
   if (!whole) return whole;
   const { mode, size, mtimeMs } = whole.facts;
   return { mode, size, mtimeMs, read: whole.bytes === null ? -1 : size };
-}
-
-/**
- * Up to HEADER_BYTES from the start of the regular file at `path` (a copy), for type sniffing. With libc it is
- * opened with O_NONBLOCK | O_NOFOLLOW and fstat'ed first, so a FIFO swapped in since the caller's stat neither
- * blocks the server's thread nor is read, and a symlink is not followed; elsewhere an lstat must find a
- * regular file before `readHeadSync()` opens it. Empty when it cannot be read so.
- */
-export function readFileHead(path: string): Uint8Array {
-  const lib = loadLibc();
-  if (lib === null) {
-    try {
-      return Deno.lstatSync(path).isFile ? readHeadSync(path) : new Uint8Array(0);
-    } catch {
-      return new Uint8Array(0);
-    }
-  }
-  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
-  if (fd < 0) return new Uint8Array(0);
-  try {
-    const layout = LAYOUTS[Deno.build.arch];
-    const st = statBuffer ??= new Uint8Array(layout.size);
-    if (lib.fstatat(fd, new Uint8Array(1), st, AT_EMPTY_PATH) !== 0) return new Uint8Array(0);
-    if (fileType(new DataView(st.buffer).getUint32(layout.mode, true)) !== S_IFREG) return new Uint8Array(0);
-    const head = new Uint8Array(HEADER_BYTES);
-    let n = 0;
-    while (n < head.length) {
-      const r = Number(lib.read(fd, head.subarray(n), BigInt(head.length - n)));
-      // Like readHeadSync(): any read error means "typed from an empty buffer".
-      if (r < 0) return new Uint8Array(0);
-      if (r === 0) break;
-      n += r;
-    }
-    return head.subarray(0, n);
-  } finally {
-    lib.close(fd);
-  }
 }

@@ -9,8 +9,9 @@
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
-import { HEADER_BYTES } from "./file_info.ts";
-import { fileType, readFileHead, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
+import { HEADER_BYTES, readHeadOf } from "./file_info.ts";
+import { lstatSync, openFile, openFileSync, type Pin, pinEntryIn, pinTarget } from "./floor.ts";
+import { fileType, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 
@@ -134,14 +135,21 @@ function notModifiedSince(header: string, mtime: Date | null): boolean {
  */
 export const FILE_CHUNK = 256 * 1024;
 
-/** Streams `length` bytes of a file from `start`, in large chunks; cancelling closes the file. */
-export function fileStream(real: string, start: number, length: number): ReadableStream<Uint8Array> {
-  return boundedStream(async () => await openAt(real, start), length);
+/**
+ * Streams `length` bytes of a file from `start`, in large chunks; cancelling closes the file. `at` pins the file
+ * when the stream starts (the disk floor: a checked path, or a server path such as a cached preview).
+ */
+export function fileStream(at: () => Pin, start: number, length: number): ReadableStream<Uint8Array> {
+  return boundedStream(async () => await openAt(at, start), length);
 }
 
-/** Opens a file for reading at `start`; closes it again when the seek fails. */
-async function openAt(real: string, start: number): Promise<Deno.FsFile> {
-  const handle = await Deno.open(real, { read: true });
+/** Opens a pinned file for reading at `start`; closes it again when the seek fails. */
+async function openAt(at: () => Pin, start: number): Promise<Deno.FsFile> {
+  let handle: Deno.FsFile;
+  {
+    using pin = at();
+    handle = await openFile(pin);
+  }
   try {
     if (start > 0) await handle.seek(start, Deno.SeekMode.Start);
   } catch (err) {
@@ -211,8 +219,8 @@ function boundedStream(open: () => Promise<Deno.FsFile>, length: number): Readab
  * announced length, but over cleartext HTTP/2 (prior knowledge, which Deno.serve accepts) the same answer is a
  * stream error, and a future HTTP stack that sent the excess on a keep-alive connection would desynchronise it.
  */
-async function bodyOf(real: string, start: number, length: number, size: number) {
-  const handle = await openAt(real, start);
+async function bodyOf(file: ScopedPath, start: number, length: number, size: number) {
+  const handle = await openAt(() => pinTarget(file), start);
   if (start + length >= size) return handle.readable;
   return boundedStream(() => Promise.resolve(handle), length);
 }
@@ -240,11 +248,13 @@ interface Opened {
  * symlink swapped in since the gate looked (refused, 403); elsewhere Deno's synchronous calls.
  */
 function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
-  const whole = readWholeFile(file.real, SMALL_BODY);
+  // The target's folder pinned by the floor, the file named in it: O_NOFOLLOW then applies to its last name.
+  using entry = pinEntryIn(file, file.real);
+  const whole = readWholeFile(entry.path, SMALL_BODY);
   if (whole === null) {
     // Not openable without following a link: gone (the lstat throws: 404), or a symlink swapped in since the
     // gate looked, which is refused rather than followed unchecked.
-    if (Deno.lstatSync(file.real).isSymlink) {
+    if (lstatSync(entry).isSymlink) {
       throw new ForbiddenError("symlink_escape", "Path changed into a link");
     }
     return null;
@@ -263,7 +273,8 @@ function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
     };
     return { info, bytes: whole.bytes };
   }
-  using handle = Deno.openSync(file.real, { read: true });
+  using pin = pinTarget(file);
+  using handle = openFileSync(pin);
   const info = handle.statSync();
   if (!info.isFile) return null;
   if (info.size > SMALL_BODY) return { info, bytes: null };
@@ -275,7 +286,7 @@ function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
     n += got;
   }
   // Truncated in place between the fstat and the read: stream what is there, planned from a fresh stat.
-  return n === bytes.length ? { info, bytes } : { info: Deno.statSync(file.real), bytes: null };
+  return n === bytes.length ? { info, bytes } : { info: handle.statSync(), bytes: null };
 }
 
 /** Plans the answer for one file: 200/206 with the bytes or a stream, 304, or throws 404/412/416. */
@@ -299,7 +310,7 @@ export async function planDownload(file: ScopedPath, request: DownloadRequest): 
   } else {
     headers["Content-Type"] = request.contentType ??
       (mimeByExtension(name) ||
-        sniffMime(small?.bytes?.subarray(0, HEADER_BYTES) ?? readFileHead(file.real)));
+        sniffMime(small?.bytes?.subarray(0, HEADER_BYTES) ?? readHeadOf(file)));
     const isPdf = headers["Content-Type"].startsWith("application/pdf");
     headers["Content-Security-Policy"] = isPdf && !active ? PDF_CSP : INLINE_CSP;
   }
@@ -330,11 +341,11 @@ export async function planDownload(file: ScopedPath, request: DownloadRequest): 
   }
   if (range === null) {
     headers["Content-Length"] = String(info.size);
-    return { status: 200, headers, body: small?.bytes ?? await bodyOf(file.real, 0, info.size, info.size) };
+    return { status: 200, headers, body: small?.bytes ?? await bodyOf(file, 0, info.size, info.size) };
   }
   const length = range.end - range.start + 1;
   headers["Content-Range"] = `bytes ${range.start}-${range.end}/${info.size}`;
   headers["Content-Length"] = String(length);
   const body = small?.bytes?.subarray(range.start, range.end + 1);
-  return { status: 206, headers, body: body ?? await bodyOf(file.real, range.start, length, info.size) };
+  return { status: 206, headers, body: body ?? await bodyOf(file, range.start, length, info.size) };
 }

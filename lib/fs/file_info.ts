@@ -2,6 +2,7 @@
  * Turning stat results into the wire `Resource` fields (docs/api.md#resources): Go FileMode bits, RFC 3339
  * times in the server's offset, extension and `type`.
  */
+import { openFileSync, type Pin, pinTarget } from "./floor.ts";
 import type { Resource, ResourceType } from "../types.ts";
 import { isBinary, mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf } from "./path.ts";
@@ -173,10 +174,20 @@ export function resourceFields(options: ResourceFieldsOptions): Resource {
   };
 }
 
-/** Reads up to HEADER_BYTES from the start of a file; an empty buffer when it cannot be read. */
-export function readHeadSync(path: string): Uint8Array {
+/** Reads up to HEADER_BYTES from the start of what a checked path leads to; empty when it cannot be read. */
+export function readHeadOf(p: Parameters<typeof pinTarget>[0]): Uint8Array {
   try {
-    using file = Deno.openSync(path, { read: true });
+    using pin = pinTarget(p);
+    return readHeadSync(pin);
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** Reads up to HEADER_BYTES from the start of a pinned file; an empty buffer when it cannot be read. */
+export function readHeadSync(pin: Pin): Uint8Array {
+  try {
+    using file = openFileSync(pin);
     const buf = new Uint8Array(HEADER_BYTES);
     let n = 0;
     while (n < buf.length) {

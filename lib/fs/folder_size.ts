@@ -2,13 +2,14 @@
  * Folder sizes on demand (docs/api.md#folder-sizes): a walk that sums the sizes of the files below a folder
  * and counts files and folders, as the user sees them (entries denied by rules or hidden as dot-files are not
  * counted; denied folders are still walked, since a deeper rule may allow what is inside). Symlinks count as
- * files of their own size and are never followed. A folder whose path is too long to be opened by path
+ * files of their own size and are never followed. A folder whose path is too long to address
  * (MAX_PATH_BYTES) is counted but not walked, and reported in `pathTooLong`. The walk yields to the event loop
  * regularly, reports progress and stops when its signal aborts.
  */
 import type { FolderSize } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { openDirStat } from "./dir_stat.ts";
+import { type DirStat, openDirStat } from "./dir_stat.ts";
+import { pinObject, readDirSync } from "./floor.ts";
 import { childVisibility, realVpathOf, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { youngCollector } from "../young_gc.ts";
@@ -59,13 +60,16 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
     if (vis.none) continue;
     const realVis = at.realVpath === null ? null : childVisibility(conf, at.realVpath);
     let entries: Deno.DirEntry[];
+    let stat: DirStat;
     try {
-      entries = [...Deno.readDirSync(at.real)];
+      // Through the disk floor: a folder swapped for a link since it was listed is refused, not followed.
+      using pin = pinObject(conf.anchor, at.real);
+      entries = readDirSync(pin);
+      stat = openDirStat({ anchor: conf.anchor, real: at.real });
     } catch {
-      // Vanished or unreadable since it was listed: it contributes nothing.
+      // Vanished, unreadable or swapped since it was listed: it contributes nothing.
       continue;
     }
-    const stat = openDirStat(at.real);
     try {
       for (const e of entries) {
         collect(1);
@@ -76,7 +80,7 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
         if (e.isDirectory) {
           if (visible) size.folders++;
           const child = at.real === "/" ? `/${name}` : `${at.real}/${name}`;
-          // Not to be listed by its path (ENAMETOOLONG): say so rather than count it as empty.
+          // Too long to address (as the gate counts: ENAMETOOLONG by path): say so, not count it as empty.
           if (utf8Length(child, MAX_PATH_BYTES) > MAX_PATH_BYTES) {
             size.pathTooLong = (size.pathTooLong ?? 0) + 1;
             continue;

@@ -8,6 +8,7 @@
  * the shared directory, confinement happens at that directory, and rules see `base + vpath`.
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
+import { log } from "../log.ts";
 import type { Permission, Rule, StoredUser } from "../types.ts";
 import { lstatOrNull, type Resolution, resolveConfined, resolveLexical } from "./confine.ts";
 import { canonicalPath, cleanVpath, isSameOrInside, joinVpath, vpathDir, vpathSegments } from "./path.ts";
@@ -21,7 +22,7 @@ export { type ChildVisibility, childVisibility, isVisible, realVpathOf } from ".
 export interface GateContext {
   /** Absolute server root; the user's scope is resolved beneath it. */
   root: string;
-  user: Pick<StoredUser, "scope" | "perm" | "rules" | "hideDotfiles">;
+  user: Pick<StoredUser, "scope" | "perm" | "rules" | "hideDotfiles"> & { username?: string };
   /** `settings.rules`, evaluated before the user's rules. */
   globalRules: readonly Rule[];
   /** Unsafe mode: follow symlinks wherever they point (lexical confinement only). */
@@ -44,6 +45,11 @@ declare const SCOPED: unique symbol;
 export interface Confinement {
   /** Real path of the confinement root (the user's scope, or the shared directory). */
   readonly rootReal: string;
+  /**
+   * Real path of the files root, the anchor of the disk floor (floor.ts): every operation opens its path
+   * beneath it without following symlinks. "" in the unsafe mode that follows external links (no floor).
+   */
+  readonly anchor: string;
   /** Prefix added to vpaths before rule evaluation ("" except for shares). */
   readonly ruleBase: string;
   readonly rules: RuleSet;
@@ -103,6 +109,20 @@ async function rootRealPath(lexical: string): Promise<string> {
   return real;
 }
 
+/** A scope whose real location is outside the real files root: refused, logged once per user and minute. */
+const warnedScopes = new Map<string, number>();
+
+function scopeOutsideRoot(ctx: GateContext): ForbiddenError {
+  const who = ctx.user.username ?? ctx.user.scope;
+  const now = performance.now();
+  if ((warnedScopes.get(who) ?? -Infinity) < now - 60_000) {
+    if (warnedScopes.size > 1000) warnedScopes.clear();
+    warnedScopes.set(who, now);
+    log.warn(`scope of user ${JSON.stringify(who)} leads outside the files root through a link; refused`);
+  }
+  return new ForbiddenError("scope_outside_root", "The scope leads outside the files root");
+}
+
 async function confinementOf(ctx: GateContext): Promise<Confinement> {
   let lexical = scopeDirOf(ctx);
   const ruleBase = ctx.base ? cleanVpath(ctx.base).path : "";
@@ -116,13 +136,18 @@ async function confinementOf(ctx: GateContext): Promise<Confinement> {
     }
     throw err;
   }
-  if (ruleBase && !ctx.followExternalSymlinks) {
+  let anchor = "";
+  if (!ctx.followExternalSymlinks) {
+    anchor = await rootRealPath(canonicalPath(ctx.root));
+    const scopeReal = ruleBase ? await rootRealPath(scopeDirOf(ctx)) : rootReal;
+    // A scope that is (or lies below) a link to elsewhere is never followed (docs/security.md).
+    if (!isSameOrInside(anchor, scopeReal)) throw scopeOutsideRoot(ctx);
     // The shared directory itself must still be inside the owner's scope.
-    const scopeReal = await rootRealPath(scopeDirOf(ctx));
-    if (!isSameOrInside(scopeReal, rootReal)) throw new ForbiddenError("symlink_escape");
+    if (ruleBase && !isSameOrInside(scopeReal, rootReal)) throw new ForbiddenError("symlink_escape");
   }
   return {
     rootReal,
+    anchor,
     ruleBase: ruleBase === "/" ? "" : ruleBase,
     rules: {
       globalRules: ctx.globalRules,

@@ -124,13 +124,16 @@ export class ListingCache {
   /** The snapshot of a gate-checked directory: from the cache when still valid, else read (and cached). */
   async snapshot(dir: ScopedPath, options: SnapshotOptions): Promise<DirSnapshot> {
     const real = dir.real;
-    if (this.#closed) return await scanDirectory(real, options);
+    const at = { real, anchor: dir.confinement.anchor };
+    if (this.#closed) return await scanDirectory(at, options);
     this.#idle?.touch();
     // Events of changes made so far reach their slots before anything is served.
     flushWatchEvents();
     const slot = this.#slots.get(real);
     let now: DirStamp;
     try {
+      // floor-exempt: the stamp only decides whether the cached facts are still valid; every read of the folder
+      // goes through the floor (a folder swapped for a link has another inode: the snapshot is read again).
       now = stampOf(Deno.statSync(real));
     } catch (err) {
       if (slot !== undefined) this.#drop(slot);
@@ -158,15 +161,15 @@ export class ListingCache {
     }
     this.#misses++;
     const small = this.#small.get(real);
-    if (small !== undefined && isSameStamp(small, now)) return await scanDirectory(real, options);
+    if (small !== undefined && isSameStamp(small, now)) return await scanDirectory(at, options);
     this.#small.delete(real);
     let live = this.#slots.get(real) ?? null;
     if (live === null) {
       await this.#settle(real, now);
-      if (this.#closed) return await scanDirectory(real, options);
+      if (this.#closed) return await scanDirectory(at, options);
       live = this.#slots.get(real) ?? this.#watch(real, now);
     }
-    if (live === null) return await scanDirectory(real, options);
+    if (live === null) return await scanDirectory(at, options);
     const shared = live.pending;
     if (
       shared !== null && shared.readHeaders === options.readHeaders &&
@@ -181,7 +184,7 @@ export class ListingCache {
     const startedAt = Date.now();
     // No signal: others may share this read, and its result is kept even if this client is gone.
     const scan: PendingScan = {
-      promise: scanDirectory(real, { readHeaders: options.readHeaders }),
+      promise: scanDirectory(at, { readHeaders: options.readHeaders }),
       stamp: now,
       events: startEvents,
       readHeaders: options.readHeaders,
@@ -287,6 +290,7 @@ export class ListingCache {
       return null;
     }
     try {
+      // floor-exempt: a stamp to compare (see snapshot()).
       watched = stampOf(Deno.statSync(real));
     } catch (err) {
       watcher.close();

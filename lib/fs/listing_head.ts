@@ -54,7 +54,7 @@ export async function findListingHead(
   const snapshotOptions = { readHeaders: options.readHeaders, signal: options.signal };
   const snap = options.listings
     ? await options.listings.snapshot(dir, snapshotOptions)
-    : await scanDirectory(dir.real, snapshotOptions);
+    : await scanDirectory({ real: dir.real, anchor: dir.confinement.anchor }, snapshotOptions);
   const links = snap.linkCount > 0 ? await resolveLinks(dir, snap, options.readHeaders) : [];
   const order = orderOf(snap, options.sorting);
   if (links.length > 0) placeLinks(snap, order, links, options.sorting);

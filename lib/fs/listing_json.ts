@@ -5,8 +5,7 @@
  * exactly those of the plain listing the tests hold it to (`_listing_reference.ts`).
  */
 import type { Resource, Sorting } from "../types.ts";
-import { resourceFields } from "./file_info.ts";
-import { readFileHead } from "./dir_stat.ts";
+import { readHeadOf, resourceFields } from "./file_info.ts";
 import { type ChildVisibility, childVisibility, realVpathOf, scopedChild, type ScopedPath } from "./gate.ts";
 import {
   type DirSnapshot,
@@ -52,7 +51,7 @@ export async function resolveLinks(
     if (child === null || child.lstat === null) continue;
     const stat = child.stat;
     const head = readHeaders && stat?.isFile && stat.size > 0 && !hasKnownExtension(name)
-      ? readFileHead(child.real)
+      ? readHeadOf(child)
       : undefined;
     const resource = resourceFields({
       path: joinVpath(dir.vpath, name),

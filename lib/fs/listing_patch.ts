@@ -91,7 +91,13 @@ export function patchToNow(
   max: number,
 ): DirSnapshot | null {
   const startedAt = Date.now();
-  const stat = openDirStat(snap.real);
+  let stat: DirStat;
+  try {
+    stat = openDirStat(snap);
+  } catch {
+    // Gone, or swapped for a link since it was read (the floor refuses it): a full read says which.
+    return null;
+  }
   try {
     let order: (number | string)[] | undefined;
     if (!isSameStamp(snap.stamp, now) || isRacy(snap)) {
@@ -261,6 +267,7 @@ export function patchSnapshot(
   offsets[m] = at;
   const patched = makeSnapshot({
     real: snap.real,
+    anchor: snap.anchor,
     stamp: start.stamp,
     scannedAt: start.startedAt,
     fullScannedAt: snap.fullScannedAt,

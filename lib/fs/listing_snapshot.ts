@@ -6,7 +6,16 @@
  */
 import type { Sorting } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
-import { type DirStat, type EntryStat, fileType, openDirStat, S_IFDIR, S_IFLNK } from "./dir_stat.ts";
+import {
+  type DirRef,
+  type DirStat,
+  type EntryStat,
+  fileType,
+  openDirStat,
+  S_IFDIR,
+  S_IFLNK,
+} from "./dir_stat.ts";
+import { type Pin, pinObject, readDir, statSync } from "./floor.ts";
 import { goFileMode } from "./file_info.ts";
 import { ByteSink, fragmentOf, isAscii, TypeMemo } from "./listing_encode.ts";
 import { indexComparator, type SortFacts } from "./sort.ts";
@@ -68,6 +77,8 @@ export function isRacy(snap: DirSnapshot): boolean {
 /** One directory's entries in read order (parallel arrays indexed by entry). */
 export interface DirSnapshot {
   readonly real: string;
+  /** The files root the folder was read beneath (the disk floor's anchor, see dir_stat.ts DirRef). */
+  readonly anchor: string;
   /** The directory's stamp taken before it was read. */
   readonly stamp: DirStamp;
   /** `Date.now()` when the read (or, for a patched snapshot, the patch) started. */
@@ -134,7 +145,7 @@ interface Listing {
   byIndex: boolean;
 }
 
-async function readEntries(real: string, stat: DirStat): Promise<Listing> {
+async function readEntries(pin: Pin, stat: DirStat): Promise<Listing> {
   // libc's getdents64 through the open directory: a few calls for 10k names, no entry objects, no round
   // trips to Deno's blocking threads (a fifth of a cold 10k listing went there).
   const listed = stat.list();
@@ -145,7 +156,7 @@ async function readEntries(real: string, stat: DirStat): Promise<Listing> {
   }
   // The async readDir: for 100k entries the sync one peaks ~60 MiB higher (measured in this runtime).
   const names: string[] = [], kinds: number[] = [];
-  for await (const e of Deno.readDir(real)) {
+  for await (const e of readDir(pin)) {
     names.push(e.name);
     kinds.push(e.isSymlink ? 1 : 0);
   }
@@ -154,18 +165,23 @@ async function readEntries(real: string, stat: DirStat): Promise<Listing> {
 
 /** Reads a directory into a snapshot (left out: entries that vanish while read, our own temp files). */
 export async function scanDirectory(
-  real: string,
+  at: DirRef,
   options: { readHeaders: boolean; signal?: AbortSignal },
 ): Promise<DirSnapshot> {
-  const stamp = stampOf(Deno.statSync(real));
-  const scannedAt = Date.now();
-  const stat = openDirStat(real);
-  let all: Listing;
-  try {
-    all = await readEntries(real, stat);
-  } catch (err) {
-    stat.close();
-    throw err;
+  const real = at.real;
+  let stamp: DirStamp, scannedAt: number, stat: DirStat, all: Listing;
+  {
+    // Through the disk floor: a folder swapped for a link since the gate's check is refused, not read.
+    using pin = pinObject(at.anchor, real);
+    stamp = stampOf(statSync(pin));
+    scannedAt = Date.now();
+    stat = openDirStat(at);
+    try {
+      all = await readEntries(pin, stat);
+    } catch (err) {
+      stat.close();
+      throw err;
+    }
   }
   const collect = youngCollector(SCAN_GC_ENTRIES);
   const n = all.names.length;
@@ -235,6 +251,7 @@ export async function scanDirectory(
   offsets[m] = sink.length;
   return makeSnapshot({
     real,
+    anchor: at.anchor,
     stamp,
     scannedAt,
     fullScannedAt: scannedAt,
@@ -286,7 +303,12 @@ export function makeSnapshot(facts: SnapshotFacts): DirSnapshot {
  */
 export function refreshDirs(snap: DirSnapshot): boolean {
   if (snap.dirs.length === 0) return true;
-  const stat = openDirStat(snap.real);
+  let stat: DirStat;
+  try {
+    stat = openDirStat(snap);
+  } catch {
+    return false;
+  }
   let changed = false;
   try {
     for (const i of snap.dirs) {

@@ -3,6 +3,7 @@
  * with override, the data is copied first and the source removed only after the copy is complete, so an
  * interruption never loses the source.
  */
+import { ensureDirBeneath, pinAt, remove, rename } from "./floor.ts";
 import { ConflictError } from "../errors.ts";
 import { DIR_MODE, tempPathFor } from "./atomic.ts";
 import { copyEntry, copyLinkAtomic } from "./copy.ts";
@@ -35,10 +36,15 @@ export async function moveEntry(src: ScopedPath, dst: ScopedPath, options: MoveO
       `Cannot move "${src.vpath}": "${dst.vpath}" is a different kind of entry`,
     );
   }
-  await Deno.mkdir(vpathDir(dst.path), { recursive: true, mode: DIR_MODE });
+  const anchor = dst.confinement.anchor;
+  if (anchor) ensureDirBeneath(anchor, vpathDir(dst.path), DIR_MODE);
+  // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
+  else await Deno.mkdir(vpathDir(dst.path), { recursive: true, mode: DIR_MODE });
   if (!options.forceCopy) {
     try {
-      await Deno.rename(src.path, dst.path);
+      using from = pinAt(src);
+      using to = pinAt(dst);
+      await rename(from, to);
       return;
     } catch (err) {
       const code = errorCode(err);
@@ -59,7 +65,7 @@ async function copyThenRemove(src: ScopedPath, dst: ScopedPath, options: MoveOpt
   // their targets' bytes (a hidden file's too) and turn links into files.
   const copyOptions = { signal: options.signal, keepLinks: true };
   if (src.lstat?.isSymlink) {
-    await copyLinkAtomic(src.path, dst.path);
+    await copyLinkAtomic(src.confinement.anchor, src.path, dst.path);
   } else if (dst.stat?.isDirectory) {
     // Merge into an existing folder: every file lands atomically; the source stays until all are copied.
     await copyEntry(src, dst, copyOptions);
@@ -68,11 +74,15 @@ async function copyThenRemove(src: ScopedPath, dst: ScopedPath, options: MoveOpt
     const temp = scopedTempSibling(dst, tempPathFor(dst.path, "move"));
     try {
       await copyEntry(src, temp, copyOptions);
-      await Deno.rename(temp.path, dst.path);
+      using from = pinAt(temp);
+      using to = pinAt(dst);
+      await rename(from, to);
     } catch (err) {
-      await Deno.remove(temp.path, { recursive: true }).catch(() => {});
+      using leftover = pinAt(temp);
+      await remove(leftover, { recursive: true }).catch(() => {});
       throw err;
     }
   }
-  await Deno.remove(src.path, { recursive: src.lstat?.isDirectory === true });
+  using gone = pinAt(src);
+  await remove(gone, { recursive: src.lstat?.isDirectory === true });
 }

@@ -1,4 +1,5 @@
 /** GET /api/preview/{size} and GET /api/subtitle (docs/api.md#previews-and-subtitles). */
+import { pinTarget, readFile, serverPath } from "./floor.ts";
 import { BadRequestError, NotFoundError, NotImplementedError, PayloadTooLargeError } from "../errors.ts";
 import { canResize, parsePreviewSize, type PreviewCache } from "../thumbs/mod.ts";
 import {
@@ -10,8 +11,7 @@ import {
   INLINE_CSP,
   planDownload,
 } from "./download.ts";
-import { detectType } from "./file_info.ts";
-import { readFileHead } from "./dir_stat.ts";
+import { detectType, readHeadOf } from "./file_info.ts";
 import { assertPermission, type GateContext, resolveScoped } from "./gate.ts";
 import { extensionOf, vpathBase } from "./path.ts";
 import { assToVtt, isSubtitleName, srtToVtt } from "./subtitles.ts";
@@ -37,7 +37,7 @@ export async function openPreview(
   const p = await resolveScoped(ctx, vpath, "download");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
   const name = vpathBase(p.vpath);
-  const head = p.stat.isFile ? readFileHead(p.real) : new Uint8Array(0);
+  const head = p.stat.isFile ? readHeadOf(p) : new Uint8Array(0);
   const type = p.stat.isDirectory ? "" : detectType(name, { size: p.stat.size, head, canModify: true });
   if (type !== "image") throw new NotImplementedError("not_an_image");
   const enabled = previewSize === "thumb" ? request.enableThumbs : request.resizePreview;
@@ -57,7 +57,7 @@ export async function openPreview(
     return { status: 304, headers, body: null };
   }
   headers["Content-Length"] = String(preview.size);
-  return { status: 200, headers, body: fileStream(preview.path, 0, preview.size) };
+  return { status: 200, headers, body: fileStream(() => serverPath(preview.path), 0, preview.size) };
 }
 
 /** Largest subtitle file converted in memory. */
@@ -76,7 +76,11 @@ export async function openSubtitle(
     throw new BadRequestError(undefined, { code: "not_a_subtitle" });
   }
   if (p.stat.size > MAX_SUBTITLE_BYTES) throw new PayloadTooLargeError("subtitle_too_large");
-  const bytes = await Deno.readFile(p.real);
+  let bytes: Uint8Array<ArrayBuffer>;
+  {
+    using pin = pinTarget(p);
+    bytes = await readFile(pin);
+  }
   let out: Uint8Array<ArrayBuffer> = bytes;
   // Case-sensitive like upstream: `.SRT` is served as it is.
   if (name.endsWith(".srt")) out = new TextEncoder().encode(srtToVtt(new TextDecoder().decode(bytes)));

@@ -1,4 +1,5 @@
 /** GET /api/resources/recursive (docs/api.md#resources): a flat pre-order listing of a subtree. */
+import { lstat, pinEntry, pinObject, readDirNames } from "./floor.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import { formatModified } from "./file_info.ts";
 import { type Confinement, type GateContext, isVisible, realVpathOf, resolveWalkBase } from "./gate.ts";
@@ -26,7 +27,8 @@ async function walk(
   const { dir, vpath } = at;
   let names: string[];
   try {
-    names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+    using folder = pinObject(conf.anchor, dir);
+    names = await readDirNames(folder);
   } catch {
     return;
   }
@@ -40,7 +42,8 @@ async function walk(
     if (!isVisible(conf, childVpath) || (realVpath !== childVpath && !isVisible(conf, realVpath))) continue;
     let info: Deno.FileInfo;
     try {
-      info = await Deno.lstat(`${dir}/${name}`);
+      using entry = pinEntry(conf.anchor, `${dir}/${name}`);
+      info = await lstat(entry);
     } catch {
       continue;
     }

@@ -1,4 +1,5 @@
 /** DELETE /api/resources (docs/api.md): refuse-as-a-whole rule check, share cleanup, hooks, removal. */
+import { pinAt, remove } from "./floor.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { log } from "../log.ts";
@@ -46,7 +47,10 @@ export async function deleteResource(
   const toTrash = !options.permanent && deps && isTrashEnabled(deps.config) && !p.confinement.ruleBase;
   await withHooks(req.hooks, "delete", hookContext(req, p.path), async () => {
     if (toTrash) await moveToTrash(deps, req.user, p);
-    else await Deno.remove(p.path, { recursive: isTree });
+    else {
+      using entry = pinAt(p);
+      await remove(entry, { recursive: isTree });
+    }
   });
 }
 

@@ -1,9 +1,9 @@
 /** GET /api/resources (docs/api.md): one file or a directory listing, with content, checksum or raw text. */
+import { pinTarget, readFile } from "./floor.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { Resource, Sorting } from "../types.ts";
 import { checksumFile, parseChecksumAlgorithm } from "./checksum.ts";
-import { resourceFields } from "./file_info.ts";
-import { readFileHead } from "./dir_stat.ts";
+import { readHeadOf, resourceFields } from "./file_info.ts";
 import { assertPermission, type GateContext, resolveScoped, scopedParent, type ScopedPath } from "./gate.ts";
 import type { ListingCache } from "./listing_cache.ts";
 import { renderListing } from "./listing_json.ts";
@@ -49,7 +49,7 @@ export function describe(p: ScopedPath, options: { canModify: boolean; head?: Ui
 }
 
 async function readText(p: ScopedPath): Promise<string> {
-  return new TextDecoder().decode(await Deno.readFile(p.real));
+  return new TextDecoder().decode(await readPinned(p));
 }
 
 /** {@link getResourceJson} as an object (for callers that inspect the answer rather than send it). */
@@ -86,7 +86,7 @@ export async function getResourceJson(
     const snapshotOptions = { readHeaders: options.readHeaders, signal: options.signal };
     const snap = options.listings
       ? await options.listings.snapshot(p, snapshotOptions)
-      : await scanDirectory(p.real, snapshotOptions);
+      : await scanDirectory({ real: p.real, anchor: p.confinement.anchor }, snapshotOptions);
     return { json: await renderListing(p, self, snap, options) };
   }
   const result = await fileResource(ctx, p, self, options);
@@ -99,7 +99,7 @@ async function lookUp(ctx: GateContext, vpath: string): Promise<{ p: ScopedPath;
   const p = await resolveScoped(ctx, vpath, "read");
   // A missing entry, or a link whose target is missing, is 404 for a direct request.
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
-  const head = p.stat.isFile ? readFileHead(p.real) : undefined;
+  const head = p.stat.isFile ? readHeadOf(p) : undefined;
   return { p, self: describe(p, { canModify: ctx.user.perm.modify, head }) };
 }
 
@@ -112,7 +112,7 @@ async function fileResource(
   const stat = p.stat!;
   if (options.rawText) {
     assertPermission(ctx.user, "download");
-    if (self.type === "text") return { raw: await Deno.readFile(p.real) };
+    if (self.type === "text") return { raw: await readPinned(p) };
   }
   if (self.type === "video") {
     const subtitles = await findSubtitles(p, await scopedParent(p));
@@ -130,4 +130,10 @@ async function fileResource(
     self.content = await readText(p);
   }
   return { resource: self };
+}
+
+/** Reads what a checked path leads to through the disk floor. */
+async function readPinned(p: ScopedPath): Promise<Uint8Array<ArrayBuffer>> {
+  using pin = pinTarget(p);
+  return await readFile(pin);
 }

@@ -1,4 +1,5 @@
 /** Subtitle discovery for videos and SRT/ASS → WebVTT conversion (docs/api.md#previews-and-subtitles). */
+import { pinTarget, readDir } from "./floor.ts";
 import { BadRequestError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 import { scopedChild } from "./gate.ts";
@@ -16,7 +17,8 @@ export function isSubtitleName(name: string): boolean {
 async function visibleEntries(dir: ScopedPath): Promise<ScopedPath[]> {
   const names: string[] = [];
   try {
-    for await (const e of Deno.readDir(dir.real)) names.push(e.name);
+    using folder = pinTarget(dir);
+    for await (const e of readDir(folder)) names.push(e.name);
   } catch {
     return [];
   }

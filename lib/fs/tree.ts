@@ -1,4 +1,5 @@
 /** Subtree walks over real directories (lstat-based, never entering symlinks) for recursive rule checks. */
+import { lstat, pinEntryIn, pinRealIn, readDir } from "./floor.ts";
 import type { ScopedPath } from "./gate.ts";
 import { isVisible, realVpathOf } from "./gate.ts";
 import { joinVpath } from "./path.ts";
@@ -12,20 +13,28 @@ export interface TreeEntry {
 
 /** Yields every entry below `dir` (pre-order), without following symlinks. Unreadable folders throw. */
 export async function* walkTree(
-  dir: string,
+  from: string | (Pick<ScopedPath, "real" | "path"> & { confinement: { anchor: string } }),
   options: { signal?: AbortSignal } = {},
 ): AsyncGenerator<TreeEntry> {
+  // A string is a server path (the trash store): nothing to pin there.
+  const at = typeof from === "string" ? { real: from, path: from, confinement: { anchor: "" } } : from;
+  const dir = at.real;
   const stack: string[] = [""];
   while (stack.length) {
     const rel = stack.pop()!;
     const names: string[] = [];
-    for await (const e of Deno.readDir(rel ? `${dir}/${rel}` : dir)) names.push(e.name);
+    // Each folder through the disk floor: one swapped for a link since it was listed is refused (throws).
+    {
+      using folder = pinRealIn(at, rel ? `${dir}/${rel}` : dir);
+      for await (const e of readDir(folder)) names.push(e.name);
+    }
     names.sort();
     const dirs: string[] = [];
     for (const name of names) {
       options.signal?.throwIfAborted();
       const childRel = rel ? `${rel}/${name}` : name;
-      const info = await Deno.lstat(`${dir}/${childRel}`);
+      using entry = pinEntryIn(at, `${dir}/${childRel}`);
+      const info = await lstat(entry);
       yield { rel: childRel, info };
       if (info.isDirectory) dirs.push(childRel);
     }
@@ -51,7 +60,7 @@ export async function findDeniedDescendant(
   if (!dirInfo?.isDirectory) return null;
   // When src is reached through a symlink, descendants are judged where they really are as well.
   const realSrc = realVpathOf(src);
-  for await (const { rel } of walkTree(src.real)) {
+  for await (const { rel } of walkTree(src)) {
     if (!isVisible(conf, joinRel(src.vpath, rel), { ignoreHidden: true })) return joinRel(src.vpath, rel);
     if (realSrc !== null && !isVisible(conf, joinRel(realSrc, rel), { ignoreHidden: true })) {
       return joinRel(src.vpath, rel);

@@ -211,6 +211,8 @@ class InotifyWatch implements FolderWatch {
       }
       let entries: Deno.DirEntry[];
       try {
+        // floor-exempt: only folder names, to place watches (IN_DONT_FOLLOW); nothing of a user's is read, and
+        // what an event names is read through the floor by whoever reacts to it.
         entries = [...Deno.readDirSync(at)];
       } catch {
         continue; // vanished or unreadable meanwhile
@@ -272,6 +274,7 @@ function describe(errno: number): string {
 
 /** `Deno.watchFs` behind the same interface, where its watcher opens no entries (macOS, Windows). */
 function denoWatch(path: string, options: WatchOptions): FolderWatch {
+  // floor-exempt: a watch reads nothing; its events only name entries, which are read through the floor.
   const watcher = Deno.watchFs(path, { recursive: options.recursive ?? false });
   let closed = false;
   const ended = (async () => {

@@ -1,4 +1,5 @@
 /** POST (mkdir / upload) and PUT (save) of /api/resources (docs/api.md#resources), always atomic. */
+import { ensureDirBeneath } from "./floor.ts";
 import { ConflictError, MethodNotAllowedError, NotFoundError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "./gate.ts";
@@ -47,7 +48,10 @@ export interface WriteResult {
 export async function createDirectory(req: FsRequest, target: ScopedPath): Promise<void> {
   await withHooks(req.hooks, "upload", hookContext(req, target.path), async () => {
     if (target.stat?.isDirectory) return;
-    await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
+    if (target.confinement.anchor) ensureDirBeneath(target.confinement.anchor, target.real, DIR_MODE);
+    // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
+    // floor-exempt: no floor in the unsafe mode that follows external links (anchor "").
+    else await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
   });
 }
 

@@ -5,17 +5,24 @@
  * the shell untouched and the shell expands the exported variables. A line that would hand a file name to a
  * program as code (lib/runner/hook_safety.ts: refused when saved, but settings stored before that check or
  * imported may hold one) fails without running. A line ending in `&` runs in the background. A failing hook
- * throws a 500; its output goes to the log only.
+ * throws a 500; its output goes to the log only. Hook sandboxes are capped per user and in all
+ * ({@link HOOK_SLOTS}); more wait for a slot. What a hook wrote is counted: the usage of its scope is recounted
+ * when it ends.
  */
 import { HttpError } from "../errors.ts";
 import { scopeDirOf } from "../fs/gate.ts";
 import type { EventHooks, HookContext, HookEvent } from "../hooks.ts";
 import { log } from "../log.ts";
+import { type RecountDeps, recountUsage } from "../quota.ts";
 import { normalizeSettings } from "../settings.ts";
 import type { Settings } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
+import { SandboxSlots, type SlotLimits, SlotsFullError } from "./slots.ts";
 import { splitWords, WordsError } from "./words.ts";
 import { checkHookLine, describeUnsafeHook } from "./hook_safety.ts";
+
+/** Hook sandboxes that run at once: per user, and in all; more wait (at most `maxQueued`). */
+export const HOOK_SLOTS: SlotLimits = { perUser: 4, global: 16, maxQueued: 1000 };
 
 /** What the hooks need from the server. */
 export interface HookDeps {
@@ -24,6 +31,10 @@ export interface HookDeps {
   store: { findSettings(): Promise<Settings | null> };
   /** Absolute server root. */
   root: string;
+  /** Slots of hook sandboxes (default: a new set with HOOK_SLOTS). */
+  slots?: SandboxSlots;
+  /** Where a hook's writes are counted (quotas): its scope's usage is recounted after it. */
+  usage?: RecountDeps;
 }
 
 /** One configured hook line, split into what runs and how. */
@@ -55,11 +66,16 @@ function describe(r: RunResult): string {
 
 async function realScope(root: string, ctx: HookContext): Promise<{ lexical: string; real: string }> {
   const lexical = scopeDirOf({ root, user: ctx.user });
+  // floor-exempt: the scope's real path for the sandbox to mount; nothing of the user's is read here.
   return { lexical, real: await Deno.realPath(lexical) };
 }
 
 /** Runs the hooks of one trigger in order; throws on the first failing foreground hook. */
-async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Promise<void> {
+async function runTrigger(
+  deps: HookDeps & { slots: SandboxSlots },
+  trigger: string,
+  ctx: HookContext,
+): Promise<void> {
   const settings = normalizeSettings(await deps.store.findSettings());
   const lines = settings.commands[trigger] ?? [];
   if (lines.length === 0) return;
@@ -103,7 +119,14 @@ async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Pr
       throw err;
     }
     if (!cmd) continue;
-    const run = runCommand(deps.exec, { argv: cmd.argv, scope: scope.real, cwd: scope.real, env });
+    const argv = cmd.argv;
+    const run = deps.slots.run(ctx.user.id, async () => {
+      try {
+        return await runCommand(deps.exec, { argv, scope: scope.real, cwd: scope.real, env });
+      } finally {
+        if (deps.usage) await recountUsage(deps.usage, scope.lexical);
+      }
+    });
     if (cmd.background) {
       run.then((r) => {
         if (r.code !== 0 || r.stop !== "exit") {
@@ -112,15 +135,19 @@ async function runTrigger(deps: HookDeps, trigger: string, ctx: HookContext): Pr
       }).catch((err) => log.warn(`${trigger} hook ${JSON.stringify(raw)} could not run`, err));
       continue;
     }
-    const r = await run;
+    const r = await run.catch((err) => {
+      if (err instanceof SlotsFullError) throw failed(`${JSON.stringify(raw)}: ${err.message}`);
+      throw err;
+    });
     if (r.code !== 0 || r.stop !== "exit") throw failed(`${JSON.stringify(raw)}: ${describe(r)}`, r.lines);
   }
 }
 
 /** The real event hooks (command execution on). */
 export function createEventHooks(deps: HookDeps): EventHooks {
+  const all = { ...deps, slots: deps.slots ?? new SandboxSlots(HOOK_SLOTS) };
   return {
-    before: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `before_${event}`, ctx),
-    after: (event: HookEvent, ctx: HookContext) => runTrigger(deps, `after_${event}`, ctx),
+    before: (event: HookEvent, ctx: HookContext) => runTrigger(all, `before_${event}`, ctx),
+    after: (event: HookEvent, ctx: HookContext) => runTrigger(all, `after_${event}`, ctx),
   };
 }

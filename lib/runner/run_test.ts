@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { commandEnv, type ExecEnv, MAX_LINE, runCommand } from "./run.ts";
 import { probeSandbox } from "./sandbox.ts";
 
-const LIMITS = { timeoutMs: 10_000, maxProcesses: 32, maxLines: 1000, maxBytes: 1_000_000 };
+const LIMITS = {
+  timeoutMs: 10_000,
+  maxProcesses: 32,
+  maxMemory: 1024 ** 3,
+  maxLines: 1000,
+  maxBytes: 1_000_000,
+};
 const UNCONFINED: ExecEnv = { sandbox: null, network: false, limits: LIMITS };
 
 async function inTemp(fn: (dir: string) => Promise<void>): Promise<void> {

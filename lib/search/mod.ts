@@ -3,10 +3,12 @@
  * index once it is ready (lib/search/index/), else from a depth-first walk. Either way rules, dot-file hiding
  * and scope apply to every entry at query time; symlinks are never followed (escaping ones are not even
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the search.
- * Folders whose path is too long to be read by path (MAX_PATH_BYTES) are counted, and the answer ends with a
- * line that says so.
+ * The walk reads each folder through the disk floor (lib/fs/floor.ts): pinned by its real path beneath the files
+ * root, so a folder swapped for a link since it was listed is skipped, never entered. Folders whose path is too
+ * long to address (MAX_PATH_BYTES) are counted, and the answer ends with a line that says so.
  */
 import { log } from "../log.ts";
+import { pinObject, readDir } from "../fs/floor.ts";
 import {
   type ChildVisibility,
   childVisibility,
@@ -130,7 +132,8 @@ async function* walkDir(
 ): AsyncGenerator<SearchHit> {
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(at.dir));
+    using folder = pinObject(conf.anchor, at.dir);
+    entries = await Array.fromAsync(readDir(folder));
   } catch {
     return;
   }
@@ -151,7 +154,7 @@ async function* walkDir(
     // Denied folders are still walked: a deeper allow rule can make their children visible.
     if (e.isDirectory) {
       const dir = `${at.dir}/${e.name}`;
-      // Not to be listed by its path (ENAMETOOLONG): counted, so the answer says what it missed.
+      // Too long to address (as the gate counts: ENAMETOOLONG by path): counted, so the answer says what it missed.
       if (utf8Length(dir, MAX_PATH_BYTES) > MAX_PATH_BYTES) {
         if (options.truncation) options.truncation.pathTooLong++;
         continue;

@@ -60,6 +60,22 @@ Deno.test("searchFiles() judges entries under a linked base where they really ar
   });
 });
 
+Deno.test("searchFiles() never walks into a folder swapped for a link to outside after it was listed", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "d/inside.txt": "" });
+    await makeTree(outside, { "leak.txt": "" });
+    const hits = [];
+    for await (const hit of searchFiles(ctxFor(root), "/", parseSearchQuery(""))) {
+      hits.push(hit.path);
+      if (hit.path === "d") {
+        await Deno.rename(`${root}/d`, `${root}/d.moved`);
+        await Deno.symlink(outside, `${root}/d`);
+      }
+    }
+    assert.deepEqual(hits, ["d"]);
+  });
+});
+
 Deno.test("searchStream() ends with a truncation line when folders are too deep to read, walking or indexed", async () => {
   await withTempRoot(async ({ root }) => {
     const deep = makeTooDeepTree(root);

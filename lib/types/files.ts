@@ -117,7 +117,7 @@ export interface FolderSize {
   files: number;
   folders: number;
   /**
-   * Folders below that could not be walked because their path is longer than the system takes (4,095 bytes):
+   * Folders below that were not walked because their path is too long to address (over 4,095 bytes):
    * what they hold is not counted. Absent when there is none.
    */
   pathTooLong?: number;

@@ -85,7 +85,10 @@ async function lookupChildren(
   const [snap, dead, below] = await Promise.all([
     ctx.listings
       ? ctx.listings.snapshot(dir, { readHeaders: ctx.readHeaders ?? false, signal: ctx.request.signal })
-      : scanDirectory(dir.real, { readHeaders: false, signal: ctx.request.signal }),
+      : scanDirectory({ real: dir.real, anchor: dir.confinement.anchor }, {
+        readHeaders: false,
+        signal: ctx.request.signal,
+      }),
     req.kind === "prop" && !req.props.some((x) => x.ns !== DAV_NS)
       ? new Map<string, Map<string, string>>()
       : getChildDeadProps(ctx.kv, segs),

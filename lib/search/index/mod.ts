@@ -142,6 +142,7 @@ export class SearchIndex {
   }
 
   async #start(): Promise<void> {
+    // floor-exempt: the indexed root's real path, the floor's anchor of every folder read (build.ts).
     this.#real = await Deno.realPath(this.root);
     const t0 = performance.now();
     const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
