@@ -1,19 +1,17 @@
 /**
- * Folder watches for the listing cache, the folder-size cache and the search index, instead of
- * `Deno.watchFs`. Deno's watcher (the notify crate) opens every entry created in a watched folder; a named pipe
- * blocks that open() until a writer comes, and the watcher's thread then holds a lock that the next
- * `Deno.watchFs()` or `close()` waits for on the server's thread: one `mkfifo` in a user's folder stopped the
- * whole server, SIGTERM included (issue #24). These watches read inotify's records and nothing else: no entry
- * is ever opened, folders are listed (`Deno.readDirSync`: O_DIRECTORY) only to watch the ones below a
- * recursive watch, and a watch is added with IN_ONLYDIR | IN_DONT_FOLLOW.
+ * Folder watches for the listing cache, the folder-size cache and the search index, instead of `Deno.watchFs`,
+ * whose watcher (the notify crate) opens every entry created in a watched folder: a named pipe blocks that open
+ * until a writer comes, and the next `Deno.watchFs()` or `close()` then waits for the stuck thread on the
+ * server's: one `mkfifo` stopped the whole server, SIGTERM included (issue #24). These watches only read
+ * inotify's records: no entry is opened, folders are listed only to watch those below a recursive watch, and
+ * a watch is added with IN_ONLYDIR | IN_DONT_FOLLOW.
  *
- * One inotify descriptor serves every watch of the process (of a worker: each has its own); a folder watched
- * twice (two watches, or two paths of one inode) shares its kernel watch, which is removed when the last
- * watch of it closes. Records are read without waiting: every {@link POLL_MS} while a watch is open, and at
- * once by {@link flushWatchEvents}, which callers run before they trust what the events told them. Where
- * inotify is not available through libc, macOS and Windows use `Deno.watchFs` (FSEvents and
- * ReadDirectoryChangesW open no entries); elsewhere {@link watchFolder} throws and callers go without a
- * watch (uncached listings and sizes, the search index's periodic check).
+ * One inotify descriptor serves the process (a worker has its own); a folder watched twice shares its kernel
+ * watch, removed with the last watch of it. Records are read without waiting, every {@link POLL_MS} while a
+ * watch is open and at once by {@link flushWatchEvents}, which callers run before they trust what events told
+ * them. Without inotify through libc, macOS and Windows use `Deno.watchFs` (FSEvents and ReadDirectoryChangesW
+ * open no entries); elsewhere {@link watchFolder} throws and callers go without (uncached listings and sizes,
+ * the search index's periodic check).
  */
 import { log } from "../log.ts";
 import { ERRNO, hasInotify, IN, Inotify, type InotifyRecord } from "./inotify.ts";

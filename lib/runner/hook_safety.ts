@@ -29,24 +29,21 @@ export interface UnsafeHook {
   safe: string | null;
 }
 
-interface Ref {
+/** Where something is in the line read. */
+interface Span {
   start: number;
   end: number;
 }
 
-interface Word {
-  start: number;
-  end: number;
+interface Word extends Span {
   /** The value the program gets, with variable references left as written. */
   text: string;
-  refs: Ref[];
+  refs: Span[];
   /** A command substitution inside it uses a tainted variable. */
   taintedSub: string | null;
 }
 
-interface Finding {
-  start: number;
-  end: number;
+interface Finding extends Span {
   variable: string;
   program: string;
   replacement: string | null;
