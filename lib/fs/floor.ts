@@ -411,11 +411,15 @@ export function serverPath(path: string): Pin {
 // server path), so a path string from a request cannot reach the disk without passing the gate and the floor.
 // tests/architecture_test.ts refuses Deno's file APIs in lib/ outside this module and the server-path modules.
 
-/** Opens a pinned file. A FIFO, socket or device is refused before the open (it could block the server). */
+/**
+ * Opens a pinned regular file. Anything else is refused before the open (403 `not_regular`): a FIFO, socket or
+ * device could block the server, and a folder swapped in where a file was checked would fail mid-answer.
+ */
 export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: true }): Promise<Deno.FsFile> {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return await Deno.open(pin.path, options);
 }
@@ -424,7 +428,8 @@ export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: tru
 export function openFileSync(pin: Pin, options: Deno.OpenOptions = { read: true }): Deno.FsFile {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return Deno.openSync(pin.path, options);
 }
