@@ -127,7 +127,9 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
     return token;
   } catch (err) {
     const { status, code } = toHttpError(err);
-    await audit(deps, { user: tried, action: "login", client: input.client, status, detail: code });
+    // A failed login is anonymous: anyone can send them, and past a few a minute they are counted instead.
+    const failed = { user: tried, action: "login", client: input.client, status, detail: code };
+    await audit(deps, failed, { anonymous: true });
     throw err;
   }
 }
