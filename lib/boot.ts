@@ -29,6 +29,7 @@ import { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
 import { RequestActivity } from "./request_activity.ts";
 import { DavCredentials } from "./webdav/credentials.ts";
+import { AuditGate } from "./audit/flood.ts";
 
 function isLocalFile(database: string): boolean {
   return !/^https?:\/\//.test(database) && database !== ":memory:";
@@ -182,6 +183,8 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
     stagingSync: new StagingSync(),
     propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),
+    // Refused anonymous requests past a few a minute per client are counted, not logged one by one.
+    auditGate: new AuditGate(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
     activity,
     // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).

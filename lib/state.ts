@@ -19,6 +19,7 @@ import type { QuotaLedger } from "./upload/reservations.ts";
 import type { StagingSync } from "./upload/background_sync.ts";
 import type { PropfindCache } from "./webdav/propfind_cache.ts";
 import type { DavCredentials } from "./webdav/credentials.ts";
+import type { AuditGate } from "./audit/flood.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -56,6 +57,8 @@ export interface AppDeps {
   propfindCache: PropfindCache;
   /** WebDAV passwords verified in the last minutes, so clients sending them on every request skip bcrypt. */
   davCredentials: DavCredentials;
+  /** Counts refused anonymous requests past their share of the audit log (lib/audit/flood.ts). */
+  auditGate: AuditGate;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
   /** Requests in flight: background work (the search index) lets them go first (lib/request_activity.ts). */

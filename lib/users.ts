@@ -257,6 +257,9 @@ export async function updateUserFields(
     await sessions.deleteUserSessions(kv, id, { exceptId: keep });
     if (keep) await sessions.restampSession(kv, keep, saved.sessionEpoch, Date.now());
   }
+  // A new password ends the app passwords too (and the sessions they opened, the requester's own included):
+  // a password change is how an owner takes a leaked account back.
+  if (fields.includes("password") && str(data.password) !== "") await deleteAllAppPasswords(kv, id);
   return saved;
 }
 

@@ -62,6 +62,7 @@ const SYMBOLS = {
   fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"], result: "i32", optional: true },
+  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
 } as const;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -263,6 +264,11 @@ export class Pin implements Disposable {
     this.path = path;
   }
 
+  /** The descriptor (-1 when not pinned). */
+  get fd(): number {
+    return this.#fd;
+  }
+
   /** True when the path goes through a descriptor (false: the floor could not pin here, see floorMode()). */
   get pinned(): boolean {
     return this.#fd >= 0;
@@ -411,11 +417,15 @@ export function serverPath(path: string): Pin {
 // server path), so a path string from a request cannot reach the disk without passing the gate and the floor.
 // tests/architecture_test.ts refuses Deno's file APIs in lib/ outside this module and the server-path modules.
 
-/** Opens a pinned file. A FIFO, socket or device is refused before the open (it could block the server). */
+/**
+ * Opens a pinned regular file. Anything else is refused before the open (403 `not_regular`): a FIFO, socket or
+ * device could block the server, and a folder swapped in where a file was checked would fail mid-answer.
+ */
 export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: true }): Promise<Deno.FsFile> {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return await Deno.open(pin.path, options);
 }
@@ -424,7 +434,8 @@ export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: tru
 export function openFileSync(pin: Pin, options: Deno.OpenOptions = { read: true }): Deno.FsFile {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return Deno.openSync(pin.path, options);
 }
@@ -560,4 +571,17 @@ export function chmodNoFollow(path: string, mode: number): Promise<void> {
 /** utime of an entry we created, never of a link's target. */
 export function utimeNoFollow(path: string, atime: Date | number, mtime: Date | number): Promise<void> {
   return atEntryNoFollow(path, (object) => Deno.utime(object, atime, mtime));
+}
+
+/**
+ * Lets the next spawned program inherit a pin's descriptor (clears FD_CLOEXEC), for bubblewrap's `--bind-fd`:
+ * the sandbox then mounts the very folder the floor opened, not whatever its path names by then. Call it right
+ * before the spawn, after anything that marks descriptors close-on-exec, and close the pin right after: the
+ * spawn happens on this thread, so no other program of ours starts in between. False when not pinned.
+ */
+export function inheritOnce(pin: Pin): boolean {
+  const lib = loadLibc();
+  if (lib === null || pin.fd < 0) return false;
+  const F_SETFD = 2;
+  return lib.fcntl(pin.fd, F_SETFD, 0) === 0;
 }

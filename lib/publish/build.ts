@@ -13,6 +13,8 @@ import type { StoredUser } from "../types.ts";
 export interface BuildRunOptions {
   /** Real path of the site folder. */
   cwd: string;
+  /** Real path of the files root: the sandbox mounts the site folder through the disk floor beneath it. */
+  anchor?: string;
   /** The user who scheduled the publish (the runner may apply their limits). */
   user: StoredUser;
 }
@@ -48,13 +50,14 @@ export function execBuildRunner(exec: ExecEnv, options: { network: boolean }): B
     network: exec.sandbox ? options.network : true,
     limits: { ...exec.limits, timeoutMs: BUILD_TIMEOUT_MS },
   };
-  return (argv, { cwd }) =>
+  return (argv, { cwd, anchor }) =>
     one.run(async () => {
       const parts: string[] = [];
       let size = 0;
       const r = await runCommand(env, {
         argv,
         scope: cwd,
+        anchor,
         cwd,
         env: commandEnv(cwd),
         onLine: (line) => {

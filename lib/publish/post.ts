@@ -235,7 +235,9 @@ export async function publishPost(
     (exec ? execBuildRunner(exec, { network: req.deps.config.publishNetwork }) : null);
   if (!run) return { build: { code: 1, output: "Command execution is not set up on this server\n" } };
   try {
-    return { build: await run(site.build, { cwd, user: req.user }) };
+    // floor-exempt: the files root's real path, the anchor the sandbox's mount of the site is opened beneath.
+    const anchor = await Deno.realPath(req.deps.config.root);
+    return { build: await run(site.build, { cwd, anchor, user: req.user }) };
   } catch (err) {
     return { build: { code: 1, output: `Cannot run the build command: ${(err as Error).message}\n` } };
   } finally {

@@ -64,10 +64,15 @@ function describe(r: RunResult): string {
   return r.stop === "exit" ? `exit ${r.code}` : r.stop;
 }
 
-async function realScope(root: string, ctx: HookContext): Promise<{ lexical: string; real: string }> {
+async function realScope(
+  root: string,
+  ctx: HookContext,
+): Promise<{ lexical: string; real: string; anchor: string }> {
   const lexical = scopeDirOf({ root, user: ctx.user });
-  // floor-exempt: the scope's real path for the sandbox to mount; nothing of the user's is read here.
-  return { lexical, real: await Deno.realPath(lexical) };
+  // floor-exempt: real paths of the files root and the scope; the sandbox mounts the scope through the floor.
+  const anchor = await Deno.realPath(root);
+  // floor-exempt: as above.
+  return { lexical, real: await Deno.realPath(lexical), anchor };
 }
 
 /** Runs the hooks of one trigger in order; throws on the first failing foreground hook. */
@@ -89,7 +94,7 @@ async function runTrigger(
     const unsafe = checkHookLine(raw, settings.shell);
     if (unsafe !== null) throw failed(`not run: ${describeUnsafeHook(trigger, raw, unsafe)}`);
   }
-  let scope: { lexical: string; real: string };
+  let scope: { lexical: string; real: string; anchor: string };
   try {
     scope = await realScope(deps.root, ctx);
   } catch (err) {
@@ -122,7 +127,13 @@ async function runTrigger(
     const argv = cmd.argv;
     const run = deps.slots.run(ctx.user.id, async () => {
       try {
-        return await runCommand(deps.exec, { argv, scope: scope.real, cwd: scope.real, env });
+        return await runCommand(deps.exec, {
+          argv,
+          scope: scope.real,
+          anchor: scope.anchor,
+          cwd: scope.real,
+          env,
+        });
       } finally {
         if (deps.usage) await recountUsage(deps.usage, scope.lexical);
       }

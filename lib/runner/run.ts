@@ -5,6 +5,7 @@
  */
 import { log } from "../log.ts";
 import { closeFromOnExec } from "../syscalls.ts";
+import { inheritOnce, type Pin, pinObject } from "../fs/floor.ts";
 import { type CommandGroup, createCommandGroup } from "./cgroup.ts";
 import { type Sandbox, sandboxArgv } from "./sandbox.ts";
 
@@ -50,6 +51,11 @@ export interface RunOptions {
   argv: string[];
   /** Real path of the user's scope (the writable tree of the sandbox). */
   scope: string;
+  /**
+   * The files root the scope lies beneath (the disk floor's anchor): the sandbox then mounts the scope through a
+   * descriptor the floor opened without following links. "" or absent: mounted by path.
+   */
+  anchor?: string;
   /** Real path of the working directory. */
   cwd: string;
   env: Record<string, string>;
@@ -102,10 +108,16 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: 
   if (rest !== "") yield* pieces(rest.replace(/\r$/, ""));
 }
 
-function spawnArgv(exec: ExecEnv, options: RunOptions, group: CommandGroup | null): string[] {
+function spawnArgv(
+  exec: ExecEnv,
+  options: RunOptions,
+  group: CommandGroup | null,
+  scopePin: Pin | null,
+): string[] {
   if (!exec.sandbox) return options.argv;
   return sandboxArgv(exec.sandbox, {
     scope: options.scope,
+    scopeFd: scopePin?.fd,
     cwd: options.cwd,
     argv: options.argv,
     network: exec.network,
@@ -130,11 +142,17 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   const sandbox = exec.sandbox;
   const group = sandbox ? await commandGroupOf(sandbox, exec.limits) : null;
   let child: Deno.ChildProcess;
+  // The scope folder pinned by the disk floor (403 when it leads through a link now), inherited by bwrap only.
+  let scopePin: Pin | null = null;
+  let spawning = false;
   try {
-    const argv = spawnArgv(exec, options, group);
+    if (sandbox && options.anchor) scopePin = pinObject(options.anchor, options.scope);
+    const argv = spawnArgv(exec, options, group, scopePin);
+    spawning = true;
     // Descriptors the server inherited or a native library opened without O_CLOEXEC must not reach the command
     // (an open database or listening socket would cross every mount of the sandbox).
     closeFromOnExec();
+    if (scopePin) inheritOnce(scopePin);
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       // Unconfined commands get the working directory from us; bwrap sets it inside the sandbox.
@@ -147,9 +165,12 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
       // Own session and process group: the whole tree can be killed at once.
       detached: true,
     }).spawn();
+    // bwrap has its own copy of the descriptor now (and closes it once mounted).
+    scopePin?.close();
   } catch (err) {
     await group?.remove();
-    if (err instanceof Deno.errors.NotFound) {
+    scopePin?.close();
+    if (err instanceof Deno.errors.NotFound && spawning) {
       emit(`${options.argv[0]}: command not found`);
       return { code: 127, stop: "exit", lines };
     }

@@ -46,6 +46,11 @@ export interface Sandbox {
 export interface SandboxOptions {
   /** Real path of the user's scope: bound read-write at the same path. */
   scope: string;
+  /**
+   * A descriptor of the scope folder the command inherits (the disk floor's pin): bound with `--bind-fd`, so a
+   * scope swapped for a link after it was checked is not what gets mounted. Without it, `scope` is bound by path.
+   */
+  scopeFd?: number;
   /** Real path of the working directory, inside `scope`. */
   cwd: string;
   /** Program and arguments. */
@@ -123,7 +128,9 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
   // bwrap's /dev is a tmpfs as large as half the host's memory: the writable part is a small /dev/shm instead.
   args.push("--size", String(SHM_BYTES), "--tmpfs", "/dev/shm");
   // The scope last: it may lie under /tmp (or anywhere), and a later mount wins.
-  args.push("--bind", options.scope, options.scope);
+  if (options.scopeFd !== undefined && options.scopeFd >= 0) {
+    args.push("--bind-fd", String(options.scopeFd), options.scope);
+  } else args.push("--bind", options.scope, options.scope);
   // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists, and so
   // do /dev (device nodes still work) and /proc (a server running as root runs commands as uid 0 without
   // capabilities, which /proc/sys would still let write host-wide settings such as kernel.core_pattern).

@@ -169,6 +169,7 @@ export function openCommandSession(options: CommandSessionOptions, socket: Comma
       const result = await runCommand(exec, {
         argv,
         scope,
+        anchor: dir.confinement.anchor,
         cwd: dir.real,
         env: commandEnv(scope),
         signal: abort.signal,

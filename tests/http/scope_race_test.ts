@@ -253,6 +253,10 @@ function timeout<T>(p: Promise<T>, ms: number): Promise<T | "timeout"> {
   ]);
 }
 
+/** Why an archive stops at an entry that changed after it was listed (lib/fs/archive_source.ts). */
+const ARCHIVE_REFUSAL =
+  /Cannot archive ".*": (Path changed into a link|it shrank from|it grew|it is no longer a regular file)/;
+
 /** Sends one request and records what came back: status, 500s, and any outside bytes in the body. */
 async function checked(ctx: Ctx, op: string, path: string, init: RequestInit): Promise<Response | null> {
   const s = statsOf(ctx, op);
@@ -275,6 +279,9 @@ async function checked(ctx: Ctx, op: string, path: string, init: RequestInit): P
   }
   if ("broken" in got) {
     s.statuses[-1] = (s.statuses[-1] ?? 0) + 1;
+    // An archive already streaming cannot change its status: it stops at an entry that changed since it was
+    // listed (swapped for a link, shrunk, no longer a file), which is the refusal, not a failure.
+    if (ARCHIVE_REFUSAL.test(got.broken ?? "")) return null;
     s.errors500.push(`${init.method ?? "GET"} ${path} → ${got.res.status}, body broke off: ${got.broken}`);
     return null;
   }

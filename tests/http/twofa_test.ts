@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
 import { totpCode } from "../../lib/auth/totp.ts";
+import { createAppPassword, verifyAppPassword } from "../../lib/auth/app_passwords.ts";
 import { normalizeSettings } from "../../lib/settings.ts";
 import { saveSettingsFromWire } from "../../lib/settings_wire.ts";
 
@@ -279,6 +280,79 @@ Deno.test("settings carry appPasswordsForLogin and twoFactorRequired, and PUT va
         .twoFactorRequired,
       "admins",
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an admin resetting their own two-factor login needs a code; a reset revokes the user's app passwords", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { secret } = await enrol(t, "admin");
+    const now = T0 + 60_000;
+    t.deps.now = () => now;
+    const own = (body: unknown) =>
+      t.request(`/api/users/1/twofa`, { ...post(body, "admin"), method: "DELETE" });
+    assert.equal((await own({ current_password: TEST_PASSWORD })).status, 400, "the password alone");
+    assert.equal(
+      (await own({ current_password: TEST_PASSWORD, code: "000000" })).status,
+      400,
+      "a wrong code",
+    );
+    const status = await t.request("/api/twofa", { as: "admin" });
+    assert.equal((await status.json()).enabled, true);
+    assert.equal((await own({ current_password: TEST_PASSWORD, code: totpCode(secret, now) })).status, 200);
+    assert.equal((await (await t.request("/api/twofa", { as: "admin" })).json()).enabled, false);
+
+    await enrol(t, "alice");
+    const made = await createAppPassword(t.deps.kv, t.users.alice.id, { name: "dav", now: T0 });
+    const reset = await t.request(`/api/users/${t.users.alice.id}/twofa`, {
+      ...post({ current_password: TEST_PASSWORD }, "admin"),
+      method: "DELETE",
+    });
+    assert.equal(reset.status, 200, "another user's: the admin's password is enough");
+    assert.equal(await verifyAppPassword(t.deps.kv, t.users.alice, made.password), null);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("turning two-factor login on may end the user's other sessions (endOtherSessions)", async () => {
+  const t = await testApp({
+    users: [{ username: "alice" }, { username: "bob" }],
+    config: { loginRateLimit: 50 },
+  });
+  try {
+    const statusOf = async (token: string) => {
+      const res = await t.request("/api/resources/", { headers: { "X-Auth": token } });
+      await res.body?.cancel();
+      return res.status;
+    };
+    const confirm = async (as: string, endOtherSessions?: unknown) => {
+      t.deps.now = () => T0;
+      const start =
+        await (await t.request("/api/twofa/enroll", post({ current_password: TEST_PASSWORD }, as)))
+          .json();
+      const body = { code: totpCode(start.secret, T0), endOtherSessions };
+      return await t.request("/api/twofa/confirm", post(body, as));
+    };
+    t.deps.now = () => T0;
+    const other = await (await login(t, {})).text();
+    const bobOther = await (await t.request("/api/login", post({ username: "bob", password: TEST_PASSWORD })))
+      .text();
+    assert.equal((await confirm("alice", "yes")).status, 400, "a flag that is not a boolean");
+    const ended = await confirm("alice", true);
+    assert.equal(ended.status, 200);
+    const answer = await ended.json();
+    assert.equal(answer.recoveryCodes.length, 10);
+    assert.equal(answer.sessionsEnded, 1);
+    assert.equal(await statusOf(other), 401, "the other session ended");
+    assert.equal(await statusOf(t.tokens.alice), 200, "the session that turned it on stays");
+
+    const kept = await confirm("bob");
+    assert.equal(kept.status, 200);
+    assert.equal((await kept.json()).sessionsEnded, 0);
+    assert.equal(await statusOf(bobOther), 200, "without the flag the other sessions stay");
   } finally {
     await t.close();
   }
