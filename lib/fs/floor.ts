@@ -56,6 +56,7 @@ const STAT_LAYOUTS: Record<string, { size: number; mode: number }> = {
 
 const SYMBOLS = {
   syscall: { parameters: ["i64", "i64", "buffer", "buffer", "usize"], result: "i64" },
+  closeRange: { name: "syscall", parameters: ["i64", "u32", "u32", "u32"], result: "i64" },
   openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
   open: { parameters: ["buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
@@ -584,4 +585,54 @@ export function inheritOnce(pin: Pin): boolean {
   if (lib === null || pin.fd < 0) return false;
   const F_SETFD = 2;
   return lib.fcntl(pin.fd, F_SETFD, 0) === 0;
+}
+
+/** close_range(2): the same number on x86-64 and arm64 (the unified syscall table). */
+const SYS_CLOSE_RANGE = 436n;
+const CLOSE_RANGE_CLOEXEC = 4;
+
+/**
+ * Marks every descriptor from 3 up close-on-exec, so a spawned program inherits only its stdin, stdout and stderr
+ * (the server's own descriptors are close-on-exec already; this catches inherited ones and those of native
+ * libraries). True when done, false where it cannot be done here.
+ */
+export function closeFromOnExec(): boolean {
+  const lib = loadLibc();
+  if (!lib) return false;
+  return Number(lib.closeRange(SYS_CLOSE_RANGE, 3, 0xffffffff, CLOSE_RANGE_CLOEXEC)) === 0;
+}
+
+/** What {@link readNoSymlinks} found. */
+export type NoSymlinkRead =
+  /** The file's bytes (at most `max`). */
+  | { ok: true; bytes: Uint8Array }
+  /** "missing": no such file; "symlink": a symlink on the way; "unreadable": a folder, a pipe, too big, … */
+  | { ok: false; why: "missing" | "symlink" | "unreadable" };
+
+/**
+ * Reads the file at the absolute real `path` whole when it is at most `max` bytes, refusing any symlink anywhere
+ * on the path (the floor anchored at `/`), and anything but a regular file. Undefined where the floor cannot pin.
+ */
+export async function readNoSymlinks(path: string, max: number): Promise<NoSymlinkRead | undefined> {
+  if (loadLibc() === null) return undefined;
+  let pin: Pin;
+  try {
+    pin = pinObject("/", path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) {
+      return { ok: false, why: "missing" };
+    }
+    if (err instanceof ForbiddenError) return { ok: false, why: "symlink" };
+    return { ok: false, why: "unreadable" };
+  }
+  try {
+    const info = statSync(pin);
+    if (!info.isFile || info.size > max) return { ok: false, why: "unreadable" };
+    const bytes = await readFile(pin);
+    return bytes.length > max ? { ok: false, why: "unreadable" } : { ok: true, bytes };
+  } catch {
+    return { ok: false, why: "unreadable" };
+  } finally {
+    pin.close();
+  }
 }

@@ -4,7 +4,7 @@
  * or in another scope: {@link readSiteConfig} never follows one, anywhere on the path.
  */
 import { log } from "../log.ts";
-import { readNoSymlinks } from "../syscalls.ts";
+import { readNoSymlinks } from "../fs/floor.ts";
 import { readTopLevel } from "./front_matter.ts";
 
 /** Largest config file read. */
@@ -38,7 +38,7 @@ export async function readSiteConfig(siteReal: string, name: string): Promise<Si
     return { ok: false, why: "refused" };
   }
   const path = `${siteReal}/${name}`;
-  const read = readNoSymlinks(path, MAX_SITE_CONFIG_BYTES);
+  const read = await readNoSymlinks(path, MAX_SITE_CONFIG_BYTES);
   if (read !== undefined) {
     if (read.ok) return { ok: true, text: new TextDecoder().decode(read.bytes) };
     return { ok: false, why: read.why === "missing" ? "missing" : "refused" };

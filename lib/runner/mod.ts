@@ -7,7 +7,7 @@ import type { Config } from "../../config.ts";
 import type { ExecStatus } from "../types.ts";
 import { type ExecEnv, OUTPUT_LIMITS } from "./run.ts";
 import { type ProbeResult, probeSandbox } from "./sandbox.ts";
-import { closeFromOnExec } from "../syscalls.ts";
+import { closeFromOnExec } from "../fs/floor.ts";
 
 export { commandEnv, type ExecEnv, runCommand } from "./run.ts";
 export type { RunResult } from "./run.ts";

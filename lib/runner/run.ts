@@ -4,8 +4,7 @@
  * killed on timeout, on overflow, or when the caller goes away. Output comes as lines: all of stdout, then stderr.
  */
 import { log } from "../log.ts";
-import { closeFromOnExec } from "../syscalls.ts";
-import { inheritOnce, type Pin, pinObject } from "../fs/floor.ts";
+import { closeFromOnExec, inheritOnce, type Pin, pinObject } from "../fs/floor.ts";
 import { type CommandGroup, createCommandGroup } from "./cgroup.ts";
 import { type Sandbox, sandboxArgv } from "./sandbox.ts";
 
