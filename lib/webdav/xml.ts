@@ -3,6 +3,11 @@
  * attributes, text and CDATA, resolves prefixes, and rejects what is malformed (unbalanced tags, unknown
  * prefixes, an empty prefixed namespace, DTDs). Entities other than the five predefined ones and numeric
  * references are refused, so no entity expansion can blow up.
+ *
+ * Parsing is linear in the size of the body: each prefix keeps a stack of its bindings, pushed where an element
+ * declares it and popped where that element ends, so resolving a name is one lookup whatever the depth and the
+ * number of declarations in scope. Caps on depth, on the markup of a document and on the attributes of an
+ * element bound what a hostile body can make the server build (docs/security.md#webdav-request-bodies).
  */
 import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
 
@@ -22,10 +27,22 @@ export type XmlNode = XmlElement | string;
 
 /** Largest accepted request body. */
 export const MAX_XML_BYTES = 1 << 20;
-const MAX_DEPTH = 64;
+/** Deepest accepted nesting of elements. */
+export const MAX_XML_DEPTH = 64;
+/** Most markup one document may hold: elements, comments, processing instructions and CDATA sections. */
+export const MAX_XML_NODES = 10_000;
+/** Most attributes of one element, namespace declarations included. */
+export const MAX_XML_ATTRS = 64;
+/** Most namespace declarations of one document. */
+export const MAX_XML_DECLARATIONS = 1_024;
 
+const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const NAME =
   /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?$/;
+// Start tags are read in place with sticky patterns: the name, then attributes until the tag's end.
+const TAG_NAME = /[^\s/>]+/y;
+const ATTR = /\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+const TAG_END = /\s*(\/?)>/y;
 
 function bad(why: string): BadRequestError {
   return new BadRequestError(`invalid XML: ${why}`, { code: "bad_xml" });
@@ -48,47 +65,91 @@ function decodeEntities(s: string): string {
   });
 }
 
+/** An open element: its qualified name, and the prefixes it declared (popped when it ends). */
 interface Frame {
   el: XmlElement;
   qname: string;
-  scope: Map<string, string>;
+  declared: string[];
 }
 
-function parseAttrs(src: string): Map<string, string> {
+/** A start tag read from the text: its name, its attributes in order, where it ends and whether it closes itself. */
+interface StartTag {
+  qname: string;
+  attrs: Map<string, string>;
+  selfClosing: boolean;
+  end: number;
+}
+
+/** Reads the start tag at `lt` (a "<" followed by a name); 400 when malformed, unterminated or past the caps. */
+function readStartTag(text: string, lt: number): StartTag {
+  TAG_NAME.lastIndex = lt + 1;
+  const name = TAG_NAME.exec(text);
+  if (name === null || !NAME.test(name[0])) throw bad("bad element name");
   const attrs = new Map<string, string>();
-  const re = /\s*([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/y;
-  let i = 0;
-  while (i < src.length) {
-    if (/^\s*$/.test(src.slice(i))) break;
-    re.lastIndex = i;
-    const m = re.exec(src);
-    if (!m || !NAME.test(m[1]) && !m[1].startsWith("xmlns")) throw bad("malformed attribute");
+  let i = TAG_NAME.lastIndex;
+  for (;;) {
+    TAG_END.lastIndex = i;
+    const end = TAG_END.exec(text);
+    if (end !== null) return { qname: name[0], attrs, selfClosing: end[1] === "/", end: TAG_END.lastIndex };
+    ATTR.lastIndex = i;
+    const m = ATTR.exec(text);
+    if (m === null) throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
+    if (!NAME.test(m[1]) && !m[1].startsWith("xmlns")) throw bad("malformed attribute");
     if (attrs.has(m[1])) throw bad("duplicate attribute");
-    attrs.set(m[1], decodeEntities(m[3] ?? m[4] ?? ""));
-    i = re.lastIndex;
+    if (attrs.size >= MAX_XML_ATTRS) throw bad(`more than ${MAX_XML_ATTRS} attributes on an element`);
+    attrs.set(m[1], decodeEntities(m[2] ?? m[3] ?? ""));
+    i = ATTR.lastIndex;
   }
-  return attrs;
 }
 
-function resolveName(
-  qname: string,
-  scope: Map<string, string>,
-  isAttr = false,
-): { ns: string; name: string } {
-  const i = qname.indexOf(":");
-  if (i < 0) return { ns: isAttr ? "" : scope.get("") ?? "", name: qname };
-  const prefix = qname.slice(0, i);
-  const ns = prefix === "xml" ? "http://www.w3.org/XML/1998/namespace" : scope.get(prefix);
-  if (ns === undefined) throw bad(`unknown prefix "${prefix}"`);
-  return { ns, name: qname.slice(i + 1) };
+/**
+ * The namespaces in scope: a stack of bindings per prefix ("" is the default namespace), the innermost last.
+ * Each declaration is pushed once and popped once, so a document costs time in proportion to its length.
+ */
+class Namespaces {
+  #bindings = new Map<string, string[]>();
+  #count = 0;
+
+  declare(prefix: string, ns: string): void {
+    if (++this.#count > MAX_XML_DECLARATIONS) {
+      throw bad(`more than ${MAX_XML_DECLARATIONS} namespace declarations`);
+    }
+    const stack = this.#bindings.get(prefix);
+    if (stack) stack.push(ns);
+    else this.#bindings.set(prefix, [ns]);
+  }
+
+  undeclare(prefixes: readonly string[]): void {
+    for (const prefix of prefixes) this.#bindings.get(prefix)!.pop();
+  }
+
+  lookup(prefix: string): string | undefined {
+    const stack = this.#bindings.get(prefix);
+    return stack?.[stack.length - 1];
+  }
+
+  /** The namespace and local name of an element (`isAttr`: an attribute, which no default namespace reaches). */
+  resolve(qname: string, isAttr = false): { ns: string; name: string } {
+    const i = qname.indexOf(":");
+    if (i < 0) return { ns: isAttr ? "" : this.lookup("") ?? "", name: qname };
+    const prefix = qname.slice(0, i);
+    const ns = prefix === "xml" ? XML_NS : this.lookup(prefix);
+    if (ns === undefined) throw bad(`unknown prefix "${prefix}"`);
+    return { ns, name: qname.slice(i + 1) };
+  }
 }
 
-/** Parses a document and returns its root element; throws 400 on anything malformed. */
+/** Parses a document and returns its root element; throws 400 on anything malformed or past the caps. */
 export function parseXml(text: string): XmlElement {
   const stack: Frame[] = [];
+  const scope = new Namespaces();
   let root: XmlElement | null = null;
+  let nodes = 0;
   let i = 0;
   const top = () => stack[stack.length - 1];
+  const count = () => {
+    if (++nodes > MAX_XML_NODES) throw bad(`more than ${MAX_XML_NODES} elements`);
+  };
   while (i < text.length) {
     const lt = text.indexOf("<", i);
     const chunk = lt < 0 ? text.slice(i) : text.slice(i, lt);
@@ -97,6 +158,8 @@ export function parseXml(text: string): XmlElement {
       else if (chunk.trim()) throw bad("text outside the root element");
     }
     if (lt < 0) break;
+    // End tags close what was counted.
+    if (text.charCodeAt(lt + 1) !== 0x2f) count();
     if (text.startsWith("<?", lt)) {
       const end = text.indexOf("?>", lt);
       if (end < 0) throw bad("unterminated declaration");
@@ -118,53 +181,42 @@ export function parseXml(text: string): XmlElement {
       const qname = text.slice(lt + 2, end).trim();
       const frame = stack.pop();
       if (!frame || frame.qname !== qname) throw bad("mismatched end tag");
+      scope.undeclare(frame.declared);
       i = end + 1;
     } else {
-      const end = findTagEnd(text, lt);
-      let body = text.slice(lt + 1, end);
-      const selfClosing = body.endsWith("/");
-      if (selfClosing) body = body.slice(0, -1);
-      const m = body.match(/^([^\s/>]+)([\s\S]*)$/);
-      if (!m || !NAME.test(m[1])) throw bad("bad element name");
+      const tag = readStartTag(text, lt);
       if (root !== null && !stack.length) throw bad("more than one root element");
-      if (stack.length >= MAX_DEPTH) throw bad("nested too deeply");
-      const attrs = parseAttrs(m[2]);
-      const scope = new Map(stack.length ? top().scope : []);
-      for (const [k, v] of attrs) {
-        if (k === "xmlns") scope.set("", v);
-        else if (k.startsWith("xmlns:")) {
+      if (stack.length >= MAX_XML_DEPTH) throw bad("nested too deeply");
+      const declared: string[] = [];
+      for (const [k, v] of tag.attrs) {
+        if (k === "xmlns") {
+          scope.declare("", v);
+          declared.push("");
+        } else if (k.startsWith("xmlns:")) {
           if (v === "") throw bad("empty namespace for a prefix");
-          scope.set(k.slice(6), v);
+          scope.declare(k.slice(6), v);
+          declared.push(k.slice(6));
         }
       }
-      const { ns, name } = resolveName(m[1], scope);
+      const { ns, name } = scope.resolve(tag.qname);
       const plain = new Map<string, string>();
-      for (const [k, v] of attrs) {
+      for (const [k, v] of tag.attrs) {
         if (k === "xmlns" || k.startsWith("xmlns:")) continue;
-        const a = resolveName(k, scope, true);
-        plain.set(a.ns ? `${a.ns} ${a.name}` : a.name, v);
+        const a = scope.resolve(k, true);
+        const key = a.ns ? `${a.ns} ${a.name}` : a.name;
+        if (plain.has(key)) throw bad("duplicate attribute");
+        plain.set(key, v);
       }
       const el: XmlElement = { ns, name, attrs: plain, children: [] };
       if (stack.length) top().el.children.push(el);
       else root = el;
-      if (!selfClosing) stack.push({ el, qname: m[1], scope });
-      i = end + 1;
+      if (tag.selfClosing) scope.undeclare(declared);
+      else stack.push({ el, qname: tag.qname, declared });
+      i = tag.end;
     }
   }
   if (stack.length || root === null) throw bad("unexpected end of document");
   return root;
-}
-
-function findTagEnd(text: string, from: number): number {
-  let quote = "";
-  for (let j = from + 1; j < text.length; j++) {
-    const ch = text[j];
-    if (quote) {
-      if (ch === quote) quote = "";
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === ">") return j;
-  }
-  throw bad("unterminated tag");
 }
 
 /** The element children of `el`, optionally only those named `name` in `ns`. */
