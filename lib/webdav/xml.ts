@@ -273,8 +273,11 @@ export function textOf(el: XmlElement): string {
   return el.children.map((c) => typeof c === "string" ? c : textOf(c)).join("");
 }
 
-/** Reads a request body as XML; null when it is empty. 400 when it is malformed, 413 when too large. */
-export async function readXmlBody(req: Request): Promise<XmlElement | null> {
+/**
+ * Reads a request body as text for {@link parseXml}, without its byte order mark; null when it is empty. 400
+ * when it is not UTF-8, 413 when too large. Methods that need a permission check it between the two.
+ */
+export async function readXmlText(req: Request): Promise<string | null> {
   const buf = await readLimited(req, MAX_XML_BYTES);
   let text: string;
   try {
@@ -282,8 +285,12 @@ export async function readXmlBody(req: Request): Promise<XmlElement | null> {
   } catch {
     throw bad("not UTF-8");
   }
-  if (!text.trim()) return null;
-  return parseXml(text.replace(/^\uFEFF/, ""));
+  return text.trim() ? text.replace(/^\uFEFF/, "") : null;
+}
+
+/** Parses a body read by {@link readXmlText}; null stays null (no body). */
+export function parseXmlBody(text: string | null): XmlElement | null {
+  return text === null ? null : parseXml(text);
 }
 
 /** Reads at most `limit` bytes of a body (413 past that) without buffering more. */
