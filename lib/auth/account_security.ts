@@ -10,7 +10,7 @@ import type { NewAppPassword, StoredUser, TwoFactorEnrollment } from "../types.t
 import { createAppPassword } from "./app_passwords.ts";
 import { checkCurrentPassword } from "./reauth.ts";
 import type { Throttle } from "./throttle.ts";
-import { confirmEnrollment, deleteTwoFactor, startEnrollment, verifySecondFactor } from "./twofa.ts";
+import { confirmEnrollment, deleteTwoFactor, startEnrollment, verifySecondFactorWithin } from "./twofa.ts";
 
 /** What every account-security request needs besides its body. */
 export interface AccountSecurityOptions {
@@ -18,6 +18,8 @@ export interface AccountSecurityOptions {
   authMethod: AuthMethod;
   /** The re-authentication throttle of this request. */
   reauth: { throttle: Throttle; client: string; now: number };
+  /** The per-account budget of wrong one-time codes (AppDeps.throttles.secondFactor). */
+  secondFactor: Throttle;
 }
 
 function str(body: Record<string, unknown>, key: string): string {
@@ -79,7 +81,11 @@ export async function disableTwoFactor(
   await checkCode(
     requester,
     options,
-    () => verifySecondFactor(options.kv, requester.id, { code, now: options.reauth.now }),
+    () =>
+      verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
+        code,
+        now: options.reauth.now,
+      }),
   );
   await deleteTwoFactor(options.kv, requester.id);
 }
