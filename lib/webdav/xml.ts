@@ -39,10 +39,6 @@ export const MAX_XML_DECLARATIONS = 1_024;
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const NAME =
   /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?$/;
-// Start tags are read in place with sticky patterns: the name, then attributes until the tag's end.
-const TAG_NAME = /[^\s/>]+/y;
-const ATTR = /\s+([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
-const TAG_END = /\s*(\/?)>/y;
 
 function bad(why: string): BadRequestError {
   return new BadRequestError(`invalid XML: ${why}`, { code: "bad_xml" });
@@ -69,36 +65,85 @@ function decodeEntities(s: string): string {
 interface Frame {
   el: XmlElement;
   qname: string;
-  declared: string[];
+  declared: readonly string[];
 }
 
-/** A start tag read from the text: its name, its attributes in order, where it ends and whether it closes itself. */
-interface StartTag {
-  qname: string;
-  attrs: Map<string, string>;
-  selfClosing: boolean;
-  end: number;
+/** XML white space: space, tab, line feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
-/** Reads the start tag at `lt` (a "<" followed by a name); 400 when malformed, unterminated or past the caps. */
-function readStartTag(text: string, lt: number): StartTag {
-  TAG_NAME.lastIndex = lt + 1;
-  const name = TAG_NAME.exec(text);
-  if (name === null || !NAME.test(name[0])) throw bad("bad element name");
-  const attrs = new Map<string, string>();
-  let i = TAG_NAME.lastIndex;
-  for (;;) {
-    TAG_END.lastIndex = i;
-    const end = TAG_END.exec(text);
-    if (end !== null) return { qname: name[0], attrs, selfClosing: end[1] === "/", end: TAG_END.lastIndex };
-    ATTR.lastIndex = i;
-    const m = ATTR.exec(text);
-    if (m === null) throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
-    if (!NAME.test(m[1]) && !m[1].startsWith("xmlns")) throw bad("malformed attribute");
-    if (attrs.has(m[1])) throw bad("duplicate attribute");
-    if (attrs.size >= MAX_XML_ATTRS) throw bad(`more than ${MAX_XML_ATTRS} attributes on an element`);
-    attrs.set(m[1], decodeEntities(m[2] ?? m[3] ?? ""));
-    i = ATTR.lastIndex;
+/** The end of a name starting at `i`: the first white space, "=", "/" or ">" (or the end of the text). */
+function nameEnd(text: string, i: number): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c) || c === 0x3d || c === 0x2f || c === 0x3e) break;
+  }
+  return i;
+}
+
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * A start tag read from the text, in place (no slice of the tag, no match objects): its name, its attributes in
+ * order, where it ends and whether it closes itself. One instance is reused tag after tag; parsing is synchronous.
+ */
+class StartTag {
+  qname = "";
+  names: string[] = [];
+  values: string[] = [];
+  selfClosing = false;
+  end = 0;
+  #seen = new Set<string>();
+
+  /** Reads the start tag at `lt` (a "<" then a name); 400 when malformed, unterminated or past the caps. */
+  read(text: string, lt: number): void {
+    let i = nameEnd(text, lt + 1);
+    this.qname = text.slice(lt + 1, i);
+    if (!NAME.test(this.qname)) throw bad("bad element name");
+    this.names.length = 0;
+    this.values.length = 0;
+    this.#seen.clear();
+    for (;;) {
+      const spaced = i;
+      i = skipSpace(text, i);
+      if (i >= text.length) throw bad("unterminated tag");
+      const c = text.charCodeAt(i);
+      if (c === 0x3e || c === 0x2f) {
+        this.selfClosing = c === 0x2f;
+        if (this.selfClosing && text.charCodeAt(++i) !== 0x3e) throw bad("malformed tag");
+        this.end = i + 1;
+        return;
+      }
+      // Attributes are separated by white space.
+      if (i === spaced) throw bad("malformed attribute");
+      const start = i;
+      i = nameEnd(text, i);
+      const name = text.slice(start, i);
+      i = skipSpace(text, i);
+      if (text.charCodeAt(i) !== 0x3d) {
+        throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
+      }
+      i = skipSpace(text, i + 1);
+      const quote = text.charCodeAt(i);
+      if (quote !== 0x22 && quote !== 0x27) {
+        throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
+      }
+      const close = text.indexOf(quote === 0x22 ? '"' : "'", i + 1);
+      if (close < 0) throw bad("unterminated tag");
+      if (!NAME.test(name) && !name.startsWith("xmlns")) throw bad("malformed attribute");
+      if (this.#seen.has(name)) throw bad("duplicate attribute");
+      if (this.names.length >= MAX_XML_ATTRS) {
+        throw bad(`more than ${MAX_XML_ATTRS} attributes on an element`);
+      }
+      this.#seen.add(name);
+      this.names.push(name);
+      this.values.push(decodeEntities(text.slice(i + 1, close)));
+      i = close + 1;
+    }
   }
 }
 
@@ -128,21 +173,31 @@ class Namespaces {
     return stack?.[stack.length - 1];
   }
 
-  /** The namespace and local name of an element (`isAttr`: an attribute, which no default namespace reaches). */
-  resolve(qname: string, isAttr = false): { ns: string; name: string } {
+  /** The namespace of a qualified name (`isAttr`: an attribute, which no default namespace reaches). */
+  resolve(qname: string, isAttr = false): string {
     const i = qname.indexOf(":");
-    if (i < 0) return { ns: isAttr ? "" : this.lookup("") ?? "", name: qname };
+    if (i < 0) return isAttr ? "" : this.lookup("") ?? "";
     const prefix = qname.slice(0, i);
     const ns = prefix === "xml" ? XML_NS : this.lookup(prefix);
     if (ns === undefined) throw bad(`unknown prefix "${prefix}"`);
-    return { ns, name: qname.slice(i + 1) };
+    return ns;
   }
 }
+
+/** The local part of a qualified name. */
+function localName(qname: string): string {
+  const i = qname.indexOf(":");
+  return i < 0 ? qname : qname.slice(i + 1);
+}
+
+/** No declarations: shared by every element that makes none. */
+const NONE: readonly string[] = [];
 
 /** Parses a document and returns its root element; throws 400 on anything malformed or past the caps. */
 export function parseXml(text: string): XmlElement {
   const stack: Frame[] = [];
   const scope = new Namespaces();
+  const tag = new StartTag();
   let root: XmlElement | null = null;
   let nodes = 0;
   let i = 0;
@@ -184,34 +239,42 @@ export function parseXml(text: string): XmlElement {
       scope.undeclare(frame.declared);
       i = end + 1;
     } else {
-      const tag = readStartTag(text, lt);
+      tag.read(text, lt);
       if (root !== null && !stack.length) throw bad("more than one root element");
       if (stack.length >= MAX_XML_DEPTH) throw bad("nested too deeply");
-      const declared: string[] = [];
-      for (const [k, v] of tag.attrs) {
-        if (k === "xmlns") {
-          scope.declare("", v);
-          declared.push("");
-        } else if (k.startsWith("xmlns:")) {
-          if (v === "") throw bad("empty namespace for a prefix");
-          scope.declare(k.slice(6), v);
-          declared.push(k.slice(6));
+      const { names, values } = tag;
+      let declared: string[] | null = null;
+      for (let k = 0; k < names.length; k++) {
+        const name = names[k];
+        if (name === "xmlns") {
+          scope.declare("", values[k]);
+          (declared ??= []).push("");
+        } else if (name.startsWith("xmlns:")) {
+          if (values[k] === "") throw bad("empty namespace for a prefix");
+          scope.declare(name.slice(6), values[k]);
+          (declared ??= []).push(name.slice(6));
         }
       }
-      const { ns, name } = scope.resolve(tag.qname);
-      const plain = new Map<string, string>();
-      for (const [k, v] of tag.attrs) {
-        if (k === "xmlns" || k.startsWith("xmlns:")) continue;
-        const a = scope.resolve(k, true);
-        const key = a.ns ? `${a.ns} ${a.name}` : a.name;
-        if (plain.has(key)) throw bad("duplicate attribute");
-        plain.set(key, v);
+      const attrs = new Map<string, string>();
+      for (let k = 0; k < names.length; k++) {
+        const name = names[k];
+        if (name === "xmlns" || name.startsWith("xmlns:")) continue;
+        const ns = scope.resolve(name, true);
+        const key = ns ? `${ns} ${localName(name)}` : name;
+        if (attrs.has(key)) throw bad("duplicate attribute");
+        attrs.set(key, values[k]);
       }
-      const el: XmlElement = { ns, name, attrs: plain, children: [] };
+      const el: XmlElement = {
+        ns: scope.resolve(tag.qname),
+        name: localName(tag.qname),
+        attrs,
+        children: [],
+      };
       if (stack.length) top().el.children.push(el);
       else root = el;
-      if (tag.selfClosing) scope.undeclare(declared);
-      else stack.push({ el, qname: tag.qname, declared });
+      if (tag.selfClosing) {
+        if (declared) scope.undeclare(declared);
+      } else stack.push({ el, qname: tag.qname, declared: declared ?? NONE });
       i = tag.end;
     }
   }

@@ -37,6 +37,13 @@ Deno.test("parseXml() refuses malformed documents with 400", () => {
     '<a b="1" b="2"/>',
     "text<a/>",
     "<a>&#0;</a>",
+    '<a b="1"c="2"/>',
+    "<a b/>",
+    "<a b=1/>",
+    '<a b="1"',
+    "<a / >",
+    '<a b="1/>',
+    "<a\u00A0b='1'/>",
     "<" + "a>".repeat(1) + "<b>".repeat(100) + "</b>".repeat(100) + "</a>",
   ];
   for (const text of table) {
@@ -78,6 +85,14 @@ Deno.test("parseXml() scopes declarations to their element: shadowed inside, res
     () => parseXml('<r xmlns:a="urn:x" xmlns:b="urn:x"><e a:n="1" b:n="2"/></r>'),
     BadRequestError,
   );
+});
+
+Deno.test("parseXml() reads start tags: spacing around =, either quote, > and / inside values", () => {
+  const el = parseXml("<a\tb = 'x>y'\n c=\"q'/\" \r\n/>");
+  assert.equal(el.attrs.get("b"), "x>y");
+  assert.equal(el.attrs.get("c"), "q'/");
+  assert.equal(parseXml("<a   ></a>").name, "a");
+  assert.equal(childElements(parseXml("<r><a/><b /></r>")).length, 2);
 });
 
 Deno.test("parseXml() accepts documents up to its caps", () => {
