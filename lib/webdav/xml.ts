@@ -134,7 +134,7 @@ class StartTag {
       }
       const close = text.indexOf(quote === 0x22 ? '"' : "'", i + 1);
       if (close < 0) throw bad("unterminated tag");
-      if (!NAME.test(name) && !name.startsWith("xmlns")) throw bad("malformed attribute");
+      if (!NAME.test(name)) throw bad("malformed attribute");
       if (this.#seen.has(name)) throw bad("duplicate attribute");
       if (this.names.length >= MAX_XML_ATTRS) {
         throw bad(`more than ${MAX_XML_ATTRS} attributes on an element`);

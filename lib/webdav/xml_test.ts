@@ -44,6 +44,8 @@ Deno.test("parseXml() refuses malformed documents with 400", () => {
     "<a / >",
     '<a b="1/>',
     "<a\u00A0b='1'/>",
+    '<a xmlns:="urn:x"/>',
+    '<a xmlns:p:q="urn:x"/>',
     "<" + "a>".repeat(1) + "<b>".repeat(100) + "</b>".repeat(100) + "</a>",
   ];
   for (const text of table) {
