@@ -31,8 +31,8 @@ export const OPTIONS: readonly OptionSpec[] = [
   text(
     "trusted-proxies",
     "FB_TRUSTED_PROXIES",
-    "127.0.0.1,::1",
-    "proxy addresses or CIDR ranges trusted for proxy auth and X-Forwarded-For",
+    "",
+    "proxy addresses or CIDR ranges trusted for proxy auth and X-Forwarded-For (default: none)",
   ),
   text("token-expiration", "FB_TOKEN_EXPIRATION", "2h", "token lifetime (Go-style duration: 2h, 90m, 1h30m)"),
   bool("enable-exec", "FB_ENABLE_EXEC", "enable the command runner and event hooks"),

@@ -14,7 +14,7 @@ import { formatReport, importFilebrowser } from "./import/mod.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
 import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
-import { guessThrottle } from "./auth/throttle.ts";
+import { guessThrottle, secondFactorThrottle } from "./auth/throttle.ts";
 import { isCaseInsensitive } from "./fs/case_probe.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
@@ -176,6 +176,7 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
       login: guessThrottle(kv, "login", limit),
       share: guessThrottle(kv, "share", limit),
       reauth: guessThrottle(kv, "reauth", limit),
+      secondFactor: secondFactorThrottle(kv),
     },
     usage,
     leases: new UploadLeases(kv),

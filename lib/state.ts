@@ -29,6 +29,8 @@ export interface GuessThrottles {
   share: Throttle;
   /** Current-password checks of a logged-in user (password change, 2FA, app passwords). */
   reauth: Throttle;
+  /** Wrong one-time codes per account, whatever the client (login and turning two-factor login off). */
+  secondFactor: Throttle;
 }
 
 /** Everything the app needs from the outside, built by `createDeps()` (lib/boot.ts) for main.ts and tests alike. */

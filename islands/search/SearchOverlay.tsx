@@ -14,6 +14,7 @@ import {
 import type { SearchResult } from "../../client/search.ts";
 import { currentPath } from "../../client/state.ts";
 import { errorMessage } from "../../client/toasts.ts";
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchQueryFits } from "../../lib/search/grammar.ts";
 import { Icon } from "../../components/Icon.tsx";
 import type { SearchResultRow } from "../../components/search/SearchResultList.tsx";
 import { SearchFilters } from "../../components/search/SearchFilters.tsx";
@@ -82,7 +83,16 @@ export function SearchOverlay(props: PromptProps) {
 
   function submit(nextType = type, from = base) {
     const query = buildQuery(text, nextType);
-    if (query !== null) void run(query, from);
+    if (query === null) return;
+    if (!searchQueryFits(query)) {
+      // The server would refuse it (400): say why, in the user's language.
+      running.current?.abort();
+      setResults([]);
+      setError(t("search.tooLong", { terms: MAX_SEARCH_TERMS, chars: MAX_SEARCH_LENGTH }));
+      setStatus("error");
+      return;
+    }
+    void run(query, from);
   }
 
   function toggleScope() {

@@ -22,7 +22,7 @@ import {
   deleteTwoFactor,
   hasTwoFactor,
   startEnrollment,
-  verifySecondFactor,
+  verifySecondFactorWithin,
 } from "./twofa.ts";
 
 /** What every account-security request needs besides its body. */
@@ -31,6 +31,8 @@ export interface AccountSecurityOptions {
   authMethod: AuthMethod;
   /** The re-authentication throttle of this request. */
   reauth: { throttle: Throttle; client: string; now: number };
+  /** The per-account budget of wrong one-time codes (AppDeps.throttles.secondFactor). */
+  secondFactor: Throttle;
 }
 
 function str(body: Record<string, unknown>, key: string): string {
@@ -118,7 +120,11 @@ export async function disableTwoFactor(
   await checkCode(
     requester,
     options,
-    () => verifySecondFactor(options.kv, requester.id, { code, now: options.reauth.now }),
+    () =>
+      verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
+        code,
+        now: options.reauth.now,
+      }),
   );
   await deleteTwoFactor(options.kv, requester.id);
 }
@@ -143,7 +149,11 @@ export async function resetTwoFactor(
     await checkCode(
       requester,
       options,
-      () => verifySecondFactor(options.kv, requester.id, { code, now: options.reauth.now }),
+      () =>
+        verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
+          code,
+          now: options.reauth.now,
+        }),
     );
   }
   await deleteTwoFactor(options.kv, targetId);

@@ -20,7 +20,7 @@ import { isTrustedAddress } from "../client_address.ts";
 import { foldName } from "../storage/keys.ts";
 import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
 import { normalizeSettings } from "../settings.ts";
-import { hasTwoFactor, needsEnrollment, verifySecondFactor } from "./twofa.ts";
+import { hasTwoFactor, needsEnrollment, verifySecondFactorWithin } from "./twofa.ts";
 import { hasAppPassword, verifyAppPassword } from "./app_passwords.ts";
 
 export { looksLikeToken } from "./tokens.ts";
@@ -83,7 +83,8 @@ export const TWO_FACTOR_HEADER = "X-2FA-Required";
 /**
  * The second step of a password login for a user with two-factor login on: no code is a 401 with
  * {@link TWO_FACTOR_HEADER} (the password was right, so its throttle slot is given back); a wrong or replayed
- * code is a 403 that keeps its slot, like a wrong password.
+ * code is a 403 that keeps its slot, like a wrong password, and spends one of the account's budget of wrong
+ * codes (429 once it is spent, from any client).
  */
 async function checkSecondFactor(
   deps: AppDeps,
@@ -96,7 +97,13 @@ async function checkSecondFactor(
     await attempt.release();
     throw new UnauthorizedError("twofa_required", undefined, { headers: { [TWO_FACTOR_HEADER]: "totp" } });
   }
-  if (!await verifySecondFactor(deps.kv, user.id, { code: otp, now: deps.now() })) {
+  // Wrong codes also count per account, whatever the client (429 past the budget).
+  if (
+    !await verifySecondFactorWithin(deps.kv, deps.throttles.secondFactor, user.id, {
+      code: otp,
+      now: deps.now(),
+    })
+  ) {
     throw new ForbiddenError("wrong_otp");
   }
 }

@@ -21,6 +21,7 @@
  * | ["uploads", "drop", sha256(real path)]      | string: hash of the drop link that created the upload (expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
+ * | ["throttle", scope, "subject", subject]     | {n, until}: attempts on one account from anyone (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
  * | ["webdav", "props", ...real segs, true, prop] | string: a WebDAV dead property (XML)  |
@@ -77,6 +78,7 @@ export const keys = {
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
+  throttleSubject: (scope: string, subject: string) => ["throttle", scope, "subject", subject] as const,
   publishSchedule: (id: string) => ["publish", "schedules", id] as const,
   publishSchedulesPrefix: () => ["publish", "schedules"] as const,
   publishLog: (id: string) => ["publish", "logs", id] as const,
