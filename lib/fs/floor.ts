@@ -63,7 +63,6 @@ const SYMBOLS = {
   fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"], result: "i32", optional: true },
-  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
 } as const;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -572,19 +571,6 @@ export function chmodNoFollow(path: string, mode: number): Promise<void> {
 /** utime of an entry we created, never of a link's target. */
 export function utimeNoFollow(path: string, atime: Date | number, mtime: Date | number): Promise<void> {
   return atEntryNoFollow(path, (object) => Deno.utime(object, atime, mtime));
-}
-
-/**
- * Lets the next spawned program inherit a pin's descriptor (clears FD_CLOEXEC), for bubblewrap's `--bind-fd`:
- * the sandbox then mounts the very folder the floor opened, not whatever its path names by then. Call it right
- * before the spawn, after anything that marks descriptors close-on-exec, and close the pin right after: the
- * spawn happens on this thread, so no other program of ours starts in between. False when not pinned.
- */
-export function inheritOnce(pin: Pin): boolean {
-  const lib = loadLibc();
-  if (lib === null || pin.fd < 0) return false;
-  const F_SETFD = 2;
-  return lib.fcntl(pin.fd, F_SETFD, 0) === 0;
 }
 
 /** close_range(2): the same number on x86-64 and arm64 (the unified syscall table). */

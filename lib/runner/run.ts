@@ -4,7 +4,7 @@
  * killed on timeout, on overflow, or when the caller goes away. Output comes as lines: all of stdout, then stderr.
  */
 import { log } from "../log.ts";
-import { closeFromOnExec, inheritOnce, type Pin, pinObject } from "../fs/floor.ts";
+import { closeFromOnExec, type Pin, pinObject } from "../fs/floor.ts";
 import { type CommandGroup, createCommandGroup } from "./cgroup.ts";
 import { type Sandbox, sandboxArgv } from "./sandbox.ts";
 
@@ -116,7 +116,7 @@ function spawnArgv(
   if (!exec.sandbox) return options.argv;
   return sandboxArgv(exec.sandbox, {
     scope: options.scope,
-    scopeFd: scopePin?.fd,
+    scopeFdPath: scopePin?.pinned ? `/proc/${Deno.pid}/fd/${scopePin.fd}` : undefined,
     cwd: options.cwd,
     argv: options.argv,
     network: exec.network,
@@ -141,7 +141,8 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   const sandbox = exec.sandbox;
   const group = sandbox ? await commandGroupOf(sandbox, exec.limits) : null;
   let child: Deno.ChildProcess;
-  // The scope folder pinned by the disk floor (403 when it leads through a link now), inherited by bwrap only.
+  // The scope folder pinned by the disk floor (403 when it leads through a link now), held until the command
+  // ends: the shell in front of bwrap opens it through /proc (see sandboxArgv).
   let scopePin: Pin | null = null;
   let spawning = false;
   try {
@@ -151,7 +152,6 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
     // Descriptors the server inherited or a native library opened without O_CLOEXEC must not reach the command
     // (an open database or listening socket would cross every mount of the sandbox).
     closeFromOnExec();
-    if (scopePin) inheritOnce(scopePin);
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       // Unconfined commands get the working directory from us; bwrap sets it inside the sandbox.
@@ -164,8 +164,6 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
       // Own session and process group: the whole tree can be killed at once.
       detached: true,
     }).spawn();
-    // bwrap has its own copy of the descriptor now (and closes it once mounted).
-    scopePin?.close();
   } catch (err) {
     await group?.remove();
     scopePin?.close();
@@ -246,6 +244,7 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   await readErr;
   if (stop === "exit" || stop === "output") { for (const l of stderrLines) emit(l); }
   const status = await exited;
+  scopePin?.close();
   clearTimeout(timer);
   clearTimeout(drain);
   out.cancel().catch(() => {});

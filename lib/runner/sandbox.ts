@@ -47,10 +47,13 @@ export interface SandboxOptions {
   /** Real path of the user's scope: bound read-write at the same path. */
   scope: string;
   /**
-   * A descriptor of the scope folder the command inherits (the disk floor's pin): bound with `--bind-fd`, so a
-   * scope swapped for a link after it was checked is not what gets mounted. Without it, `scope` is bound by path.
+   * `/proc/<server pid>/fd/<n>`: the scope folder as the disk floor pinned it. A shell in front of bwrap opens it as
+   * descriptor 3 (the kernel follows the magic link to the pinned folder, never the scope's path) and bwrap mounts
+   * that with `--bind-fd 3`, so a scope swapped for a link after it was checked is not what gets mounted. The
+   * server's own descriptor is never inherited (another thread's close-on-exec sweep cannot race it). Without it,
+   * `scope` is bound by path.
    */
-  scopeFd?: number;
+  scopeFdPath?: string;
   /** Real path of the working directory, inside `scope`. */
   cwd: string;
   /** Program and arguments. */
@@ -128,9 +131,9 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
   // bwrap's /dev is a tmpfs as large as half the host's memory: the writable part is a small /dev/shm instead.
   args.push("--size", String(SHM_BYTES), "--tmpfs", "/dev/shm");
   // The scope last: it may lie under /tmp (or anywhere), and a later mount wins.
-  if (options.scopeFd !== undefined && options.scopeFd >= 0) {
-    args.push("--bind-fd", String(options.scopeFd), options.scope);
-  } else args.push("--bind", options.scope, options.scope);
+  const pinned = options.scopeFdPath !== undefined && /^\/proc\/\d+\/fd\/\d+$/.test(options.scopeFdPath);
+  if (pinned) args.push("--bind-fd", "3", options.scope);
+  else args.push("--bind", options.scope, options.scope);
   // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists, and so
   // do /dev (device nodes still work) and /proc (a server running as root runs commands as uid 0 without
   // capabilities, which /proc/sys would still let write host-wide settings such as kernel.core_pattern).
@@ -155,7 +158,9 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
     args.push("--core=0", "--");
   }
   args.push(...options.argv);
-  return joinCgroups(options.cgroups ?? [], args);
+  // The path is digits and slashes only (checked above): safe as a literal in the script.
+  const opened = pinned ? ["/bin/sh", "-c", `exec "$0" "$@" 3<${options.scopeFdPath}`, ...args] : args;
+  return joinCgroups(options.cgroups ?? [], opened);
 }
 
 /**

@@ -62,7 +62,8 @@ Deno.test({
         assert.equal(res.status(), 200);
         const lines = (await res.text()).trim().split("\r\n");
         assert.equal(lines.length, 2, lines.join("\n"));
-        assert.match(lines[1], /,alice,file\.delete,\/report\.txt,/);
+        // Every text field is quoted (a cell can never start a formula).
+        assert.match(lines[1], /,"alice","file\.delete","\/report\.txt",/);
       });
 
       await t.step("a filter with no match says so", async () => {
