@@ -4,6 +4,7 @@
  * and scope apply to every entry at query time; symlinks are never followed (escaping ones are not even
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the search.
  */
+import { NotFoundError } from "../errors.ts";
 import { log } from "../log.ts";
 import {
   type ChildVisibility,
@@ -14,6 +15,7 @@ import {
   isVisible,
   realVpathOf,
   resolveWalkBase,
+  type ScopedPath,
 } from "../fs/gate.ts";
 import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
@@ -47,21 +49,35 @@ export async function* searchFiles(
  */
 export const SEARCH_GC_ENTRIES = 2048;
 
+/**
+ * The folder a search starts from, checked like any requested path: a NUL byte or an overlong name is 400, a
+ * path leaving the scope 403, a missing one 404. The base itself is not rule-checked (upstream).
+ */
+export async function resolveSearchBase(ctx: GateContext, vpath: string): Promise<ScopedPath> {
+  const base = await resolveWalkBase(ctx, vpath);
+  if (base.lstat === null || base.stat === null) throw new NotFoundError();
+  return base;
+}
+
 /** {@link searchFiles} in batches: a few hundred hits at a time from the index, one at a time from a walk. */
 async function* searchBatches(
   ctx: GateContext,
-  vpath: string,
+  vpath: string | ScopedPath,
   query: SearchQuery,
   options: SearchOptions,
 ): AsyncGenerator<SearchHit[]> {
-  let base;
-  try {
-    // The base itself is not rule-checked (upstream); a missing or inaccessible base yields no hits.
-    base = await resolveWalkBase(ctx, vpath);
-  } catch (err) {
-    log.debug(`search: base "${vpath}" unavailable`, err);
-    return;
+  let base: ScopedPath;
+  if (typeof vpath !== "string") base = vpath;
+  else {
+    try {
+      // Called without a checked base (searchFiles): a missing or inaccessible base yields no hits.
+      base = await resolveSearchBase(ctx, vpath);
+    } catch (err) {
+      log.debug(`search: base "${vpath}" unavailable`, err);
+      return;
+    }
   }
+  // A file has nothing below it.
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
   const conf = base.confinement;
@@ -157,18 +173,22 @@ const DIR_LINE = '{"dir":true,"path":', FILE_LINE = '{"dir":false,"path":';
 /** Delay before the single keep-alive empty line. */
 export const KEEPALIVE_MS = 5000;
 
-/** The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running. */
-export function searchStream(
+/**
+ * The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running.
+ * The base is checked first, so a bad one is an error status rather than an empty answer.
+ */
+export async function searchStream(
   ctx: GateContext,
   vpath: string,
   rawQuery: string,
   options: SearchOptions = {},
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const query = parseSearchQuery(rawQuery);
+  const base = await resolveSearchBase(ctx, vpath);
   const enc = new TextEncoder();
   const abort = new AbortController();
   options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  const hits = searchBatches(ctx, vpath, query, { signal: abort.signal, index: options.index });
+  const hits = searchBatches(ctx, base, query, { signal: abort.signal, index: options.index });
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {

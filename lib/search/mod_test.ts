@@ -38,10 +38,10 @@ Deno.test("searchFiles() walks depth-first, applies rules/hiding/scope, never fo
 Deno.test("searchStream() writes NDJSON and stops when cancelled", async () => {
   await withTempRoot(async ({ root }) => {
     await makeTree(root, { "x/one.txt": "", "x/two.txt": "" });
-    const body = await new Response(searchStream(ctxFor(root), "/", "txt")).text();
+    const body = await new Response(await searchStream(ctxFor(root), "/", "txt")).text();
     assert.equal(body, '{"dir":false,"path":"x/one.txt"}\n{"dir":false,"path":"x/two.txt"}\n');
     const ac = new AbortController();
-    const stream = searchStream(ctxFor(root), "/", "", { signal: ac.signal });
+    const stream = await searchStream(ctxFor(root), "/", "", { signal: ac.signal });
     const reader = stream.getReader();
     await reader.read();
     ac.abort();

@@ -56,9 +56,26 @@ for (const searchIndex of [false, true]) {
         '{"dir":false,"path":"good-link.md"}\n',
         "escaping links are not reported",
       );
-      r = await f.request("/api/search/evil-link/?query=", { as: "u" });
+      // The base is checked like any path: an escaping one is 403, a missing one 404, a NUL byte 400.
+      for (
+        const [path, status] of [
+          ["evil-link/", 403],
+          ["missing/", 404],
+          ["docs/missing/", 404],
+          ["a.txt/below/", 404],
+          ["do%00cs/", 400],
+          ["%00/", 400],
+        ] as const
+      ) {
+        r = await f.request(`/api/search/${path}?query=x`, { as: "u" });
+        assert.equal(r.status, status, path);
+        assert.match(r.headers.get("Content-Type")!, /^text\/plain/);
+        await r.body?.cancel();
+      }
+      // A file has nothing below it.
+      r = await f.request("/api/search/a.txt?query=a", { as: "u" });
       assert.equal(r.status, 200);
-      assert.equal(await r.text(), "", "an escaping base yields nothing");
+      assert.equal(await r.text(), "");
       r = await f.request("/api/search/..%2F..%2F/?query=secret", { as: "u" });
       assert.equal(await r.text(), "");
       r = await f.request("/api/search/?query=secret", { as: "admin" });
