@@ -18,7 +18,8 @@
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
  * | ["uploads", "lock", sha256(real path)]      | lease of an UploadLock (lib/upload/lock.ts): 10 s |
- * | ["uploads", "drop", sha256(real path)]      | string: hash of the drop link that created the upload (expiring) |
+ * | ["uploads", "drop", sha256(real path)]      | {hash, id}: the drop link and visitor upload id holding the name (expiring; a bare hash before ids) |
+ * | ["uploads", "drop_id", hash, id]            | {name, targetKey}: where a visitor's upload id leads (lib/drop.ts, expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
@@ -74,6 +75,7 @@ export const keys = {
   uploadRecordsPrefix: () => ["uploads", "by_target"] as const,
   uploadLock: (targetKey: string) => ["uploads", "lock", targetKey] as const,
   dropUpload: (targetKey: string) => ["uploads", "drop", targetKey] as const,
+  dropUploadId: (hash: string, id: string) => ["uploads", "drop_id", hash, id] as const,
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
