@@ -13,6 +13,7 @@ import { PERMISSION_NAMES } from "./types.ts";
 import { cleanPath, ensureScopeDir, homeScope, userFromDefaults } from "./users.ts";
 import { normalizeUsername } from "./usernames.ts";
 import { audit } from "./audit/mod.ts";
+import { removeUserLocks } from "./webdav/locks.ts";
 
 /** What `add` and `update` may set. */
 export interface AccountChanges {
@@ -125,11 +126,12 @@ export async function updateAccount(
   return saved;
 }
 
-/** Deletes an account (never the last admin) and its sessions. */
+/** Deletes an account (never the last admin), its sessions and its WebDAV locks. */
 export async function removeAccount(ctx: AccountContext, name: string): Promise<void> {
   const user = await userNamed(ctx.kv, name);
   if (user.perm.admin) await assertAnotherAdmin(ctx.kv, user.id, `remove "${name}"`);
   await users.deleteUser(ctx.kv, user.id);
   await sessions.deleteUserSessions(ctx.kv, user.id);
+  await removeUserLocks(ctx.kv, user.id);
   await recorded(ctx, "user.delete", user, user.username);
 }

@@ -24,9 +24,13 @@
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
- * | ["webdav", "props", ...real segs, true, prop] | string: a WebDAV dead property (XML)  |
+ * | ["webdav", "props", ...real segs, true, prop] | {xml, userId, bytes}: a WebDAV dead property (a bare XML string before owners were kept) |
+ * | ["webdav", "prop_usage", userId]            | number: bytes of dead properties the user set (lib/webdav/dead_prop_usage.ts) |
+ * | ["webdav", "prop_total"]                    | number: bytes of all dead properties   |
+ * | ["webdav", "prop_epoch"]                    | number: bumped by every dead property change (serialises them) |
  * | ["webdav", "locks", token]                  | DavLock (lib/webdav/locks.ts, expiring) |
  * | ["webdav", "lock_paths", ...real segs, true, token] | true: locks by real path (expiring) |
+ * | ["webdav", "lock_users", userId, token]     | true: locks by holder (expiring; their count is capped) |
  * | ["webdav", "lock_epoch"]                    | number: bumped by every lock change (serialises them) |
  * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
  * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
@@ -86,11 +90,16 @@ export const keys = {
   davProp: (segs: readonly string[], prop: string) => ["webdav", "props", ...segs, true, prop],
   davPropsPrefix: (segs: readonly string[], exact = false) =>
     exact ? ["webdav", "props", ...segs, true] : ["webdav", "props", ...segs],
+  davPropUsage: (userId: number) => ["webdav", "prop_usage", userId] as const,
+  davPropTotal: () => ["webdav", "prop_total"] as const,
+  davPropEpoch: () => ["webdav", "prop_epoch"] as const,
   davLock: (token: string) => ["webdav", "locks", token] as const,
   davLocksPrefix: () => ["webdav", "locks"] as const,
   davLockPath: (segs: readonly string[], token: string) => ["webdav", "lock_paths", ...segs, true, token],
   davLockPathsPrefix: (segs: readonly string[], exact = false) =>
     exact ? ["webdav", "lock_paths", ...segs, true] : ["webdav", "lock_paths", ...segs],
+  davUserLock: (userId: number, token: string) => ["webdav", "lock_users", userId, token] as const,
+  davUserLocksPrefix: (userId: number) => ["webdav", "lock_users", userId] as const,
   davLockEpoch: () => ["webdav", "lock_epoch"] as const,
   twoFactor: (userId: number) => ["twofa", userId] as const,
   appPassword: (userId: number, id: string) => ["app_passwords", userId, id] as const,
