@@ -8,7 +8,8 @@
  */
 import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError } from "./errors.ts";
 import { assertPermission, resolveScoped } from "./fs/gate.ts";
-import { MAX_NAME_BYTES, newNameProblem, utf8Length } from "./names.ts";
+import { newNameProblem } from "./names.ts";
+import { candidateName, CANDIDATES, randomUrlSafe } from "./drop_names.ts";
 import { type OpenedShare, openShare, type PublicCredentials, splitSharePath } from "./shares.ts";
 import { keys } from "./storage/keys.ts";
 import type { StoredShare } from "./storage/mod.ts";
@@ -34,10 +35,6 @@ export interface DropFields {
   uploads: number;
 }
 
-/** How many " (n)" suffixes are tried before random names. */
-const MAX_SUFFIX = 100;
-/** Random names tried after the suffixes (each is free but for a one-in-2^72 chance). */
-const RANDOM_NAMES = 3;
 /**
  * How long the marker tying an upload to its drop link, and its id, live. They outlive the upload so that a
  * finished file's name is not handed out again while a client may still ask for its offset. A marker holds the
@@ -53,11 +50,6 @@ interface DropTicket {
 
 /** Upload ids: 24 random bytes as 32 URL-safe base64 characters. */
 const UPLOAD_ID = /^[A-Za-z0-9_-]{32}$/;
-
-function randomUrlSafe(bytes: number): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
 
 function limitOf(body: Record<string, unknown>, key: string): number {
   const v = body[key];
@@ -156,27 +148,6 @@ export async function dropInfo(
   };
 }
 
-/** `stem` + `tail`, the stem cut (by whole code points) so that the name fits in MAX_NAME_BYTES. */
-function fitted(stem: string, tail: string): string {
-  const points = [...stem];
-  while (points.length && utf8Length(points.join("") + tail, MAX_NAME_BYTES) > MAX_NAME_BYTES) points.pop();
-  return points.join("") + tail;
-}
-
-/**
- * The n-th name tried for `name`: the name itself, then `name (1).ext` ... `name (100).ext`, then random
- * `upload-XXXXXXXXXXXX.ext` names. A name at the length limit is shortened to take its suffix.
- */
-function candidateName(name: string, n: number): string {
-  if (n === 0) return name;
-  const dot = name.lastIndexOf(".");
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : "";
-  if (n <= MAX_SUFFIX) return fitted(stem, ` (${n})${ext}`);
-  const random = `upload-${randomUrlSafe(9)}`;
-  return utf8Length(random + ext) <= MAX_NAME_BYTES ? random + ext : random;
-}
-
 /** A reserved name: its marker and the visitor's upload id that leads to it. */
 interface Reserved {
   name: string;
@@ -194,7 +165,7 @@ interface Reserved {
 async function reserveName(drop: OpenedDrop): Promise<Reserved> {
   const { kv } = drop.upload.deps;
   const hash = drop.opened.link.hash;
-  for (let n = 0; n <= MAX_SUFFIX + RANDOM_NAMES; n++) {
+  for (let n = 0; n < CANDIDATES; n++) {
     const candidate = candidateName(drop.name, n);
     if (newNameProblem(candidate) !== null) continue;
     let real: string;
