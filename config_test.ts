@@ -47,6 +47,20 @@ Deno.test("loadConfig() refuses bad values with a clear message", () => {
   assert.throws(() => loadConfig(["--bogus"], {}, "/"));
 });
 
+Deno.test("loadConfig(): no proxy is trusted unless --trusted-proxies names it; proxy auth needs one", () => {
+  assert.deepEqual(loadConfig([], {}, "/work").trustedProxies, []);
+  assert.deepEqual(
+    loadConfig(["--trusted-proxies", " 127.0.0.1, ::1 ,10.0.0.0/8,"], {}, "/work").trustedProxies,
+    ["127.0.0.1", "::1", "10.0.0.0/8"],
+  );
+  assert.deepEqual(loadConfig([], { FB_TRUSTED_PROXIES: "192.0.2.1" }, "/work").trustedProxies, [
+    "192.0.2.1",
+  ]);
+  assert.throws(() => loadConfig(["--auth", "proxy"], {}, "/"), /--auth proxy needs --trusted-proxies/);
+  const proxy = loadConfig(["--auth", "proxy", "--trusted-proxies", "127.0.0.1"], {}, "/work");
+  assert.equal(proxy.authMethod, "proxy");
+});
+
 Deno.test("loadConfig(): command runner limits and hook auth", () => {
   let c = loadConfig([], {}, "/work");
   assert.equal(c.execTimeout, 300);
@@ -106,7 +120,7 @@ Deno.test("loadConfig(): human verification is on with a key and a secret, for j
   );
   assert.equal(custom.recaptcha?.host, "https://www.recaptcha.net");
   const proxy = loadConfig(
-    ["--auth", "proxy", "--recaptcha-key", "k", "--recaptcha-secret", "s"],
+    ["--auth", "proxy", "--trusted-proxies", "127.0.0.1", "--recaptcha-key", "k", "--recaptcha-secret", "s"],
     {},
     "/work",
   );

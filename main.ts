@@ -9,6 +9,7 @@ import { log, setLogLevel } from "./lib/log.ts";
 import { bootDeps, checkStartup } from "./lib/boot.ts";
 import { onServeError } from "./lib/serve_error.ts";
 import { closeDeps, startBackground } from "./lib/background.ts";
+import { exitOnSignals, SHUTDOWN_GRACE_MS, withinMs } from "./lib/shutdown.ts";
 
 let config;
 try {
@@ -75,11 +76,12 @@ handler = (req, info) => app.fetch(req, info);
   );
 }
 
-for (const sig of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(sig, async () => {
-    await background.stop();
-    await server.shutdown();
-    await closeDeps(deps);
-    Deno.exit(0);
-  });
-}
+// A stop is bounded (lib/shutdown.ts): answers still running after the grace period (a client that stopped
+// reading) are cut, and whatever hangs after the deadline does not keep the process alive.
+exitOnSignals(async () => {
+  await background.stop();
+  if (!await withinMs(server.shutdown(), SHUTDOWN_GRACE_MS)) {
+    log.warn("shutdown: cutting answers still running");
+  }
+  await closeDeps(deps);
+});

@@ -63,33 +63,35 @@ import * as $r59 from "./routes/api/twofa/enroll.ts";
 import * as $r60 from "./routes/api/twofa/index.ts";
 import * as $r61 from "./routes/api/usage/[...path].ts";
 import * as $r62 from "./routes/api/usage/_middleware.ts";
-import * as $r63 from "./routes/api/users/(admin)/[id]/twofa.ts";
-import * as $r64 from "./routes/api/users/(admin)/_middleware.ts";
-import * as $r65 from "./routes/api/users/(admin)/index.ts";
-import * as $r66 from "./routes/api/users/(self)/[id].ts";
-import * as $r67 from "./routes/api/users/(self)/_middleware.ts";
-import * as $r68 from "./routes/custom.css.ts";
-import * as $r69 from "./routes/files/[...path].tsx";
-import * as $r70 from "./routes/files/_layout.tsx";
-import * as $r71 from "./routes/files/_middleware.ts";
-import * as $r72 from "./routes/files/index.tsx";
-import * as $r73 from "./routes/index.tsx";
-import * as $r74 from "./routes/settings/(admin)/_middleware.ts";
-import * as $r75 from "./routes/settings/(admin)/audit.tsx";
-import * as $r76 from "./routes/settings/_layout.tsx";
-import * as $r77 from "./routes/settings/_middleware.ts";
-import * as $r78 from "./routes/settings/global/_middleware.ts";
-import * as $r79 from "./routes/settings/global/index.tsx";
-import * as $r80 from "./routes/settings/index.tsx";
-import * as $r81 from "./routes/settings/profile.tsx";
-import * as $r82 from "./routes/settings/shares.tsx";
-import * as $r83 from "./routes/settings/trash.tsx";
-import * as $r84 from "./routes/settings/users/[id].tsx";
-import * as $r85 from "./routes/settings/users/_middleware.ts";
-import * as $r86 from "./routes/settings/users/index.tsx";
-import * as $r87 from "./routes/share/[...path].tsx";
-import * as $r88 from "./routes/share/_layout.tsx";
-import * as $r89 from "./routes/share/_middleware.ts";
+import * as $r63 from "./routes/api/users/(admin)/[id]/apppasswords/[appId].ts";
+import * as $r64 from "./routes/api/users/(admin)/[id]/apppasswords/index.ts";
+import * as $r65 from "./routes/api/users/(admin)/[id]/twofa.ts";
+import * as $r66 from "./routes/api/users/(admin)/_middleware.ts";
+import * as $r67 from "./routes/api/users/(admin)/index.ts";
+import * as $r68 from "./routes/api/users/(self)/[id].ts";
+import * as $r69 from "./routes/api/users/(self)/_middleware.ts";
+import * as $r70 from "./routes/custom.css.ts";
+import * as $r71 from "./routes/files/[...path].tsx";
+import * as $r72 from "./routes/files/_layout.tsx";
+import * as $r73 from "./routes/files/_middleware.ts";
+import * as $r74 from "./routes/files/index.tsx";
+import * as $r75 from "./routes/index.tsx";
+import * as $r76 from "./routes/settings/(admin)/_middleware.ts";
+import * as $r77 from "./routes/settings/(admin)/audit.tsx";
+import * as $r78 from "./routes/settings/_layout.tsx";
+import * as $r79 from "./routes/settings/_middleware.ts";
+import * as $r80 from "./routes/settings/global/_middleware.ts";
+import * as $r81 from "./routes/settings/global/index.tsx";
+import * as $r82 from "./routes/settings/index.tsx";
+import * as $r83 from "./routes/settings/profile.tsx";
+import * as $r84 from "./routes/settings/shares.tsx";
+import * as $r85 from "./routes/settings/trash.tsx";
+import * as $r86 from "./routes/settings/users/[id].tsx";
+import * as $r87 from "./routes/settings/users/_middleware.ts";
+import * as $r88 from "./routes/settings/users/index.tsx";
+import * as $r89 from "./routes/share/[...path].tsx";
+import * as $r90 from "./routes/share/_layout.tsx";
+import * as $r91 from "./routes/share/_middleware.ts";
 import * as $i0 from "./islands/FileBrowser.tsx";
 import * as $i1 from "./islands/Header.tsx";
 import * as $i2 from "./islands/Login.tsx";
@@ -173,33 +175,35 @@ export const manifest: Manifest = {
     "routes/api/twofa/index.ts": $r60,
     "routes/api/usage/[...path].ts": $r61,
     "routes/api/usage/_middleware.ts": $r62,
-    "routes/api/users/(admin)/[id]/twofa.ts": $r63,
-    "routes/api/users/(admin)/_middleware.ts": $r64,
-    "routes/api/users/(admin)/index.ts": $r65,
-    "routes/api/users/(self)/[id].ts": $r66,
-    "routes/api/users/(self)/_middleware.ts": $r67,
-    "routes/custom.css.ts": $r68,
-    "routes/files/[...path].tsx": $r69,
-    "routes/files/_layout.tsx": $r70,
-    "routes/files/_middleware.ts": $r71,
-    "routes/files/index.tsx": $r72,
-    "routes/index.tsx": $r73,
-    "routes/settings/(admin)/_middleware.ts": $r74,
-    "routes/settings/(admin)/audit.tsx": $r75,
-    "routes/settings/_layout.tsx": $r76,
-    "routes/settings/_middleware.ts": $r77,
-    "routes/settings/global/_middleware.ts": $r78,
-    "routes/settings/global/index.tsx": $r79,
-    "routes/settings/index.tsx": $r80,
-    "routes/settings/profile.tsx": $r81,
-    "routes/settings/shares.tsx": $r82,
-    "routes/settings/trash.tsx": $r83,
-    "routes/settings/users/[id].tsx": $r84,
-    "routes/settings/users/_middleware.ts": $r85,
-    "routes/settings/users/index.tsx": $r86,
-    "routes/share/[...path].tsx": $r87,
-    "routes/share/_layout.tsx": $r88,
-    "routes/share/_middleware.ts": $r89,
+    "routes/api/users/(admin)/[id]/apppasswords/[appId].ts": $r63,
+    "routes/api/users/(admin)/[id]/apppasswords/index.ts": $r64,
+    "routes/api/users/(admin)/[id]/twofa.ts": $r65,
+    "routes/api/users/(admin)/_middleware.ts": $r66,
+    "routes/api/users/(admin)/index.ts": $r67,
+    "routes/api/users/(self)/[id].ts": $r68,
+    "routes/api/users/(self)/_middleware.ts": $r69,
+    "routes/custom.css.ts": $r70,
+    "routes/files/[...path].tsx": $r71,
+    "routes/files/_layout.tsx": $r72,
+    "routes/files/_middleware.ts": $r73,
+    "routes/files/index.tsx": $r74,
+    "routes/index.tsx": $r75,
+    "routes/settings/(admin)/_middleware.ts": $r76,
+    "routes/settings/(admin)/audit.tsx": $r77,
+    "routes/settings/_layout.tsx": $r78,
+    "routes/settings/_middleware.ts": $r79,
+    "routes/settings/global/_middleware.ts": $r80,
+    "routes/settings/global/index.tsx": $r81,
+    "routes/settings/index.tsx": $r82,
+    "routes/settings/profile.tsx": $r83,
+    "routes/settings/shares.tsx": $r84,
+    "routes/settings/trash.tsx": $r85,
+    "routes/settings/users/[id].tsx": $r86,
+    "routes/settings/users/_middleware.ts": $r87,
+    "routes/settings/users/index.tsx": $r88,
+    "routes/share/[...path].tsx": $r89,
+    "routes/share/_layout.tsx": $r90,
+    "routes/share/_middleware.ts": $r91,
   },
   islands: {
     "islands/FileBrowser.tsx": $i0,

@@ -39,14 +39,22 @@ export function resultPath(base: string, hit: SearchHit): string {
   return hit.dir && !p.endsWith("/") ? p + "/" : p;
 }
 
-/** Runs a search under a folder and calls `onResult` for each hit as it arrives; resolves when the search ends. */
+/**
+ * Runs a search under a folder and calls `onResult` for each hit as it arrives (and `onTruncated` when folders
+ * too deep to read were skipped); resolves when the search ends.
+ */
 export async function search(
   base: string,
   query: string,
-  options: { onResult: (r: SearchResult) => void; signal?: AbortSignal },
+  options: {
+    onResult: (r: SearchResult) => void;
+    onTruncated?: (folders: number) => void;
+    signal?: AbortSignal;
+  },
 ): Promise<void> {
   await streamSearch(base, query, {
     signal: options.signal,
     onHit: (hit) => options.onResult({ ...hit, fullPath: resultPath(base, hit) }),
+    onTruncated: options.onTruncated,
   });
 }

@@ -110,6 +110,11 @@ export function showError(err: unknown, action?: string, options: ShowErrorOptio
   showErrors([{ err, action }], options);
 }
 
+/** Shows a sticky error whose text the caller made (already translated): a refusal checked in the browser. */
+export function showErrorText(message: string): void {
+  replace([{ id: nextId++, kind: "error", message, report: false }]);
+}
+
 /** Shows the errors of one outcome together (e.g. every item a copy could not copy), replacing older errors. */
 export function showErrors(
   list: readonly { err: unknown; action?: string }[],

@@ -55,6 +55,13 @@ export function loadConfig(
   }
   const authCommand = get("auth-command").trim();
   if (auth === "hook" && !authCommand) throw new Error("--auth hook needs --auth-command");
+  const trustedProxies = get("trusted-proxies").split(",").map((s) => s.trim()).filter(Boolean);
+  // Nothing is trusted by default: a proxy login would be refused on every request.
+  if (auth === "proxy" && trustedProxies.length === 0) {
+    throw new Error(
+      "--auth proxy needs --trusted-proxies: the proxy's address, e.g. 127.0.0.1,::1 on this host",
+    );
+  }
   const level = get("log-level");
   if (!["debug", "info", "warn", "error"].includes(level)) throw new Error(`Invalid log level: "${level}"`);
   let baseUrl = get("baseurl").trim().replace(/\/+$/, "");
@@ -71,13 +78,15 @@ export function loadConfig(
     authMethod: auth,
     authHeader: get("auth-header"),
     authCommand,
-    trustedProxies: get("trusted-proxies").split(",").map((s) => s.trim()).filter(Boolean),
+    trustedProxies,
     tokenExpiration: parseDuration(get("token-expiration")) || 7200,
     enableExec: bool("enable-exec"),
     execTimeout: duration("exec-timeout"),
     execNetwork: bool("exec-network"),
     execUnconfined: bool("exec-unconfined"),
     execMaxProcesses: int("exec-max-processes", 1, 100000),
+    execMaxMemory: bytes("exec-max-memory"),
+    publishNetwork: bool("publish-network"),
     minPasswordLength: int("min-password-length", 1, 72),
     logLevel: level as Config["logLevel"],
     enableThumbs: !bool("disable-thumbnails"),

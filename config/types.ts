@@ -32,6 +32,10 @@ export interface Config {
   execUnconfined: boolean;
   /** Processes one command may run at once. */
   execMaxProcesses: number;
+  /** Bytes of memory one command, hook or build may use. */
+  execMaxMemory: number;
+  /** The publishing build keeps the host network (off: none). */
+  publishNetwork: boolean;
   minPasswordLength: number;
   logLevel: "debug" | "info" | "warn" | "error";
   enableThumbs: boolean;

@@ -7,7 +7,8 @@ import { ErrorView } from "../components/ErrorView.tsx";
 import { ApiError, getSettings, putSettings } from "../client/api/mod.ts";
 import { usePage } from "../client/hooks.ts";
 import { splitLines, splitWords } from "../client/settings.ts";
-import { showError, showSuccess } from "../client/toasts.ts";
+import { showError, showErrorText, showSuccess } from "../client/toasts.ts";
+import { findUnsafeHook, type UnsafeHook } from "../lib/runner/hook_safety.ts";
 import type { FilebrowserImport, Settings } from "../lib/types.ts";
 import { HOOK_EVENTS } from "../lib/types.ts";
 import { ChunkSizeField } from "./settings/ChunkSizeField.tsx";
@@ -22,6 +23,17 @@ import { SettingsCard } from "./settings/SettingsCard.tsx";
 
 const HOOK_NAMES = HOOK_EVENTS.flatMap((e) => [`before_${e}`, `after_${e}`]);
 
+/** Why a hook line is refused, translated, with its safe form when there is one. */
+function unsafeHookText(
+  t: (key: string, vars?: Record<string, string>) => string,
+  found: { hook: string; line: string; unsafe: UnsafeHook },
+): string {
+  const { variable, program, safe } = found.unsafe;
+  const vars = { hook: found.hook, line: found.line, variable, program, safe: safe ?? "" };
+  if (safe === null) return t("settings.hookUnsafeNoFix", vars);
+  return t(program === "shell" ? "settings.hookUnquoted" : "settings.hookUnsafe", vars);
+}
+
 function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | null }) {
   const { config, locale, t } = usePage();
   const [s, setS] = useState<Settings>(props.initial);
@@ -31,6 +43,9 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
   const set = <K extends keyof Settings>(k: K) => (v: Settings[K]) => setS((cur) => ({ ...cur, [k]: v }));
   const save = async () => {
     if (busy.current) return;
+    // The server refuses it too (400); here the admin reads why in their language, with the safe form.
+    const unsafe = findUnsafeHook(s.commands, s.shell);
+    if (unsafe !== null) return showErrorText(unsafeHookText(t, unsafe));
     busy.current = true;
     const chunkSize = chunk.current?.flush() ?? s.tus.chunkSize;
     try {
@@ -144,6 +159,7 @@ function GlobalForm(props: { initial: Settings; imported: FilebrowserImport | nu
         <div class="settings-column">
           <SettingsCard title={t("settings.commandRunner.title")} id="commands" {...common}>
             <p class="settings-hint">{t("settings.commandRunner.hint")}</p>
+            <p class="settings-hint">{t("settings.commandRunner.safeHint")}</p>
             {HOOK_NAMES.map((name) => (
               <details key={name} class="settings-hook" open={(s.commands[name]?.length ?? 0) > 0}>
                 <summary>{name}</summary>

@@ -131,10 +131,16 @@ function SettingsProfileImpl(props: SettingsProfileProps) {
       )}
       {(config.AuthMethod === "json" || config.AuthMethod === "hook") && (
         <>
-          <TwoFactorCard askCurrent={config.AuthMethod === "json"} status={props.twoFactor} t={t} />
+          <TwoFactorCard
+            askCurrent={config.AuthMethod === "json"}
+            status={props.twoFactor}
+            locked={!!user.lockPassword}
+            t={t}
+          />
           <AppPasswordsCard
             askCurrent={config.AuthMethod === "json"}
             list={props.appPasswords}
+            canCreate={!user.lockPassword}
             locale={locale}
             t={t}
           />

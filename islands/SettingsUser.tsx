@@ -16,9 +16,10 @@ import { baseUrl } from "../client/page.ts";
 import { registerPrompt, showPrompt } from "../client/prompts.ts";
 import { userFromDefaults } from "../client/settings.ts";
 import { showError, showSuccess, showSuccessOnNextPage } from "../client/toasts.ts";
-import type { User, UserDefaults } from "../lib/types.ts";
+import type { AppPasswordInfo, User, UserDefaults } from "../lib/types.ts";
 import { DeleteUserPrompt } from "./settings/DeleteUserPrompt.tsx";
 import { UserForm } from "./settings/UserForm.tsx";
+import { AppPasswordsCard } from "./settings/AppPasswordsCard.tsx";
 import { checkPassword } from "../client/password_policy.ts";
 
 registerPrompt("settings-delete-user", DeleteUserPrompt, { labelKey: "prompts.delete.title" });
@@ -31,6 +32,8 @@ export interface SettingsUserProps {
   user?: User;
   /** For a new user: the defaults it starts from. */
   defaults?: NewUserDefaults;
+  /** The user's app passwords (json and hook authentication), when the page brought them. */
+  appPasswords?: AppPasswordInfo[] | null;
 }
 
 interface Loaded {
@@ -73,7 +76,7 @@ function initialOf(props: SettingsUserProps): Loaded | null {
 }
 
 function SettingsUserImpl(props: SettingsUserProps) {
-  const { config, t } = usePage();
+  const { config, user: me, locale, t } = usePage();
   const isNew = props.id === "new";
   const [data, setData] = useState<Loaded | null>(() => initialOf(props));
   const [error, setError] = useState<number | null>(null);
@@ -128,7 +131,10 @@ function SettingsUserImpl(props: SettingsUserProps) {
         }
       },
     });
-  return (
+  // An admin's own second factor is turned off in the profile, with a code; this route would ask for one too.
+  const canReset = !isNew && me?.id !== data.user.id;
+  const accountCards = !isNew && (config.AuthMethod === "json" || config.AuthMethod === "hook");
+  const form = (
     <form class="card settings-card wide" onSubmit={save} data-testid="user-edit">
       <h2 class="card-title">
         {isNew ? t("settings.users.newTitle") : t("settings.users.userTitle", { name: data.name })}
@@ -147,7 +153,7 @@ function SettingsUserImpl(props: SettingsUserProps) {
         {askCurrent && <CurrentPasswordField value={current} onInput={setCurrent} required t={t} />}
       </div>
       <div class="card-actions">
-        {!isNew && (
+        {canReset && (
           <button type="button" class="button flat" onClick={resetTwoFa} data-testid="reset-twofa-button">
             {t("settings.twofa.reset")}
           </button>
@@ -160,6 +166,20 @@ function SettingsUserImpl(props: SettingsUserProps) {
         <button type="submit" class="button" disabled={busy || passwordRefused}>{t("settings.save")}</button>
       </div>
     </form>
+  );
+  if (!accountCards) return form;
+  return (
+    <div class="settings-column">
+      {form}
+      <AppPasswordsCard
+        askCurrent={false}
+        canCreate={false}
+        userId={data.user.id}
+        list={props.appPasswords}
+        locale={locale}
+        t={t}
+      />
+    </div>
   );
 }
 

@@ -9,7 +9,7 @@ import type { AppDeps } from "./state.ts";
 import { startPublishing } from "./publish/mod.ts";
 import { cleanupUploads, releaseParkedLeases } from "./upload/mod.ts";
 import { purgeTrash } from "./trash/mod.ts";
-import { purgeAudit } from "./audit/mod.ts";
+import { flushAuditCounts, purgeAudit } from "./audit/mod.ts";
 import { releaseMemory } from "./fs/listing_memory.ts";
 
 /** A periodic job: what it does, how often, and what its failure is logged as. */
@@ -26,6 +26,8 @@ const JOBS: Job[] = [
   { run: (deps) => purgeTrash(deps), everyMs: 60 * 60_000, failure: "trash purge failed" },
   // Audit entries older than --audit-days are removed.
   { run: (deps) => purgeAudit(deps), everyMs: 60 * 60_000, failure: "audit purge failed" },
+  // Counts of refused anonymous requests left out of the audit log are written once their minute is over.
+  { run: (deps) => flushAuditCounts(deps), everyMs: 60_000, failure: "audit counts failed" },
 ];
 
 /** What {@link startBackground} started; `stop()` clears the timers and waits for runs in progress. */
@@ -92,6 +94,8 @@ export function startBackground(deps: AppDeps, options: BackgroundOptions = {}):
  * leases (so another instance, or the next start, can take those uploads at once), and KV last.
  */
 export async function closeDeps(deps: AppDeps): Promise<void> {
+  // What the audit gate counted so far, before the database closes.
+  await flushAuditCounts(deps, { final: true });
   await deps.listings.close();
   await deps.searchIndex.close();
   await deps.folderSizes.close();

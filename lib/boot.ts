@@ -14,7 +14,7 @@ import { formatReport, importFilebrowser } from "./import/mod.ts";
 import { openKv, Store, users } from "./storage/mod.ts";
 import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
-import { guessThrottle } from "./auth/throttle.ts";
+import { guessThrottle, secondFactorThrottle } from "./auth/throttle.ts";
 import { isCaseInsensitive } from "./fs/case_probe.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
@@ -29,6 +29,7 @@ import { FolderSizeCache } from "./fs/folder_size_cache.ts";
 import { SearchIndex, type SearchIndexOptions } from "./search/index/mod.ts";
 import { RequestActivity } from "./request_activity.ts";
 import { DavCredentials } from "./webdav/credentials.ts";
+import { AuditGate } from "./audit/flood.ts";
 
 function isLocalFile(database: string): boolean {
   return !/^https?:\/\//.test(database) && database !== ":memory:";
@@ -157,11 +158,16 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
   const limit = config.loginRateLimit;
   let foldCase: Promise<boolean> | null = null;
   const activity = new RequestActivity();
+  const usage = new UsageCache();
+  // Quota holds of writes in flight, shared through KV with other instances (lib/upload/quota_ledger.ts).
+  const quotaLedger = new QuotaLedger(kv, { now });
   return {
     config,
     kv,
     store,
-    hooks: exec ? createEventHooks({ exec, store, root: config.root }) : noopHooks,
+    hooks: exec
+      ? createEventHooks({ exec, store, root: config.root, usage: { usage, quotaLedger } })
+      : noopHooks,
     exec,
     now,
     cache: new StateCache(kv, { now }),
@@ -170,14 +176,16 @@ export function createDeps(config: Readonly<Config>, options: CreateDepsOptions)
       login: guessThrottle(kv, "login", limit),
       share: guessThrottle(kv, "share", limit),
       reauth: guessThrottle(kv, "reauth", limit),
+      secondFactor: secondFactorThrottle(kv),
     },
-    usage: new UsageCache(),
+    usage,
     leases: new UploadLeases(kv),
-    // Quota holds of writes in flight, shared through KV with other instances (lib/upload/quota_ledger.ts).
-    quotaLedger: new QuotaLedger(kv, { now }),
+    quotaLedger,
     stagingSync: new StagingSync(),
     propfindCache: new PropfindCache(),
     davCredentials: new DavCredentials(),
+    // Refused anonymous requests past a few a minute per client are counted, not logged one by one.
+    auditGate: new AuditGate(),
     foldCase: () => foldCase ??= isCaseInsensitive(config.root),
     activity,
     // Directory listings in memory, invalidated by file-system events (lib/fs/listing_cache.ts).

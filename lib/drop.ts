@@ -212,14 +212,15 @@ async function countUpload(kv: Deno.Kv, hash: string, by: 1 | -1): Promise<void>
 /**
  * tus POST on a drop link: checks the name (400), the size limit (413) and the file limit (403), picks a free
  * name (" (1)" suffixes) and creates the upload as the owner. Returns the status with the upload's id (the
- * Location names it, never the name picked), and for a password link its bypass token (the visitor just
- * proved the password), so that the chunks that follow need no password check each.
+ * Location names it) and the name picked (for the audit log only: the visitor is never told), and for a password
+ * link its bypass token (the visitor just proved the password), so that the chunks that follow need no password
+ * check each.
  */
 export async function createDropUpload(
   deps: AppDeps,
   settings: Settings,
   req: DropRequest & { length: string | null | undefined },
-): Promise<UploadStatus & { id: string; token: string }> {
+): Promise<UploadStatus & { id: string; name: string; token: string }> {
   const drop = await openDrop(deps, settings, req);
   checkedName(drop.name);
   const length = parseUploadLength(req.length);
@@ -232,7 +233,7 @@ export async function createDropUpload(
     const { name, id } = reserved;
     const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
     // Audit log call site: a visitor started a drop upload (link.hash, owner link.userID, name, length).
-    return { ...status, id, token: link.passwordHash ? link.token : "" };
+    return { ...status, id, name, token: link.passwordHash ? link.token : "" };
   } catch (err) {
     if (reserved) await deps.kv.atomic().delete(reserved.marker).delete(reserved.ticket).commit();
     await countUpload(deps.kv, link.hash, -1);

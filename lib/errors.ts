@@ -146,6 +146,13 @@ export function toHttpError(err: unknown): HttpError {
   if (err instanceof Deno.errors.NotADirectory) {
     return new ConflictError("not_a_directory", undefined, { cause: err });
   }
+  // A folder where a file was (swapped since the path was checked, or named by the client).
+  if (err instanceof Deno.errors.IsADirectory) {
+    return new ConflictError("is_a_directory", undefined, { cause: err });
+  }
+  if (err instanceof Deno.errors.FilesystemLoop) {
+    return new ForbiddenError("symlink_loop", "Too many levels of symbolic links", { cause: err });
+  }
   const input = inputErrorOf(err);
   if (input) return input;
   if (err instanceof SyntaxError) return new BadRequestError(err.message, { cause: err, code: "bad_json" });

@@ -4,12 +4,14 @@
  * whenever a request through our API writes into an overlapping scope ({@link UsageCache}). A cached count is
  * also tied to the scope's usage generation in KV, which every write that held quota bytes bumps when its bytes
  * land (lib/upload/quota_ledger.ts), so another instance on the same database recounts after it; writes made
- * beside the server are seen at the next recount.
+ * beside the server are seen at the next recount. The walk reads the scope through the disk floor
+ * (lib/fs/floor.ts): each folder pinned beneath the files root, links never followed.
  */
 import type { Config } from "../config.ts";
-import { InsufficientStorageError } from "./errors.ts";
+import { ForbiddenError, InsufficientStorageError } from "./errors.ts";
+import { lstat, Pin, pinObject, readDir } from "./fs/floor.ts";
 import { scopeDirOf } from "./fs/gate.ts";
-import { isSameOrInside } from "./fs/path.ts";
+import { isSameOrInside, joinVpath } from "./fs/path.ts";
 import { keys } from "./storage/keys.ts";
 import { trashBytesOf } from "./trash/store.ts";
 import { targetKeyOf } from "./upload/store.ts";
@@ -17,7 +19,8 @@ import type { StoredUser, Usage } from "./types.ts";
 
 /** What quota checks need from the app. */
 export interface QuotaDeps {
-  config: Pick<Config, "root">;
+  /** `followExternalSymlinks` (the unsafe mode) lets the usage walk follow a scope that leads out of the root. */
+  config: Pick<Config, "root"> & Partial<Pick<Config, "followExternalSymlinks">>;
   kv: Deno.Kv;
   /** The app's cache of scope byte counts (AppDeps.usage). */
   usage: UsageCache;
@@ -55,6 +58,21 @@ export class UsageCache {
     entry.bytes.catch(() => this.#entries.get(dir) === entry && this.#entries.delete(dir));
     return entry.bytes;
   }
+}
+
+/** What {@link recountUsage} needs: this app's usage cache and quota ledger (AppDeps has both). */
+export interface RecountDeps {
+  usage: UsageCache;
+  quotaLedger: { bump(scope: string): Promise<void> };
+}
+
+/**
+ * After writes made beside the API under the scope folder `dir` (a command, a hook, a build): this app forgets the
+ * usage of every scope overlapping it, and the scope's usage generation moves on so other instances recount too.
+ */
+export async function recountUsage(deps: RecountDeps, dir: string): Promise<void> {
+  deps.usage.invalidate(dir);
+  await deps.quotaLedger.bump(dir).catch(() => {/* KV closed: this instance already forgot */});
 }
 
 /** The user's quota in bytes, or 0 when they have none. */
@@ -104,7 +122,11 @@ export async function scopeBytes(
   generation?: string,
 ): Promise<number> {
   const dir = usageKeyOf(deps, user);
-  return await deps.usage.bytes(dir, countBytes, generation ?? await usageGeneration(deps.kv, dir));
+  return await deps.usage.bytes(
+    dir,
+    (scope) => countBytes(deps, scope),
+    generation ?? await usageGeneration(deps.kv, dir),
+  );
 }
 
 /** Bytes counted against the user's quota: their scope plus their trash (`generation`: see scopeBytes). */
@@ -172,22 +194,52 @@ export function limitBody(body: ReadableStream<Uint8Array>, limit: number): Read
   );
 }
 
-async function countBytes(dir: string): Promise<number> {
+/** Where the usage walk of the scope folder `dir` starts: its real path, and the floor's anchor. */
+async function walkStart(deps: QuotaDeps, dir: string): Promise<{ anchor: string; real: string } | null> {
+  let real: string;
+  try {
+    // floor-exempt: the scope's real location, checked against the files root below; the walk pins each folder.
+    real = await Deno.realPath(dir);
+  } catch (err) {
+    // A missing scope holds nothing.
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied) return null;
+    throw err;
+  }
+  if (deps.config.followExternalSymlinks) return { anchor: "", real };
+  // floor-exempt: the files root's real path, the floor's anchor.
+  const anchor = await Deno.realPath(deps.config.root);
+  // As the gate: a scope that leads outside the files root through a link is refused, not counted.
+  if (!isSameOrInside(anchor, real)) {
+    throw new ForbiddenError("scope_outside_root", "The scope leads outside the files root");
+  }
+  return { anchor, real };
+}
+
+/** An entry of a folder whose pin is held, named through its descriptor: one lstat per file, no pin of its own. */
+function entryOf(folder: Pin, name: string): Pin {
+  return new Pin(-1, `${folder.path}/${name}`);
+}
+
+async function countBytes(deps: QuotaDeps, dir: string): Promise<number> {
+  const start = await walkStart(deps, dir);
+  if (start === null) return 0;
   let total = 0;
-  const stack = [dir];
+  const stack = [start.real];
   while (stack.length) {
     const current = stack.pop()!;
-    let entries: AsyncIterable<Deno.DirEntry>;
     try {
-      entries = Deno.readDir(current);
-      for await (const e of entries) {
-        const path = `${current}/${e.name}`;
-        if (e.isDirectory) stack.push(path);
-        else if (e.isFile) total += await Deno.lstat(path).then((i) => i.size, () => 0);
+      // Pinned by its real path (a folder's parent and name, never a link): one swapped for a link is skipped.
+      using folder = pinObject(start.anchor, current);
+      for await (const e of readDir(folder)) {
+        if (e.isDirectory) stack.push(joinVpath(current, e.name));
+        else if (e.isFile) total += await lstat(entryOf(folder, e.name)).then((i) => i.size, () => 0);
       }
     } catch (err) {
-      // A folder that vanished or that the server may not read holds nothing we could count.
-      if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied)) throw err;
+      // A folder that vanished, that the server may not read, or that is a link now holds nothing we could count.
+      if (
+        !(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.PermissionDenied ||
+          err instanceof Deno.errors.NotADirectory || err instanceof ForbiddenError)
+      ) throw err;
     }
   }
   return total;

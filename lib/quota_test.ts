@@ -39,3 +39,29 @@ Deno.test("limitBody() passes up to the limit and errors with 507 past it", asyn
     (e: Error & { status?: number }) => e.status === 507,
   );
 });
+
+Deno.test("scopeBytes() never counts through a folder swapped for a link, nor a scope leading out of the root", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "quota-" }));
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const root = `${dir}/root`;
+    const deps = { config: { root }, kv, usage: new UsageCache() };
+    await Deno.mkdir(`${root}/u/sub`, { recursive: true });
+    await Deno.mkdir(`${dir}/outside`);
+    await Deno.writeTextFile(`${root}/u/a`, "12");
+    await Deno.writeTextFile(`${dir}/outside/big`, "x".repeat(1000));
+    await Deno.symlink(`${dir}/outside`, `${root}/u/sub/link`);
+    const user = { id: 1, scope: "/u", quota: 10 };
+    assert.equal(await scopeBytes(deps, user), 2);
+    await Deno.symlink(`${dir}/outside`, `${root}/out`);
+    await assert.rejects(
+      scopeBytes(deps, { ...user, scope: "/out" }),
+      (e: Error & { status?: number }) => e.status === 403,
+    );
+    const unsafe = { ...deps, config: { root, followExternalSymlinks: true }, usage: new UsageCache() };
+    assert.equal(await scopeBytes(unsafe, { ...user, scope: "/out" }), 1000);
+  } finally {
+    kv.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -2,6 +2,7 @@
 import { BadRequestError } from "./errors.ts";
 import { defaultSiteSettings, normalizeSettings, validateRules } from "./settings.ts";
 import type { Settings } from "./types.ts";
+import { describeUnsafeHook, findUnsafeHook } from "./runner/hook_safety.ts";
 
 /** The wire form of settings (filebrowser's key order; our extras last). */
 export function toWireSettings(s: Settings): Settings {
@@ -79,5 +80,12 @@ export function saveSettingsFromWire(body: Record<string, unknown>, current: Set
     authMethod: current.authMethod,
   });
   validateRules(next.rules, "global rule");
+  // A hook line that would hand a file name to a program as code is refused with its safe form.
+  const unsafe = findUnsafeHook(next.commands, next.shell);
+  if (unsafe !== null) {
+    throw new BadRequestError(describeUnsafeHook(unsafe.hook, unsafe.line, unsafe.unsafe), {
+      code: "unsafe_hook",
+    });
+  }
   return next;
 }

@@ -19,6 +19,7 @@ import type { QuotaLedger } from "./upload/reservations.ts";
 import type { StagingSync } from "./upload/background_sync.ts";
 import type { PropfindCache } from "./webdav/propfind_cache.ts";
 import type { DavCredentials } from "./webdav/credentials.ts";
+import type { AuditGate } from "./audit/flood.ts";
 
 /** The password-guess throttles of the app, one per kind of secret (lib/auth/throttle.ts). */
 export interface GuessThrottles {
@@ -28,6 +29,8 @@ export interface GuessThrottles {
   share: Throttle;
   /** Current-password checks of a logged-in user (password change, 2FA, app passwords). */
   reauth: Throttle;
+  /** Wrong one-time codes per account, whatever the client (login and turning two-factor login off). */
+  secondFactor: Throttle;
 }
 
 /** Everything the app needs from the outside, built by `createDeps()` (lib/boot.ts) for main.ts and tests alike. */
@@ -56,6 +59,8 @@ export interface AppDeps {
   propfindCache: PropfindCache;
   /** WebDAV passwords verified in the last minutes, so clients sending them on every request skip bcrypt. */
   davCredentials: DavCredentials;
+  /** Counts refused anonymous requests past their share of the audit log (lib/audit/flood.ts). */
+  auditGate: AuditGate;
   /** Whether path rules fold case under the root: probed once, on first use (lib/fs/case_probe.ts). */
   foldCase: () => Promise<boolean>;
   /** Requests in flight: background work (the search index) lets them go first (lib/request_activity.ts). */
@@ -64,7 +69,7 @@ export interface AppDeps {
   listings: ListingCache;
   /** Folder sizes cached until a watcher sees a change (closed by `closeDeps()`). */
   folderSizes: FolderSizeCache;
-  /** Runs the site's build command after a publish (exec only); none = spawn it directly (lib/publish/build.ts). */
+  /** Replaces the confined build after a publish (tests); none: the sandbox of `exec` (lib/publish/build.ts). */
   buildRunner?: BuildRunner;
   /**
    * Settings, users and sessions in memory (close it on shutdown): cleared on every write through lib/storage and,

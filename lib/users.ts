@@ -20,8 +20,8 @@ import {
   type UserField,
 } from "./user_fields.ts";
 import { normalizeUsername } from "./usernames.ts";
-import { canonicalPath as cleanPath } from "./fs/path.ts";
-import { scopeDirOf } from "./fs/gate.ts";
+import { canonicalPath as cleanPath, cleanVpath, isSameOrInside, joinVpath } from "./fs/path.ts";
+import { ensureDirBeneath, lstatOrNull, pinEntry, pinObject, statSync } from "./fs/floor.ts";
 import { sessions, users } from "./storage/mod.ts";
 
 export { normalizePerm } from "./user_fields.ts";
@@ -42,9 +42,52 @@ export function homeScope(settings: Settings, username: string): string {
   return cleanPath(`${settings.userHomeBasePath}/${homeDirName(username)}`);
 }
 
-/** Creates the scope directory under the server root. */
+function scopeOutsideRoot(scope: string): ForbiddenError {
+  return new ForbiddenError(
+    "scope_outside_root",
+    `Cannot use the scope "${scope}": it leads outside the files root through a link`,
+  );
+}
+
+/**
+ * Creates the scope directory under the server root (and the root itself when missing). Existing folders are
+ * taken where they really are: a link on the way that stays inside the files root is followed, as the gate
+ * follows it; one that leads outside (or nowhere) is refused with 403 `scope_outside_root`. The missing folders
+ * are made through the disk floor (lib/fs/floor.ts), one at a time in a pinned parent, so none is ever created
+ * through a link swapped in meanwhile.
+ */
 export async function ensureScopeDir(root: string, scope: string): Promise<void> {
-  await Deno.mkdir(scopeDirOf({ root, user: { scope } }), { recursive: true });
+  // floor-exempt: the files root itself (the administrator's path), made like before when it is missing.
+  await Deno.mkdir(root, { recursive: true });
+  // floor-exempt: the files root's real path, the floor's anchor.
+  const rootReal = await Deno.realPath(root);
+  const segments = cleanVpath("/" + scope).path.split("/").filter((s) => s !== "");
+  let at = rootReal;
+  let i = 0;
+  for (; i < segments.length; i++) {
+    const next = joinVpath(at, segments[i]);
+    let info: Deno.FileInfo | null;
+    {
+      using entry = pinEntry(rootReal, next);
+      info = await lstatOrNull(entry);
+    }
+    if (info === null) break;
+    if (!info.isSymlink) {
+      at = next;
+      continue;
+    }
+    // floor-exempt: where an existing link leads, only accepted beneath the root; nothing is made through it.
+    const real = await Deno.realPath(next).catch(() => null);
+    if (real === null || !isSameOrInside(rootReal, real)) throw scopeOutsideRoot(scope);
+    at = real;
+  }
+  const dir = segments.slice(i).reduce(joinVpath, at);
+  // Deno.mkdir's default mode, as before (the umask narrows it).
+  ensureDirBeneath(rootReal, dir, 0o777);
+  using made = pinObject(rootReal, dir);
+  if (!statSync(made).isDirectory) {
+    throw new Deno.errors.AlreadyExists(`Cannot use the scope "${scope}": not a folder`);
+  }
 }
 
 /** The wire form of a user; password always "", scope hidden from non-admins reading themselves. */
@@ -215,6 +258,9 @@ export async function updateUserFields(
     await sessions.deleteUserSessions(kv, id, { exceptId: keep });
     if (keep) await sessions.restampSession(kv, keep, saved.sessionEpoch, Date.now());
   }
+  // A new password ends the app passwords too (and the sessions they opened, the requester's own included):
+  // a password change is how an owner takes a leaked account back.
+  if (fields.includes("password") && str(data.password) !== "") await deleteAllAppPasswords(kv, id);
   return saved;
 }
 

@@ -1,5 +1,6 @@
 /**
- * Records API and WebDAV changes in the audit log by route, method and status, after the answer is known:
+ * Records API and WebDAV changes in the audit log by route, method and status, after the answer is known (refused
+ * requests of anonymous clients within their share, lib/audit/flood.ts):
  * one place that also covers failures (lib/audit/actions.ts says which requests count). Logins are recorded by
  * lib/auth, which knows the username tried. A route may add facts it alone knows through `c.var.auditNote`, or name an action for a request the table
  * leaves out (the last chunk of an upload).
@@ -9,6 +10,7 @@ import { audit } from "../lib/audit/mod.ts";
 import { classify } from "../lib/audit/actions.ts";
 import type { AppEnv } from "../lib/state.ts";
 import { clientAddress } from "./conn.ts";
+import { toHttpError } from "../lib/errors.ts";
 
 /** Records the request after it is answered; never changes the answer. */
 export function auditTrail(baseUrl: string): MiddlewareHandler<AppEnv> {
@@ -26,16 +28,18 @@ export function auditTrail(baseUrl: string): MiddlewareHandler<AppEnv> {
       query: url.searchParams,
       headers: c.req.raw.headers,
       status: c.res.status,
+      code: c.error ? toHttpError(c.error).code : undefined,
     }) ?? (note?.action ? { action: note.action } : null);
     if (!found) return;
+    const user = c.get("user");
     await audit(c.var.deps, {
-      user: c.get("user")?.username ?? "",
+      user: user?.username ?? "",
       action: note?.action ?? found.action,
       path: note?.path ?? found.path,
       target: note?.target ?? found.target,
       detail: note?.detail ?? found.detail,
       client: clientAddress(c),
       status: c.res.status,
-    });
+    }, { anonymous: !user });
   };
 }

@@ -37,5 +37,11 @@ export function reauthThrottle(c: Context<AppEnv>): ReauthThrottle {
 
 /** The re-authentication context of an account-security request (2FA, app passwords). */
 export function securityOptions(c: Context<AppEnv>): AccountSecurityOptions {
-  return { kv: c.var.deps.kv, authMethod: c.var.deps.config.authMethod, reauth: reauthThrottle(c) };
+  const deps = c.var.deps;
+  return {
+    kv: deps.kv,
+    authMethod: deps.config.authMethod,
+    reauth: reauthThrottle(c),
+    secondFactor: deps.throttles.secondFactor,
+  };
 }

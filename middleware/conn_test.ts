@@ -3,8 +3,9 @@ import { middlewareApp, testApp } from "../tests/_helpers.ts";
 import { clientAddress, remoteAddress } from "./conn.ts";
 
 Deno.test("remoteAddress() is the TCP peer of a real connection and undefined in-process; proxies count when trusted", async () => {
-  for (const trusted of [[], ["127.0.0.1"]]) {
-    const t = await testApp({ config: { trustedProxies: trusted } });
+  // undefined: the default configuration, which trusts no proxy (loopback included).
+  for (const trusted of [undefined, [], ["127.0.0.1"]]) {
+    const t = await testApp(trusted ? { config: { trustedProxies: trusted } } : {});
     const app = middlewareApp(t.deps);
     app.get("/who", (c) => c.json({ remote: remoteAddress(c) ?? null, client: clientAddress(c) }));
     const ac = new AbortController();
@@ -18,7 +19,7 @@ Deno.test("remoteAddress() is the TCP peer of a real connection and undefined in
       });
       const body = await res.json();
       assert.equal(body.remote, "127.0.0.1");
-      assert.equal(body.client, trusted.length ? "203.0.113.9" : "127.0.0.1");
+      assert.equal(body.client, trusted?.length ? "203.0.113.9" : "127.0.0.1");
       const inProcess = await (await app.request("/who")).json();
       assert.equal(inProcess.remote, null);
     } finally {

@@ -4,6 +4,7 @@ import { vpathOfParam } from "../lib/request_path.ts";
 import type { RawRequest } from "../lib/fs/raw.ts";
 import { splitSharePath } from "../lib/share_access.ts";
 import { clientAddress } from "./conn.ts";
+import { NotFoundError } from "../lib/errors.ts";
 
 /** The vpath a `[...path]` route addresses (lib/request_path.ts). */
 export function vpathOf(c: AppContext): string {
@@ -41,4 +42,11 @@ export function shareRequestOf(c: AppContext) {
       client: clientAddress(c),
     },
   };
+}
+
+/** The `:id` of a user route: a positive whole number, else 404. */
+export function userIdParam(c: AppContext): number {
+  const id = Number(c.req.param("id"));
+  if (!Number.isSafeInteger(id) || id < 1) throw new NotFoundError("user_not_found");
+  return id;
 }

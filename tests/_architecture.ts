@@ -306,7 +306,12 @@ export function fileApisOutsideFloor(sources: Map<string, string>): string[] {
     code.forEach((line, i) => {
       const m = FILE_APIS.exec(line);
       if (m === null) return;
-      if (lines[i].includes("floor-exempt:") || (lines[i - 1] ?? "").includes("floor-exempt:")) return;
+      // The reason stands on the line or in the comment block right above it.
+      let exempt = lines[i].includes("floor-exempt:");
+      for (let j = i - 1; !exempt && j >= 0 && /^\s*\/\//.test(lines[j]); j--) {
+        exempt = lines[j].includes("floor-exempt:");
+      }
+      if (exempt) return;
       out.push(`${file}:${i + 1} calls Deno.${m[1]} outside the disk floor`);
     });
   }

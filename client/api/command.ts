@@ -5,6 +5,7 @@
  * reports how the run ended. The session travels in the `auth` cookie, as for any same-origin request; stopping
  * closes the socket.
  */
+import { COMMAND_REFUSALS } from "../../lib/types.ts";
 import { encodePath } from "../../lib/url_path.ts";
 
 /** How a run ended. */
@@ -15,6 +16,8 @@ export interface RunEnd {
   status: number | null;
   /** The close code (0 when the socket never closed by itself). */
   code: number;
+  /** The close reason ("" when the socket never closed by itself). */
+  reason?: string;
 }
 
 /** Callbacks of one run. */
@@ -68,11 +71,19 @@ const END_NOTES: Record<number, string> = {
   1011: "shell.serverError",
 };
 
+/** Refusals of a policy (code 4403), by close reason: why none of the user's commands run. */
+const REFUSAL_NOTES: Record<string, string> = {
+  [COMMAND_REFUSALS.rules]: "shell.refusedRules",
+  [COMMAND_REFUSALS.hidden]: "shell.refusedHidden",
+  [COMMAND_REFUSALS.quota]: "shell.refusedQuota",
+};
+
 /** What the terminal adds after a run: a translation key and its variables, or null when nothing is to say. */
 export function endNote(end: RunEnd): { key: string; vars?: Record<string, number> } | null {
   if (end.how === "failed") return { key: "shell.connectionFailed" };
   if (end.how === "stopped") return null;
   if (end.status) return { key: "shell.exitStatus", vars: { status: end.status } };
+  if (end.code === 4403 && end.reason && REFUSAL_NOTES[end.reason]) return { key: REFUSAL_NOTES[end.reason] };
   const key = END_NOTES[end.code];
   return key ? { key } : null;
 }
@@ -111,6 +122,7 @@ export function runCommand(
       how: opened ? "done" : "failed",
       status: opened ? exitStatusOf(e.code, e.reason) : null,
       code: e.code,
+      reason: e.reason,
     });
   };
   return {

@@ -87,7 +87,7 @@ Deno.test("runCommand: sends the line on open, streams lines, reports the exit s
   sock.onclose!({ code: 1000, reason: "exit 3" });
   sock.onclose!({ code: 1000, reason: "exit 3" });
   assert.deepEqual(out, ["a\r\n", "b\r\n"]);
-  assert.deepEqual(ends, [{ how: "done", status: 3, code: 1000 }]);
+  assert.deepEqual(ends, [{ how: "done", status: 3, code: 1000, reason: "exit 3" }]);
 });
 
 Deno.test("runCommand: stop closes the socket, ends once, and ignores later output", () => {
@@ -105,7 +105,7 @@ Deno.test("runCommand: stop closes the socket, ends once, and ignores later outp
 Deno.test("runCommand: a close before open is a failed connection", () => {
   const { sock, ends } = start();
   sock.onclose!({ code: 1006, reason: "" });
-  assert.deepEqual(ends, [{ how: "failed", status: null, code: 1006 }]);
+  assert.deepEqual(ends, [{ how: "failed", status: null, code: 1006, reason: "" }]);
 });
 
 Deno.test("runCommand: a socket that cannot be built fails asynchronously", async () => {
@@ -124,6 +124,13 @@ Deno.test("endNote: what the terminal adds after each kind of end", () => {
     [{ how: "done", status: 2, code: 1000 }, { key: "shell.exitStatus", vars: { status: 2 } }],
     [{ how: "done", status: null, code: 1006 }, null],
     [{ how: "done", status: null, code: 4403 }, null],
+    [{ how: "done", status: null, code: 4403, reason: "not allowed" }, null],
+    [{ how: "done", status: null, code: 4403, reason: "not allowed: rules" }, { key: "shell.refusedRules" }],
+    [{ how: "done", status: null, code: 4403, reason: "not allowed: hidden files" }, {
+      key: "shell.refusedHidden",
+    }],
+    [{ how: "done", status: null, code: 4403, reason: "not allowed: quota" }, { key: "shell.refusedQuota" }],
+    [{ how: "done", status: null, code: 1000, reason: "not allowed: quota" }, null],
     [{ how: "done", status: null, code: 4400 }, null],
     [{ how: "done", status: null, code: 4408 }, { key: "shell.timeout" }],
     [{ how: "done", status: null, code: 4413 }, { key: "shell.outputLimit" }],

@@ -21,11 +21,17 @@ export function startTwoFactor(currentPassword: string): Promise<TwoFactorEnroll
   });
 }
 
-/** Confirms the enrolment with a code; returns the ten recovery codes (shown once). */
-export async function confirmTwoFactor(code: string): Promise<string[]> {
+/**
+ * Confirms the enrolment with a code; returns the ten recovery codes (shown once). With `endOtherSessions`, the
+ * user's other sessions end.
+ */
+export async function confirmTwoFactor(
+  code: string,
+  options: { endOtherSessions?: boolean } = {},
+): Promise<string[]> {
   const answer = await apiJson<{ recoveryCodes: string[] }>("/twofa/confirm", {
     method: "POST",
-    json: { code },
+    json: { code, endOtherSessions: options.endOtherSessions ?? false },
   });
   return answer.recoveryCodes;
 }
@@ -35,7 +41,7 @@ export async function disableTwoFactor(currentPassword: string, code: string): P
   await apiSend("/twofa/disable", { method: "POST", json: { current_password: currentPassword, code } });
 }
 
-/** An admin turns a user's two-factor login off (the admin's current password). */
+/** An admin turns a user's two-factor login off (the admin's current password) and revokes their app passwords. */
 export async function resetTwoFactor(userId: number, currentPassword: string): Promise<void> {
   await apiSend(`/users/${userId}/twofa`, { method: "DELETE", json: { current_password: currentPassword } });
 }

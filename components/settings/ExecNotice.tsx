@@ -12,6 +12,7 @@ export function ExecNotice(
   else {
     lines.push(t("settings.exec.confined", { sandbox: status.sandbox }));
     if (status.processLimit === "none") lines.push(t("settings.exec.noProcessLimit"));
+    if (status.memoryLimit === "none") lines.push(t("settings.exec.noMemoryLimit"));
   }
   if (status.mode !== "disabled" && status.network) lines.push(t("settings.exec.network"));
   return (

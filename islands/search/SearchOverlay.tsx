@@ -14,6 +14,7 @@ import {
 import type { SearchResult } from "../../client/search.ts";
 import { currentPath } from "../../client/state.ts";
 import { errorMessage } from "../../client/toasts.ts";
+import { MAX_SEARCH_LENGTH, MAX_SEARCH_TERMS, searchQueryFits } from "../../lib/search/grammar.ts";
 import { Icon } from "../../components/Icon.tsx";
 import type { SearchResultRow } from "../../components/search/SearchResultList.tsx";
 import { SearchFilters } from "../../components/search/SearchFilters.tsx";
@@ -37,6 +38,7 @@ export function SearchOverlay(props: PromptProps) {
   const [type, setType] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>("idle");
   const [error, setError] = useState("");
+  const [truncated, setTruncated] = useState(false);
   const [results, setResults] = useState<SearchResult[]>([]);
   const [shown, setShown] = useState(SEARCH_PAGE);
   const root = useRef<HTMLDivElement>(null);
@@ -56,11 +58,13 @@ export function SearchOverlay(props: PromptProps) {
     running.current = ctrl;
     buffer.current = [];
     setResults([]);
+    setTruncated(false);
     setShown(SEARCH_PAGE);
     setStatus("searching");
     try {
       await search(from, query, {
         signal: ctrl.signal,
+        onTruncated: () => setTruncated(true),
         onResult: (r) => {
           buffer.current.push(r);
           frame.current ||= requestAnimationFrame(flush);
@@ -79,7 +83,16 @@ export function SearchOverlay(props: PromptProps) {
 
   function submit(nextType = type, from = base) {
     const query = buildQuery(text, nextType);
-    if (query !== null) void run(query, from);
+    if (query === null) return;
+    if (!searchQueryFits(query)) {
+      // The server would refuse it (400): say why, in the user's language.
+      running.current?.abort();
+      setResults([]);
+      setError(t("search.tooLong", { terms: MAX_SEARCH_TERMS, chars: MAX_SEARCH_LENGTH }));
+      setStatus("error");
+      return;
+    }
+    void run(query, from);
   }
 
   function toggleScope() {
@@ -120,6 +133,7 @@ export function SearchOverlay(props: PromptProps) {
   else if (status === "searching") statusText = t("search.searching", { count: results.length });
   else if (status === "error") statusText = error;
   else statusText = results.length ? t("search.results", { count: results.length }) : t("search.noResults");
+  if (status === "done" && truncated) statusText += ` ${t("search.truncated")}`;
 
   return (
     <div class="search-overlay" ref={root} data-testid="search" data-status={status}>

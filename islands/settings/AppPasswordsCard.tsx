@@ -1,6 +1,11 @@
 import { useEffect, useState } from "react";
 import { showError } from "../../client/toasts.ts";
-import { createAppPassword, deleteAppPassword, listAppPasswords } from "../../client/api/mod.ts";
+import {
+  createAppPassword,
+  deleteAllAppPasswords,
+  deleteAppPassword,
+  listAppPasswords,
+} from "../../client/api/mod.ts";
 import type { AppPasswordInfo, NewAppPassword } from "../../lib/types.ts";
 import { DataTable } from "../../components/settings/DataTable.tsx";
 
@@ -10,19 +15,28 @@ export interface AppPasswordsCardProps {
   askCurrent: boolean;
   /** The app passwords, when the page brought them (else the card asks the API). */
   list?: AppPasswordInfo[] | null;
+  /** Another user's app passwords (an admin in the user editor): listed and revoked, never created. */
+  userId?: number;
+  /** The requester may create app passwords (not when their password is locked). */
+  canCreate: boolean;
   locale: string;
   t: (key: string) => string;
 }
 
-/** Settings › Profile: app passwords for WebDAV and scripts: create (shown once), list with dates, revoke. */
+/**
+ * App passwords for WebDAV and scripts. Settings › Profile: create (shown once), list with dates, revoke one or
+ * all. The user editor (`userId`): an admin lists and revokes a user's.
+ */
 export function AppPasswordsCard(props: AppPasswordsCardProps) {
   const { t } = props;
+  const of = { userId: props.userId };
+  const creating = props.userId === undefined && props.canCreate;
   const [list, setList] = useState<AppPasswordInfo[] | null>(props.list ?? null);
   const [made, setMade] = useState<NewAppPassword | null>(null);
   const [name, setName] = useState("");
   const [current, setCurrent] = useState("");
   const [busy, setBusy] = useState(false);
-  const reload = () => listAppPasswords().then(setList, showError);
+  const reload = () => listAppPasswords(of).then(setList, showError);
   useEffect(() => {
     if (!props.list) void reload();
   }, []);
@@ -46,10 +60,11 @@ export function AppPasswordsCard(props: AppPasswordsCardProps) {
       setBusy(false);
     }
   };
-  const revoke = async (id: string) => {
+  const revoke = async (id: string | null) => {
     try {
-      await deleteAppPassword(id);
-      if (made?.id === id) setMade(null);
+      if (id === null) await deleteAllAppPasswords(of);
+      else await deleteAppPassword(id, of);
+      if (id === null || made?.id === id) setMade(null);
       await reload();
     } catch (err) {
       showError(err);
@@ -59,7 +74,15 @@ export function AppPasswordsCard(props: AppPasswordsCardProps) {
     <form class="card settings-card" onSubmit={create} data-testid="app-passwords-card">
       <h2 class="card-title">{t("settings.appPasswords.title")}</h2>
       <div class="card-content settings-fields">
-        <p class="settings-hint">{t("settings.appPasswords.hint")}</p>
+        <p class="settings-hint">
+          {t(props.userId === undefined ? "settings.appPasswords.hint" : "settings.appPasswords.adminHint")}
+        </p>
+        {props.userId === undefined && !props.canCreate && (
+          <p class="settings-hint" data-testid="app-passwords-locked">{t("settings.passwordLockedHint")}</p>
+        )}
+        {list && list.length === 0 && props.userId !== undefined && (
+          <p class="settings-hint">{t("settings.appPasswords.none")}</p>
+        )}
         {made && (
           <div class="app-password-new" role="status">
             <p>{t("settings.appPasswords.copyNow")}</p>
@@ -93,17 +116,19 @@ export function AppPasswordsCard(props: AppPasswordsCardProps) {
             />
           </div>
         )}
-        <label class="field">
-          <span>{t("settings.appPasswords.name")}</span>
-          <input
-            class="input"
-            name="appPasswordName"
-            maxLength={100}
-            value={name}
-            onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
-          />
-        </label>
-        {props.askCurrent && (
+        {creating && (
+          <label class="field">
+            <span>{t("settings.appPasswords.name")}</span>
+            <input
+              class="input"
+              name="appPasswordName"
+              maxLength={100}
+              value={name}
+              onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)}
+            />
+          </label>
+        )}
+        {creating && props.askCurrent && (
           <label class="field">
             <span>{t("settings.currentPassword")}</span>
             <input
@@ -118,9 +143,21 @@ export function AppPasswordsCard(props: AppPasswordsCardProps) {
         )}
       </div>
       <div class="card-actions">
-        <button type="submit" class="button" disabled={busy || !name.trim()}>
-          {t("settings.appPasswords.create")}
-        </button>
+        {list && list.length > 0 && (
+          <button
+            type="button"
+            class="button flat"
+            onClick={() => revoke(null)}
+            data-testid="revoke-all"
+          >
+            {t("settings.appPasswords.revokeAll")}
+          </button>
+        )}
+        {creating && (
+          <button type="submit" class="button" disabled={busy || !name.trim()}>
+            {t("settings.appPasswords.create")}
+          </button>
+        )}
       </div>
     </form>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { QrCode } from "../../components/share/QrCode.tsx";
+import { Check } from "../../components/settings/Check.tsx";
 import { renewToken } from "../../client/session.ts";
 import { showError, showSuccess } from "../../client/toasts.ts";
 import { confirmTwoFactor, disableTwoFactor, getTwoFactor, startTwoFactor } from "../../client/api/mod.ts";
@@ -11,6 +12,8 @@ export interface TwoFactorCardProps {
   askCurrent: boolean;
   /** The status, when the page brought it (else the card asks the API). */
   status?: TwoFactorStatus | null;
+  /** The account's password is locked: it cannot enrol an authenticator of its own. */
+  locked: boolean;
   t: (key: string, vars?: Record<string, string | number>) => string;
 }
 
@@ -35,7 +38,8 @@ function Field(
 
 /**
  * Settings › Profile: two-factor login. Off: the current password starts an enrolment (QR code and secret, then
- * a confirmation code); the ten recovery codes are shown once. On: the password plus a code turn it off.
+ * a confirmation code, which may also sign the other sessions out); the ten recovery codes are shown once. On:
+ * the password plus a code turn it off.
  */
 export function TwoFactorCard(props: TwoFactorCardProps) {
   const { t } = props;
@@ -44,6 +48,8 @@ export function TwoFactorCard(props: TwoFactorCardProps) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [current, setCurrent] = useState("");
   const [code, setCode] = useState("");
+  // Ticked: the sessions opened with the password alone are what the second factor is there to stop.
+  const [endOthers, setEndOthers] = useState(true);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (!props.status) void getTwoFactor().then(setStatus, showError);
@@ -66,7 +72,7 @@ export function TwoFactorCard(props: TwoFactorCardProps) {
     setCurrent("");
   });
   const confirm = run(async () => {
-    setCodes(await confirmTwoFactor(code.trim()));
+    setCodes(await confirmTwoFactor(code.trim(), { endOtherSessions: endOthers }));
     setEnrollment(null);
     setCode("");
     // The token may carry "must enrol": a fresh one drops it.
@@ -118,6 +124,12 @@ export function TwoFactorCard(props: TwoFactorCardProps) {
           <p class="settings-hint">{t("settings.twofa.secret")}</p>
           <code class="twofa-secret" data-testid="twofa-secret">{enrollment.secret}</code>
           <Field name="code" label={t("settings.twofa.code")} value={code} set={setCode} />
+          <Check
+            name="endOtherSessions"
+            label={t("settings.twofa.endSessions")}
+            checked={endOthers}
+            onChange={setEndOthers}
+          />
         </div>
         <div class="card-actions">
           <button type="submit" class="button" disabled={busy || !code.trim()}>
@@ -147,13 +159,17 @@ export function TwoFactorCard(props: TwoFactorCardProps) {
         <div class="card-content settings-fields">
           {status?.required && <p class="settings-required" role="alert">{t("settings.twofa.required")}</p>}
           <p class="settings-hint" data-testid="twofa-state">{t("settings.twofa.off")}</p>
-          {password}
+          {props.locked
+            ? <p class="settings-hint" data-testid="twofa-locked">{t("settings.passwordLockedHint")}</p>
+            : password}
         </div>
-        <div class="card-actions">
-          <button type="submit" class="button" disabled={busy || !status}>
-            {t("settings.twofa.enable")}
-          </button>
-        </div>
+        {!props.locked && (
+          <div class="card-actions">
+            <button type="submit" class="button" disabled={busy || !status}>
+              {t("settings.twofa.enable")}
+            </button>
+          </div>
+        )}
       </form>
     );
   }

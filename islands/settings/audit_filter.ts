@@ -16,8 +16,10 @@ export const ACTIONS = [
   "trash",
   "share",
   "share.use",
+  "share.drop",
   "user",
   "settings.update",
+  "audit.suppressed",
 ];
 
 /** The form's text fields; dates are yyyy-mm-dd of the browser's time zone. */

@@ -1,6 +1,7 @@
 /**
  * Which requests the audit middleware records, and as what: a table of route + method → action. Reads only the
- * URL, the method, the status and a few headers, never a body.
+ * URL, the method, the status and a few headers, never a body. An action name is never made of request text:
+ * unknown routes are one fixed action with the path cut short, so a client cannot mint actions of its own.
  */
 import { parentPath } from "../url_path.ts";
 
@@ -12,6 +13,8 @@ export interface AuditRequest {
   query: URLSearchParams;
   headers: Headers;
   status: number;
+  /** The error code of a refused request, when the route threw one (`share_password_wrong`). */
+  code?: string;
 }
 
 /** What to record about a request. */
@@ -20,6 +23,54 @@ export interface AuditAction {
   path?: string;
   target?: string;
   detail?: string;
+}
+
+/**
+ * The first segments of `/api/<route>/…` that exist (routes/api, group folders left out); `lib/audit/actions_test.ts`
+ * checks the list against the route folder.
+ */
+export const API_ROUTES: readonly string[] = [
+  "apppasswords",
+  "audit",
+  "command",
+  "extract",
+  "foldersize",
+  "login",
+  "logout",
+  "preview",
+  "public",
+  "publish",
+  "raw",
+  "renew",
+  "resources",
+  "search",
+  "settings",
+  "share",
+  "shares",
+  "signup",
+  "subtitle",
+  "trash",
+  "tus",
+  "twofa",
+  "usage",
+  "users",
+];
+
+/** Sub-resources of `/api/users/<id>/…`, recorded as `user.<name>`. */
+const USER_PARTS = ["apppasswords", "twofa"];
+
+/** How much of an unknown route's path is kept: enough to tell a scanner's probe, never a payload. */
+export const UNKNOWN_PATH_MAX = 64;
+
+/** The one action of every request to an API route that does not exist. */
+export const UNKNOWN_ACTION = "api.unknown";
+
+function unknownRoute(r: AuditRequest): AuditAction {
+  return {
+    action: UNKNOWN_ACTION,
+    path: decode(r.path.slice("/api".length)).slice(0, UNKNOWN_PATH_MAX),
+    detail: r.method.slice(0, 16),
+  };
 }
 
 function decode(s: string): string {
@@ -61,6 +112,23 @@ function resources(r: AuditRequest, p: string): AuditAction | null {
         : "file.move";
       return { action: kind, path: p, target: to };
     }
+  }
+  return null;
+}
+
+/**
+ * A drop link's tus requests (`/api/public/tus/<hash>[/<name>]`): the page's look at the link (with its
+ * password), every upload a visitor starts (refused ones too: a wrong password, a limit) and a refused chunk.
+ * The upload that lands is noted by the route (`share.drop`, its last chunk).
+ */
+function drop(r: AuditRequest, hash: string, name: string): AuditAction | null {
+  const detail = r.status >= 400 ? r.code ?? "" : "";
+  if (r.method === "GET" && name === "/") {
+    return { action: "share.use", path: name, target: hash, detail: "drop" };
+  }
+  if (r.method === "POST") return { action: "share.drop_start", path: name, target: hash, detail };
+  if (r.method === "PATCH" && r.status === 401) {
+    return { action: "share.drop", path: name, target: hash, detail };
   }
   return null;
 }
@@ -135,17 +203,23 @@ export function classify(r: AuditRequest): AuditAction | null {
       if (r.method === "POST") return { action: "share.create", path: rest };
       return r.method === "DELETE" ? { action: "share.delete", target: rest.slice(1) } : null;
     case "public": {
-      if (r.method !== "GET") return null;
-      // /api/public/{share,dl}/<hash>/<path inside the share>
+      // /api/public/{share,dl,tus}/<hash>/<path inside the share>
       const hash = decode(segs[4] ?? "");
       const inner = decode("/" + segs.slice(5).join("/"));
+      if (segs[3] === "tus") return drop(r, hash, inner);
+      if (r.method !== "GET") return read ? null : unknownRoute(r);
       return { action: "share.use", path: inner, target: hash, detail: segs[3] === "dl" ? "download" : "" };
     }
     case "users": {
       const id = segs[3] ?? "";
       if (!id) return r.method === "POST" ? { action: "user.create" } : null;
-      const target = `user:${decode(id)}`;
-      if (segs[4]) return read ? null : { action: `user.${decode(segs[4])}`, target, detail: r.method };
+      const target = `user:${decode(id).slice(0, 32)}`;
+      if (segs[4]) {
+        if (read) return null;
+        return USER_PARTS.includes(segs[4])
+          ? { action: `user.${segs[4]}`, target, detail: r.method }
+          : unknownRoute(r);
+      }
       if (r.method === "PUT") return { action: "user.update", target };
       return r.method === "DELETE" ? { action: "user.delete", target } : null;
     }
@@ -154,7 +228,8 @@ export function classify(r: AuditRequest): AuditAction | null {
     case "command":
       return r.method === "GET" ? { action: "command.run", path: rest } : null;
   }
-  // Every other change through the API, by route and method.
+  // Every other change through the API, by route and method; a route that does not exist is one fixed action.
   if (read) return null;
+  if (!API_ROUTES.includes(route)) return unknownRoute(r);
   return { action: `api.${route}`, path: rest, detail: r.method };
 }

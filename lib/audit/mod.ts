@@ -7,6 +7,7 @@ import { log } from "../log.ts";
 import type { AppDeps } from "../state.ts";
 import { keys } from "../storage/keys.ts";
 import type { AuditEntry } from "../types.ts";
+import { type AuditGate, SUPPRESSED_ACTION, type SuppressedCount } from "./flood.ts";
 
 export type { AuditEntry } from "../types.ts";
 
@@ -19,6 +20,8 @@ export type AuditEvent = Omit<AuditEntry, "id" | "time" | "ok" | "target" | "det
 
 /** Longest stored text of one field: a hostile username or path cannot bloat the log. */
 export const MAX_FIELD = 1024;
+/** Longest stored text of one field of a refused anonymous request (anyone can send those). */
+export const ANONYMOUS_FIELD = 256;
 
 let sequence = 0;
 
@@ -87,9 +90,9 @@ function writerOf(kv: Deno.Kv): AuditWriter {
   return w;
 }
 
-function clip(value: string | undefined): string {
+function clip(value: string | undefined, max = MAX_FIELD): string {
   const s = value ?? "";
-  return s.length > MAX_FIELD ? s.slice(0, MAX_FIELD) + "…" : s;
+  return s.length > max ? s.slice(0, max) + "…" : s;
 }
 
 /** Random words for ids, drawn from the system generator 256 at a time instead of one call per entry. */
@@ -110,28 +113,61 @@ export function newId(): string {
   return sequence.toString(36).padStart(6, "0") + random32().toString(16).padStart(8, "0");
 }
 
+/** What `audit()` needs of the app; without a gate (the command line) nothing is counted instead of recorded. */
+export type AuditDeps = Pick<AppDeps, "kv" | "now" | "config"> & { auditGate?: AuditGate };
+
+/** Options of {@link audit}. */
+export interface AuditOptions {
+  /** False: no line in the server log (the command line, whose output is not the server's log). */
+  logLine?: boolean;
+  /**
+   * The requester is not signed in (a visitor, a failed login, a request without a valid token): refused ones
+   * (status 400 and up) go through the app's gate (lib/audit/flood.ts) and have their fields cut shorter.
+   */
+  anonymous?: boolean;
+}
+
 /**
- * Records one event in KV (unless `--audit-days 0`) and in the server log (unless `logLine` is false: the
- * command line, whose output is not the server's log). Never throws: a failed write is logged as a warning and
- * the request goes on.
+ * Records one event in KV (unless `--audit-days 0`) and in the server log (unless `logLine` is false). A refused
+ * anonymous request past its share is counted instead (`audit.suppressed`). Never throws: a failed write is
+ * logged as a warning and the request goes on.
  */
-export async function audit(
-  deps: Pick<AppDeps, "kv" | "now" | "config">,
-  event: AuditEvent,
-  options: { logLine?: boolean } = {},
-): Promise<void> {
+export async function audit(deps: AuditDeps, event: AuditEvent, options: AuditOptions = {}): Promise<void> {
+  const gate = deps.auditGate;
+  if (!gate || !options.anonymous || event.status < 400) return await record(deps, event, options, MAX_FIELD);
+  const { record: full, due } = gate.admit(event.client, event.action, deps.now());
+  await recordCounts(deps, due);
+  if (full) await record(deps, event, options, ANONYMOUS_FIELD);
+}
+
+/**
+ * Writes the counts of refused anonymous requests whose minute is over (every minute from lib/background.ts);
+ * `final` writes the current minute's too (on close).
+ */
+export async function flushAuditCounts(deps: AuditDeps, options: { final?: boolean } = {}): Promise<void> {
+  if (deps.auditGate) await recordCounts(deps, deps.auditGate.flush(deps.now(), options));
+}
+
+async function recordCounts(deps: AuditDeps, counts: SuppressedCount[]): Promise<void> {
+  for (const c of counts) {
+    const event = { user: "", action: SUPPRESSED_ACTION, client: c.client, target: c.group, status: 429 };
+    await record(deps, { ...event, detail: String(c.count) }, {}, MAX_FIELD);
+  }
+}
+
+async function record(deps: AuditDeps, event: AuditEvent, options: AuditOptions, max: number): Promise<void> {
   try {
     const entry: AuditEntry = {
       id: newId(),
       time: deps.now(),
-      user: clip(event.user),
-      action: clip(event.action),
-      path: clip(event.path),
-      target: clip(event.target),
-      client: clip(event.client),
+      user: clip(event.user, max),
+      action: clip(event.action, max),
+      path: clip(event.path, max),
+      target: clip(event.target, max),
+      client: clip(event.client, max),
       status: event.status,
       ok: event.status < 400,
-      detail: clip(event.detail),
+      detail: clip(event.detail, max),
     };
     if (options.logLine !== false) {
       log.info(JSON.stringify({ event: "audit", ...entry, time: new Date(entry.time).toISOString() }));
@@ -145,7 +181,7 @@ export async function audit(
 }
 
 /** Deletes entries older than `--audit-days` (all of them with 0). Returns how many were removed. */
-export async function purgeAudit(deps: Pick<AppDeps, "kv" | "now" | "config">): Promise<number> {
+export async function purgeAudit(deps: AuditDeps): Promise<number> {
   const days = deps.config.auditDays ?? 0;
   const cutoff = days > 0 ? deps.now() - days * 86_400_000 : Number.MAX_SAFE_INTEGER;
   let removed = 0;

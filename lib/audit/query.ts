@@ -125,29 +125,36 @@ export const CSV_COLUMNS = [
 ] as const;
 
 /**
- * One CSV field: a value a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR) gets a leading `'`;
- * one with a comma, quote or line break is quoted, its quotes doubled.
+ * Where a spreadsheet may start a cell: the start of the field, and after any character it may take for a
+ * separator or a line end (`;` in locales whose lists use commas, `,`, tab, CR, LF), whether or not the field
+ * is quoted (a program told `;` splits `"a;=b"` too). A formula starter there (`=`, `+`, `-`, `@`, tab, CR)
+ * gets a `'` before it.
+ */
+const CELL_START = /(?<=^|[;,\t\r\n])(?=[=+\-@\t\r])/g;
+
+/**
+ * One CSV text field (names, paths, details: text anyone may have chosen): formulas defused at every cell
+ * start (see above), always quoted, its quotes doubled.
  */
 export function csvField(value: string): string {
-  let v = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  if (/[",\r\n]/.test(v)) v = `"${v.replaceAll('"', '""')}"`;
-  return v;
+  return `"${value.replace(CELL_START, "'").replaceAll('"', '""')}"`;
 }
 
 /** One CSV row (CRLF-terminated) of an entry. */
 export function csvRow(entry: AuditEntry): string {
+  // The time, the status and `ok` are the server's own (digits, `true`); every other column is quoted text.
   const cells = [
     new Date(entry.time).toISOString(),
-    entry.user,
-    entry.action,
-    entry.path,
-    entry.target,
-    entry.client,
+    csvField(entry.user),
+    csvField(entry.action),
+    csvField(entry.path),
+    csvField(entry.target),
+    csvField(entry.client),
     String(entry.status),
     entry.ok ? "true" : "false",
-    entry.detail,
+    csvField(entry.detail),
   ];
-  return cells.map(csvField).join(",") + "\r\n";
+  return cells.join(",") + "\r\n";
 }
 
 /** The whole filtered log as a CSV stream, newest first, header row first. */

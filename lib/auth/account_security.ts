@@ -1,16 +1,29 @@
 /**
  * The account-security requests of the profile and the user editor: two-factor enrolment, its confirmation, its
  * removal (own, or an admin's reset) and app-password creation. Each change re-authenticates the requester
- * (lib/auth/reauth.ts); codes are throttled in the same "reauth" counters as current passwords.
+ * (lib/auth/reauth.ts); codes are throttled in the same "reauth" counters as current passwords. An account whose
+ * password is locked (an account the admin manages, often shared) adds neither an authenticator nor app
+ * passwords: one person holding such a secret could lock the others out, or keep a way in the admin cannot see.
  */
 import type { AuthMethod } from "../../config.ts";
 import { BadRequestError, ForbiddenError } from "../errors.ts";
-import { users } from "../storage/mod.ts";
-import type { NewAppPassword, StoredUser, TwoFactorEnrollment } from "../types.ts";
-import { createAppPassword } from "./app_passwords.ts";
+import { sessions, users } from "../storage/mod.ts";
+import type { AppPasswordInfo, NewAppPassword, StoredUser, TwoFactorEnrollment } from "../types.ts";
+import {
+  createAppPassword,
+  deleteAllAppPasswords,
+  deleteAppPassword,
+  listAppPasswords,
+} from "./app_passwords.ts";
 import { checkCurrentPassword } from "./reauth.ts";
 import type { Throttle } from "./throttle.ts";
-import { confirmEnrollment, deleteTwoFactor, startEnrollment, verifySecondFactor } from "./twofa.ts";
+import {
+  confirmEnrollment,
+  deleteTwoFactor,
+  hasTwoFactor,
+  startEnrollment,
+  verifySecondFactorWithin,
+} from "./twofa.ts";
 
 /** What every account-security request needs besides its body. */
 export interface AccountSecurityOptions {
@@ -18,6 +31,8 @@ export interface AccountSecurityOptions {
   authMethod: AuthMethod;
   /** The re-authentication throttle of this request. */
   reauth: { throttle: Throttle; client: string; now: number };
+  /** The per-account budget of wrong one-time codes (AppDeps.throttles.secondFactor). */
+  secondFactor: Throttle;
 }
 
 function str(body: Record<string, unknown>, key: string): string {
@@ -25,6 +40,11 @@ function str(body: Record<string, unknown>, key: string): string {
   if (v === undefined || v === null) return "";
   if (typeof v !== "string") throw new BadRequestError(`"${key}" must be a string`, { code: "bad_type" });
   return v;
+}
+
+/** 403 for an account whose password is locked: it adds no authenticator and no app password of its own. */
+function refuseLocked(requester: StoredUser): void {
+  if (requester.lockPassword) throw new ForbiddenError("password_locked");
 }
 
 function reauthOf(options: AccountSecurityOptions) {
@@ -49,23 +69,44 @@ export async function enrollTwoFactor(
   body: Record<string, unknown>,
   options: AccountSecurityOptions & { issuer: string },
 ): Promise<TwoFactorEnrollment> {
+  refuseLocked(requester);
   await checkCurrentPassword(requester, body, reauthOf(options));
   return await startEnrollment(options.kv, requester, { issuer: options.issuer, now: options.reauth.now });
 }
 
-/** Confirms the requester's enrolment with a code of the new secret; returns the recovery codes. */
+/** What confirming an enrolment answers. */
+export interface ConfirmedTwoFactor {
+  /** The ten recovery codes, shown once. */
+  recoveryCodes: string[];
+  /** How many other sessions of the user were ended (`endOtherSessions`). */
+  sessionsEnded: number;
+}
+
+/**
+ * Confirms the requester's enrolment with a code of the new secret; returns the recovery codes. With
+ * `endOtherSessions: true` in the body, every other session of the user ends (the one of `sessionId` stays): a
+ * session opened with the password alone, perhaps by whoever made the owner turn two-factor login on.
+ */
 export async function confirmTwoFactor(
   requester: StoredUser,
   body: Record<string, unknown>,
-  options: AccountSecurityOptions,
-): Promise<string[]> {
+  options: AccountSecurityOptions & { sessionId?: string },
+): Promise<ConfirmedTwoFactor> {
+  refuseLocked(requester);
   const code = str(body, "code");
+  const endOthers = body.endOtherSessions ?? false;
+  if (typeof endOthers !== "boolean") {
+    throw new BadRequestError(`"endOtherSessions" must be a boolean`, { code: "bad_type" });
+  }
   let codes: string[] | null = null;
   await checkCode(requester, options, async () => {
     codes = await confirmEnrollment(options.kv, requester.id, { code, now: options.reauth.now });
     return codes !== null;
   });
-  return codes!;
+  const sessionsEnded = endOthers
+    ? await sessions.deleteUserSessions(options.kv, requester.id, { exceptId: options.sessionId })
+    : 0;
+  return { recoveryCodes: codes!, sessionsEnded };
 }
 
 /** Turns the requester's two-factor login off: current password plus a TOTP or recovery code. */
@@ -79,12 +120,21 @@ export async function disableTwoFactor(
   await checkCode(
     requester,
     options,
-    () => verifySecondFactor(options.kv, requester.id, { code, now: options.reauth.now }),
+    () =>
+      verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
+        code,
+        now: options.reauth.now,
+      }),
   );
   await deleteTwoFactor(options.kv, requester.id);
 }
 
-/** An admin turns a user's two-factor login off (the admin's own current password required). */
+/**
+ * An admin turns a user's two-factor login off (the admin's own current password required) and revokes the
+ * user's app passwords, which were made under the factor now gone. Resetting their own needs a code as well, as
+ * turning it off in the profile does: else a stolen admin session plus the password would remove the second
+ * factor it is there to demand.
+ */
 export async function resetTwoFactor(
   requester: StoredUser,
   targetId: number,
@@ -94,7 +144,20 @@ export async function resetTwoFactor(
   if (!requester.perm.admin) throw new ForbiddenError("admin_only");
   await checkCurrentPassword(requester, body, reauthOf(options));
   await users.getUser(options.kv, targetId);
+  if (targetId === requester.id && await hasTwoFactor(options.kv, targetId)) {
+    const code = str(body, "code");
+    await checkCode(
+      requester,
+      options,
+      () =>
+        verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
+          code,
+          now: options.reauth.now,
+        }),
+    );
+  }
   await deleteTwoFactor(options.kv, targetId);
+  await deleteAllAppPasswords(options.kv, targetId);
 }
 
 /** Creates an app password for the requester (current password required). */
@@ -103,9 +166,37 @@ export async function createAppPasswordFor(
   body: Record<string, unknown>,
   options: AccountSecurityOptions,
 ): Promise<NewAppPassword> {
+  refuseLocked(requester);
   await checkCurrentPassword(requester, body, reauthOf(options));
   return await createAppPassword(options.kv, requester.id, {
     name: str(body, "name"),
     now: options.reauth.now,
   });
+}
+
+/** The app passwords of a user, for an admin (the user editor); 404 for an unknown user. */
+export async function listUserAppPasswords(
+  kv: Deno.Kv,
+  requester: StoredUser,
+  targetId: number,
+): Promise<AppPasswordInfo[]> {
+  if (!requester.perm.admin) throw new ForbiddenError("admin_only");
+  await users.getUser(kv, targetId);
+  return await listAppPasswords(kv, targetId);
+}
+
+/**
+ * An admin revokes one app password of a user (`id`), or all of them (`id` null), ending the sessions they
+ * opened; returns how many were revoked. 404 for an unknown user or app password.
+ */
+export async function revokeUserAppPasswords(
+  kv: Deno.Kv,
+  requester: StoredUser,
+  target: { userId: number; id: string | null },
+): Promise<number> {
+  if (!requester.perm.admin) throw new ForbiddenError("admin_only");
+  await users.getUser(kv, target.userId);
+  if (target.id === null) return await deleteAllAppPasswords(kv, target.userId);
+  await deleteAppPassword(kv, target.userId, target.id);
+  return 1;
 }

@@ -5,6 +5,7 @@
  */
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
 import { keys } from "../storage/keys.ts";
+import { deleteAppPasswordSessions } from "../storage/sessions.ts";
 import type { AppPasswordInfo, NewAppPassword, StoredUser } from "../types.ts";
 import { constantTimeEqual, sha256Hex } from "./totp.ts";
 
@@ -87,18 +88,38 @@ export async function createAppPassword(
   return { ...toInfo(stored), password };
 }
 
-/** Revokes an app password of the user; 404 when it does not exist (or belongs to someone else). */
+/**
+ * Revokes an app password of the user and ends the sessions it opened; 404 when it does not exist (or belongs to
+ * someone else).
+ */
 export async function deleteAppPassword(kv: Deno.Kv, userId: number, id: string): Promise<void> {
   if (id.length > 64) throw new NotFoundError("app_password_not_found");
   const key = keys.appPassword(userId, id);
   const entry = await kv.get(key);
   if (!entry.value) throw new NotFoundError("app_password_not_found");
+  // The password first: a login with it that races this revocation re-checks it after saving its session
+  // (lib/auth/mod.ts), so either that check fails or the sweep below finds the session.
   await kv.delete(key);
+  await deleteAppPasswordSessions(kv, userId, id);
 }
 
-/** Revokes every app password of a user (when the account is deleted). */
-export async function deleteAllAppPasswords(kv: Deno.Kv, userId: number): Promise<void> {
-  for await (const e of kv.list({ prefix: keys.appPasswordsPrefix(userId) })) await kv.delete(e.key);
+/**
+ * Revokes every app password of a user and ends the sessions they opened (password change, an admin's reset,
+ * deletion of the account, or the owner's "revoke all"). Returns how many were revoked.
+ */
+export async function deleteAllAppPasswords(kv: Deno.Kv, userId: number): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: keys.appPasswordsPrefix(userId) })) {
+    await kv.delete(e.key);
+    n++;
+  }
+  await deleteAppPasswordSessions(kv, userId, null);
+  return n;
+}
+
+/** True while the app password exists (a login through it re-checks this once its session is saved). */
+export async function hasAppPassword(kv: Deno.Kv, userId: number, id: string): Promise<boolean> {
+  return (await kv.get(keys.appPassword(userId, id))).value !== null;
 }
 
 /**

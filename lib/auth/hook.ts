@@ -1,6 +1,7 @@
 /**
  * Hook authentication (`--auth hook`, docs/commands.md): the admin's `--auth-command` decides each login. It gets the
- * credentials in `USERNAME`/`PASSWORD` (never in its arguments) and answers with `key=value` lines: `hook.action`
+ * credentials in `USERNAME`/`PASSWORD` (never in its arguments; the username only once it passed the username
+ * rules) and answers with `key=value` lines: `hook.action`
  * (`auth`: create or update the user from the `user.*` keys and accept; `pass`: check the stored password;
  * `block`: refuse). The command is the server admin's own program, started like the server itself: it runs
  * without the sandbox (it may need the network or a user database) but with the small environment, no stdin,
@@ -14,12 +15,13 @@ import { users } from "../storage/mod.ts";
 import type { Permissions, Settings, StoredUser } from "../types.ts";
 import { PERMISSION_NAMES } from "../types.ts";
 import { cleanPath, ensureScopeDir, homeScope, userFromDefaults } from "../users.ts";
+import { normalizeUsername } from "../usernames.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
 const AUTH_EXEC: ExecEnv = {
   sandbox: null,
   network: true,
-  limits: { timeoutMs: 30_000, maxProcesses: 64, maxLines: 1000, maxBytes: 64 * 1024 },
+  limits: { timeoutMs: 30_000, maxProcesses: 64, maxMemory: 1024 ** 3, maxLines: 1000, maxBytes: 64 * 1024 },
 };
 
 const STRING_KEYS = ["user.scope", "user.locale", "user.viewMode", "user.sorting.by", "user.commands"];
@@ -128,13 +130,32 @@ async function updateHookUser(deps: HookLoginDeps, user: StoredUser, password: s
   });
 }
 
+/**
+ * The username a hook may see: the username rules (lib/usernames.ts) hold before the command runs, so a name
+ * with a line break cannot add `key=value` lines to the answer of a script that echoes it, and the hook sees
+ * the NFC form the user will be stored under. Anything else is refused (403) without running the hook.
+ */
+function hookUsername(raw: string): string {
+  if (!raw.trim()) throw new ForbiddenError("wrong_credentials");
+  try {
+    return normalizeUsername(raw);
+  } catch (err) {
+    log.warn(
+      `auth hook not asked: the username ${JSON.stringify(raw)} breaks the username rules (${
+        (err as Error).message
+      })`,
+    );
+    throw new ForbiddenError("username_invalid");
+  }
+}
+
 /** Authenticates through the hook; returns the (created or updated) user or throws 403/500. */
 export async function hookLogin(
   deps: HookLoginDeps,
-  username: string,
+  rawUsername: string,
   password: string,
 ): Promise<StoredUser> {
-  if (!username.trim()) throw new ForbiddenError("wrong_credentials");
+  const username = hookUsername(rawUsername);
   const answer = await askHook(deps, username, password);
   switch (answer.action) {
     case "block":

@@ -20,8 +20,8 @@ import { isTrustedAddress } from "../client_address.ts";
 import { foldName } from "../storage/keys.ts";
 import { looksLikeToken, signToken, verifyToken } from "./tokens.ts";
 import { normalizeSettings } from "../settings.ts";
-import { hasTwoFactor, needsEnrollment, verifySecondFactor } from "./twofa.ts";
-import { verifyAppPassword } from "./app_passwords.ts";
+import { hasTwoFactor, needsEnrollment, verifySecondFactorWithin } from "./twofa.ts";
+import { hasAppPassword, verifyAppPassword } from "./app_passwords.ts";
 
 export { looksLikeToken } from "./tokens.ts";
 
@@ -32,7 +32,7 @@ export const GUEST_USERNAME = "guest";
 export async function issueToken(
   deps: AppDeps,
   user: StoredUser,
-  options: { sessionId?: string } = {},
+  options: { sessionId?: string; appPasswordId?: string } = {},
 ): Promise<string> {
   const now = deps.now();
   const lifetime = deps.config.tokenExpiration;
@@ -45,7 +45,15 @@ export async function issueToken(
     epoch: user.sessionEpoch ?? 0,
     created: now,
     expires: now + lifetime * 1000,
+    ...(options.appPasswordId ? { appPasswordId: options.appPasswordId } : {}),
   }, now);
+  // A login racing the revocation of its app password: the revocation deletes the password, then the sessions
+  // it opened. Checked after the session is saved, so either this sees the password gone or the sweep sees the
+  // session.
+  if (options.appPasswordId && !await hasAppPassword(deps.kv, user.id, options.appPasswordId)) {
+    await sessions.deleteSession(deps.kv, id);
+    throw new ForbiddenError("wrong_credentials");
+  }
   return signToken(user, {
     secret: await deps.store.getSecret(),
     sessionId: id,
@@ -75,7 +83,8 @@ export const TWO_FACTOR_HEADER = "X-2FA-Required";
 /**
  * The second step of a password login for a user with two-factor login on: no code is a 401 with
  * {@link TWO_FACTOR_HEADER} (the password was right, so its throttle slot is given back); a wrong or replayed
- * code is a 403 that keeps its slot, like a wrong password.
+ * code is a 403 that keeps its slot, like a wrong password, and spends one of the account's budget of wrong
+ * codes (429 once it is spent, from any client).
  */
 async function checkSecondFactor(
   deps: AppDeps,
@@ -88,7 +97,13 @@ async function checkSecondFactor(
     await attempt.release();
     throw new UnauthorizedError("twofa_required", undefined, { headers: { [TWO_FACTOR_HEADER]: "totp" } });
   }
-  if (!await verifySecondFactor(deps.kv, user.id, { code: otp, now: deps.now() })) {
+  // Wrong codes also count per account, whatever the client (429 past the budget).
+  if (
+    !await verifySecondFactorWithin(deps.kv, deps.throttles.secondFactor, user.id, {
+      code: otp,
+      now: deps.now(),
+    })
+  ) {
     throw new ForbiddenError("wrong_otp");
   }
 }
@@ -119,7 +134,9 @@ export async function login(deps: AppDeps, settings: Settings, input: LoginInput
     return token;
   } catch (err) {
     const { status, code } = toHttpError(err);
-    await audit(deps, { user: tried, action: "login", client: input.client, status, detail: code });
+    // A failed login is anonymous: anyone can send them, and past a few a minute they are counted instead.
+    const failed = { user: tried, action: "login", client: input.client, status, detail: code };
+    await audit(deps, failed, { anonymous: true });
     throw err;
   }
 }
@@ -129,8 +146,8 @@ async function checkLogin(
   settings: Settings,
   input: LoginInput,
 ): Promise<{ token: string; username: string }> {
-  const issue = async (user: StoredUser) => ({
-    token: await issueToken(deps, user),
+  const issue = async (user: StoredUser, appPasswordId?: string) => ({
+    token: await issueToken(deps, user, { appPasswordId }),
     username: user.username,
   });
   const method = deps.config.authMethod;
@@ -181,12 +198,14 @@ async function checkLogin(
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
   // An app password stands for a login that cannot answer a code (scripts, sync clients): only where the admin
   // allows it, and then without the second factor.
-  const viaAppPassword = !!user && !ok && settings.appPasswordsForLogin === true &&
-    await verifyAppPassword(deps.kv, user, input.password, { now: deps.now() }) !== null;
+  const viaAppPassword = !!user && !ok && settings.appPasswordsForLogin === true
+    ? await verifyAppPassword(deps.kv, user, input.password, { now: deps.now() })
+    : null;
   if (!user || !(ok || viaAppPassword)) throw new ForbiddenError("wrong_credentials");
   if (!viaAppPassword) await checkSecondFactor(deps, user, input.otp, attempt);
   await attempt.release();
-  return issue(user);
+  // The session remembers its app password: revoking it ends the session, and it is never renewed.
+  return issue(user, viaAppPassword?.id);
 }
 
 /** Self-registration (settings.signup); never grants admin or execute. */
@@ -217,6 +236,9 @@ export interface Authenticated {
   renew: boolean;
 }
 
+/** The 403 of a renewal of a session opened with an app password. */
+export const APP_PASSWORD_RENEW_REFUSED = "app_password_session";
+
 /** Validates a token: signature, expiry, live session, same session epoch, existing user. */
 export async function authenticateToken(deps: AppDeps, token: string | null): Promise<Authenticated> {
   if (!looksLikeToken(token)) throw new UnauthorizedError("no_token");
@@ -232,13 +254,27 @@ export async function authenticateToken(deps: AppDeps, token: string | null): Pr
   // A deleted user's token is 401, not upstream's 500.
   if (!user) throw new UnauthorizedError("user_deleted");
   if ((user.sessionEpoch ?? 0) !== session.epoch) throw new UnauthorizedError("session_revoked");
-  const renew = claims.exp * 1000 - now < 3600_000 || Math.floor((user.updatedAt ?? 0) / 1000) > claims.iat;
+  // A session opened with an app password ends with its token: nothing asks it to renew.
+  const renew = !session.appPasswordId &&
+    (claims.exp * 1000 - now < 3600_000 || Math.floor((user.updatedAt ?? 0) / 1000) > claims.iat);
   return { user, sessionId: claims.sessionId, renew };
 }
 
-/** Re-issues a token for the same session from the current stored user. */
-export function renewToken(deps: AppDeps, auth: Authenticated): Promise<string> {
-  return issueToken(deps, auth.user, { sessionId: auth.sessionId });
+/**
+ * Re-issues a token for the same session from the current stored user. A session opened with an app password is
+ * not extended (403): it ends when its token expires or the app password is revoked, and the script logs in again.
+ */
+export async function renewToken(
+  deps: AppDeps,
+  auth: Pick<Authenticated, "user" | "sessionId">,
+): Promise<string> {
+  const now = deps.now();
+  const session = deps.cache
+    ? await deps.cache.findSession(auth.sessionId, now)
+    : await sessions.findSession(deps.kv, auth.sessionId, now);
+  if (!session) throw new UnauthorizedError("session_revoked");
+  if (session.appPasswordId) throw new ForbiddenError(APP_PASSWORD_RENEW_REFUSED);
+  return await issueToken(deps, auth.user, { sessionId: auth.sessionId });
 }
 
 /** Ends a session. */

@@ -1,6 +1,7 @@
 /**
  * Throttling of password guesses (logins, share passwords): `limit` attempts per (client, subject) and
  * `clientLimit` per client in a window that starts with the first attempt; past that, 429 with Retry-After.
+ * Second-factor codes also have a budget per account, whatever the client (`reserveSubject`).
  *
  * An attempt is counted *before* the password is checked: `reserve()` takes a slot synchronously in this process
  * (so N simultaneous guesses on one instance cannot all pass), then in KV with a compare-and-set on expiring
@@ -72,14 +73,25 @@ export class Throttle {
    * awaiting anything of the attempt itself: the slot is counted in this process before the call first yields,
    * unless it waits for slots in flight to settle, and then when it takes one.
    */
-  async reserve(client: string, subject: string, now: number): Promise<Reservation> {
+  reserve(client: string, subject: string, now: number): Promise<Reservation> {
     const ck = clientKey(client);
-    const sk = subject.length > SUBJECT_MAX ? `${subject.slice(0, SUBJECT_MAX)}…${subject.length}` : subject;
     const { scope, limit, clientLimit } = this.#options;
-    const slots = [
+    return this.#reserve([
       { key: keys.throttleClient(scope, ck), limit: clientLimit },
-      { key: keys.throttlePair(scope, ck, sk), limit },
-    ];
+      { key: keys.throttlePair(scope, ck, subjectKey(subject)), limit },
+    ], now);
+  }
+
+  /**
+   * Takes a slot of `subject` whoever the client is (`limit` per window), or throws TooManyRequestsError: a budget
+   * per account that no choice of client address escapes. Same contract as {@link reserve}.
+   */
+  reserveSubject(subject: string, now: number): Promise<Reservation> {
+    const { scope, limit } = this.#options;
+    return this.#reserve([{ key: keys.throttleSubject(scope, subjectKey(subject)), limit }], now);
+  }
+
+  async #reserve(slots: { key: Deno.KvKey; limit: number }[], now: number): Promise<Reservation> {
     let locals: LocalCounter[];
     for (;;) {
       locals = slots.map((s) => this.#localOf(JSON.stringify(s.key), now));
@@ -171,6 +183,10 @@ export class Throttle {
   }
 }
 
+function subjectKey(subject: string): string {
+  return subject.length > SUBJECT_MAX ? `${subject.slice(0, SUBJECT_MAX)}…${subject.length}` : subject;
+}
+
 /** How many more guesses a client may spread over several users (or shares) than it may spend on one. */
 export const CLIENT_LIMIT_FACTOR = 5;
 
@@ -194,4 +210,22 @@ async function busyRetry<T>(call: () => Promise<T>): Promise<T | null> {
  */
 export function guessThrottle(kv: Deno.Kv, scope: string, limit: number): Throttle {
   return new Throttle(kv, { scope, limit, clientLimit: limit * CLIENT_LIMIT_FACTOR });
+}
+
+/** Wrong one-time codes an account may take per {@link SECOND_FACTOR_WINDOW_MS}, from any number of clients. */
+export const SECOND_FACTOR_BUDGET = 10;
+/** The window of {@link SECOND_FACTOR_BUDGET}: 15 minutes from the first wrong code. */
+export const SECOND_FACTOR_WINDOW_MS = 15 * 60_000;
+
+/**
+ * The per-account budget of wrong second-factor codes (RFC 6238 §5.2), used through
+ * {@link Throttle.reserveSubject}: ten wrong codes in 15 minutes, then 429 until the window ends.
+ */
+export function secondFactorThrottle(kv: Deno.Kv): Throttle {
+  return new Throttle(kv, {
+    scope: "otp",
+    limit: SECOND_FACTOR_BUDGET,
+    clientLimit: SECOND_FACTOR_BUDGET,
+    windowMs: SECOND_FACTOR_WINDOW_MS,
+  });
 }

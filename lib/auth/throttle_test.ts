@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TooManyRequestsError } from "../errors.ts";
-import { Throttle } from "./throttle.ts";
+import { SECOND_FACTOR_BUDGET, SECOND_FACTOR_WINDOW_MS, secondFactorThrottle, Throttle } from "./throttle.ts";
 
 async function outcomes(attempts: Promise<unknown>[]): Promise<{ granted: number; refused: number }> {
   const settled = await Promise.allSettled(attempts);
@@ -162,6 +162,35 @@ Deno.test("Throttle: an attempt that waits on a slot in flight takes it when tha
     await assert.rejects(a, /connection lost/);
     await b;
     await assert.rejects(t.reserve("198.51.100.1", "alice", now), TooManyRequestsError);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("Throttle.reserveSubject(): one budget per subject whatever the client, shared by two instances", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const a = secondFactorThrottle(kv);
+    const b = secondFactorThrottle(kv);
+    const now = 1_000_000;
+    assert.equal(SECOND_FACTOR_BUDGET, 10);
+    const r = await outcomes(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).reserveSubject("user:2", now)),
+    );
+    assert.deepEqual(r, { granted: 10, refused: 50 });
+    const err = await a.reserveSubject("user:2", now + 1000).catch((e) => e);
+    assert.ok(err instanceof TooManyRequestsError);
+    assert.equal(err.headers["Retry-After"], String(SECOND_FACTOR_WINDOW_MS / 1000 - 1));
+    // Another account has its own budget; the per-client counters of reserve() are separate.
+    await a.reserveSubject("user:3", now);
+    await a.reserve("198.51.100.1", "user:2", now);
+    // A right code gives its slot back, and the budget is whole again once its window ended.
+    const c = secondFactorThrottle(kv);
+    const slot = await c.reserveSubject("user:4", now);
+    await slot.release();
+    for (let i = 0; i < 10; i++) await c.reserveSubject("user:4", now);
+    await assert.rejects(c.reserveSubject("user:4", now), TooManyRequestsError);
+    await b.reserveSubject("user:2", now + SECOND_FACTOR_WINDOW_MS);
   } finally {
     kv.close();
   }

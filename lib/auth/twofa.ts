@@ -6,6 +6,7 @@
  */
 import { ConflictError, KvCommitError } from "../errors.ts";
 import { keys } from "../storage/keys.ts";
+import type { Throttle } from "./throttle.ts";
 import type { Settings, StoredUser, TwoFactorEnrollment, TwoFactorStatus } from "../types.ts";
 import {
   constantTimeEqual,
@@ -128,7 +129,7 @@ export async function verifySecondFactor(
 ): Promise<boolean> {
   const code = options.code.trim();
   if (code === "" || code.length > 64) return false;
-  const isTotp = new RegExp(`^[0-9]{${TOTP_DIGITS}}$`).test(code.replace(/\s+/g, ""));
+  const isTotp = isTotpCode(code);
   const recoveryHash = isTotp ? "" : await sha256Hex(normalizeRecoveryCode(code));
   for (let attempt = 0; attempt < MAX_CAS_TRIES; attempt++) {
     const entry = await kv.get<TwoFactorRecord>(keys.twoFactor(userId));
@@ -149,6 +150,31 @@ export async function verifySecondFactor(
     // Someone else changed the record (maybe with this very code): read it again and decide anew.
   }
   return false;
+}
+
+/** True when a code has the shape of a TOTP code (six digits, spaces aside) rather than of a recovery code. */
+export function isTotpCode(code: string): boolean {
+  return new RegExp(`^[0-9]{${TOTP_DIGITS}}$`).test(code.replace(/\s+/g, ""));
+}
+
+/**
+ * {@link verifySecondFactor} within the account's budget of wrong TOTP codes (docs/security.md#two-factor-login):
+ * a six-digit code takes a slot of `budget` for the user whoever the client is (429 once the budget is spent)
+ * and gives it back when right. Recovery codes (about 59 bits each, beyond guessing) are not counted, so the
+ * owner can still sign in with one while someone who knows the password has spent the budget.
+ */
+export async function verifySecondFactorWithin(
+  kv: Deno.Kv,
+  budget: Throttle,
+  userId: number,
+  options: { code: string; now: number },
+): Promise<boolean> {
+  const slot = isTotpCode(options.code.trim())
+    ? await budget.reserveSubject(`user:${userId}`, options.now)
+    : null;
+  const ok = await verifySecondFactor(kv, userId, options);
+  if (ok) await slot?.release();
+  return ok;
 }
 
 /** Turns two-factor login off for a user (own disable after re-authentication, or an admin's reset). */

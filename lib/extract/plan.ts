@@ -6,6 +6,7 @@
  */
 import { BadRequestError, ConflictError, HttpError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 import { DIR_MODE } from "../fs/atomic.ts";
+import { ensureDirBeneath } from "../fs/floor.ts";
 import { assertPermission, resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { vpathDir } from "../fs/path.ts";
 import type { FsRequest } from "../fs/request.ts";
@@ -111,7 +112,8 @@ export async function planExtract(
   // real bytes as they come.
   if (req.deps) await (await reserveQuota(req.deps, req.user, totals.bytes)).release();
   if (dest.stat === null) {
-    await Deno.mkdir(dest.real, { recursive: true, mode: DIR_MODE });
+    // One folder at a time in pinned parents: a folder swapped for a link since the check is refused (403).
+    ensureDirBeneath(dest.confinement.anchor, dest.real, DIR_MODE);
     // Read the new folder back through the gate: it passed the same checks a moment ago.
     dest = await resolveScoped(req.gate, dest.vpath, "create");
   }
@@ -125,7 +127,7 @@ async function scanEntries(
   options: { limits: ExtractLimits; budget: number; signal?: AbortSignal },
 ): Promise<{ entries: number; bytes: number }> {
   const { limits, budget, signal } = options;
-  const opened = await openHeaders(archive.real, format, { signal });
+  const opened = await openHeaders(archive, format, { signal });
   let entries = 0;
   let bytes = 0;
   try {

@@ -2,12 +2,14 @@
  * The write pass of an extraction: every entry goes through the gate as an upload would (rules, hiding,
  * confinement, name checks), links and special files are skipped, conflicts follow the plan's policy, and
  * each file is written atomically with the upload hooks around it. Aborting stops after removing the file in
- * progress (its temp file); files already complete stay.
+ * progress (its temp file); files already complete stay. Folders are made through the disk floor
+ * (lib/fs/floor.ts), one at a time in pinned parents, so nothing is created through a folder swapped for a link.
  */
 import { BadRequestError, ForbiddenError, HttpError, PayloadTooLargeError, toHttpError } from "../errors.ts";
 import { withHooks } from "../hooks.ts";
 import { log } from "../log.ts";
 import { DIR_MODE, writeFileAtomic } from "../fs/atomic.ts";
+import { ensureDirBeneath, pinRealIn, pinTarget, statSync, utime } from "../fs/floor.ts";
 import { resolveScoped, type ScopedPath } from "../fs/gate.ts";
 import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { hookContext } from "../fs/request.ts";
@@ -61,7 +63,15 @@ export async function* runExtract(plan: ExtractPlan, signal?: AbortSignal): Asyn
   await using hold = held;
   const state = { files: 0, folders: 0, skipped: 0, bytes: 0, entries: 0, replaced: 0, hold };
   let lastProgress = Date.now();
-  const opened = await openArchive(plan.archive.real, plan.format, { signal });
+  let opened;
+  try {
+    opened = await openArchive(plan.archive, plan.format, { signal });
+  } catch (err) {
+    // Gone since the plan, or no longer reached without a link (403): reported like any other failure.
+    const http = toHttpError(err);
+    yield { type: "error", status: http.status, message: http.expose ? http.message : String(http.status) };
+    return;
+  }
   const items = opened.items[Symbol.asyncIterator]();
   const collect = youngCollector(EXTRACT_GC_WORK);
   try {
@@ -145,7 +155,7 @@ async function extractItem(
   if (item.kind === "dir") {
     if (target.stat?.isDirectory) return null;
     if (target.lstat !== null) return "not_folder";
-    await Deno.mkdir(target.real, { recursive: true, mode: DIR_MODE });
+    ensureDirBeneath(target.confinement.anchor, target.real, DIR_MODE);
     totals.folders++;
     return null;
   }
@@ -162,15 +172,37 @@ async function extractItem(
   const content = limitedContent(plan, item, totals);
   const dest = target;
   await withHooks(plan.req.hooks, "upload", hookContext(plan.req, dest.path), async () => {
-    await writeFileAtomic(dest, content, { createParents: true, signal });
+    ensureParentOf(dest);
+    await writeFileAtomic(dest, content, { signal });
     if (item.mtime && !Number.isNaN(item.mtime.getTime())) {
-      await Deno.utime(dest.real, new Date(), item.mtime).catch((err) => log.debug("extract: utime", err));
+      try {
+        using written = pinTarget(dest);
+        await utime(written, new Date(), item.mtime);
+      } catch (err) {
+        log.debug("extract: utime", err);
+      }
     }
   });
   // The file is in place: the quota usage counts it from now on, the hold need not.
   totals.hold?.settle(totals.bytes - totals.replaced - netBefore);
   totals.files++;
   return null;
+}
+
+/**
+ * Makes the missing folders above a file about to be written, one at a time in pinned parents: a folder swapped
+ * for a link since the gate's check (the before hook ran in between) is refused (403), never followed. A folder
+ * that is there costs one pin (most entries of an archive land in a folder that exists by then).
+ */
+function ensureParentOf(dest: ScopedPath): void {
+  const dir = vpathDir(dest.real);
+  try {
+    using folder = pinRealIn(dest, dir);
+    if (statSync(folder).isDirectory) return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  ensureDirBeneath(dest.confinement.anchor, dir, DIR_MODE);
 }
 
 async function freeName(plan: ExtractPlan, taken: ScopedPath): Promise<ScopedPath> {

@@ -66,3 +66,58 @@ Deno.test("runExtract() asks for young-generation collections as it writes many 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** Moves `path` aside and puts a link to `target` in its place (a swap after the gate's check). */
+async function swapForLink(path: string, target: string): Promise<void> {
+  await Deno.rename(path, `${path}.moved`);
+  await Deno.symlink(target, path);
+}
+
+Deno.test("runExtract() of an archive swapped for a link to an outside archive after the plan reads nothing of it", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const root = `${base}/root`;
+    await Deno.mkdir(root);
+    await Deno.writeFile(`${root}/t.tar`, tarOf([{ name: "a.txt", data: "a" }]));
+    await Deno.writeFile(`${base}/secret.tar`, tarOf([{ name: "secret.txt", data: "SECRET" }]));
+    const plan = await planExtract(extractRequest(root), "/t.tar", {
+      conflict: "skip",
+      limits: DEFAULT_EXTRACT_LIMITS,
+    });
+    await swapForLink(`${root}/t.tar`, `${base}/secret.tar`);
+    const events = await Array.fromAsync(runExtract(plan));
+    assert.deepEqual(events.at(-1), {
+      type: "error",
+      status: 403,
+      message: "Path changed into a link since it was checked",
+    });
+    assert.equal(await Deno.lstat(`${root}/secret.txt`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("runExtract() into a folder swapped for a link to outside (after the entry's check) writes nothing there", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    const root = `${base}/root`;
+    await Deno.mkdir(`${root}/d`, { recursive: true });
+    await Deno.mkdir(`${base}/outside`);
+    // The before hook runs after the gate checked the entry: the swap lands between the check and the writes.
+    const hooks: EventHooks = {
+      before: () => swapForLink(`${root}/d`, `${base}/outside`),
+      after: () => Promise.resolve(),
+    };
+    await Deno.writeFile(`${root}/t.tar`, tarOf([{ name: "d/new/a.txt", data: "a" }]));
+    const plan = await planExtract(extractRequest(root, hooks), "/t.tar", {
+      conflict: "skip",
+      limits: DEFAULT_EXTRACT_LIMITS,
+    });
+    const events = await Array.fromAsync(runExtract(plan));
+    assert.equal(events.at(-1)?.type, "error");
+    assert.equal((events.at(-1) as { status: number }).status, 403);
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(`${base}/outside`)), []);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

@@ -1,10 +1,13 @@
 /**
  * Which archive formats can be extracted, and opening one as a sequence of {@link ArchiveItem}s: zip through
  * its central directory, tar as a stream (gzip through DecompressionStream; bzip2, xz and zstd through the
- * system tools, killed when the stream is cancelled).
+ * system tools, killed when the stream is cancelled). The archive is opened through the disk floor
+ * (lib/fs/floor.ts): the very file the gate checked, never a link swapped in since.
  */
 import { isToolInstalled, spawnCompressor, type ToolCommand } from "../archive/spawn.ts";
 import { BadRequestError, UnavailableError } from "../errors.ts";
+import { openFile, pinTarget } from "../fs/floor.ts";
+import type { ScopedPath } from "../fs/gate.ts";
 import type { ExtractFormat } from "./formats.ts";
 import type { ArchiveItem } from "./item.ts";
 import { readTar } from "./tar_reader.ts";
@@ -45,17 +48,26 @@ export async function assertFormatAvailable(format: ExtractFormat): Promise<void
   }
 }
 
-/** Opens `real` for one pass over its entries. */
+/**
+ * Opens the checked archive for reading: its real path pinned beneath the files root (403 when a folder on the
+ * way or the file itself became a link since the check; a FIFO or device is refused), the pin closed once open.
+ */
+async function openChecked(archive: ScopedPath): Promise<Deno.FsFile> {
+  using pin = pinTarget(archive);
+  return await openFile(pin);
+}
+
+/** Opens the checked archive for one pass over its entries. */
 export async function openArchive(
-  real: string,
+  archive: ScopedPath,
   format: ExtractFormat,
   options: { signal?: AbortSignal } = {},
 ): Promise<OpenArchive> {
+  const file = await openChecked(archive);
   if (format === "zip") {
-    const zip = await openZip(real, options);
+    const zip = await openZip(file, options);
     return { items: zip.items, close: () => Promise.resolve(zip.close()) };
   }
-  const file = await Deno.open(real, { read: true });
   let input: ReadableStream<Uint8Array> = file.readable;
   if (format === "tar.gz") {
     input = input.pipeThrough(new DecompressionStream("gzip") as TransformStream<Uint8Array, Uint8Array>);
@@ -65,16 +77,16 @@ export async function openArchive(
 }
 
 /**
- * Opens `real` for one pass over its entries' headers: a zip through our own central directory reader
- * (./zip_directory.ts: bounded reads, little garbage per entry), a tar as for the content pass.
+ * Opens the checked archive for one pass over its entries' headers: a zip through our own central directory
+ * reader (./zip_directory.ts: bounded reads, little garbage per entry), a tar as for the content pass.
  */
 export async function openHeaders(
-  real: string,
+  archive: ScopedPath,
   format: ExtractFormat,
   options: { signal?: AbortSignal } = {},
 ): Promise<OpenHeaders> {
-  if (format !== "zip") return await openArchive(real, format, options);
-  const file = await Deno.open(real, { read: true });
+  if (format !== "zip") return await openArchive(archive, format, options);
+  const file = await openChecked(archive);
   let size: number;
   try {
     size = (await file.stat()).size;

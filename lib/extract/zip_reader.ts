@@ -15,9 +15,11 @@ export interface OpenZip {
   close(): Promise<void>;
 }
 
-/** Opens the zip at `real` for a pass over its entries (`content` reads them: the write pass). */
-export async function openZip(real: string, options: { signal?: AbortSignal } = {}): Promise<OpenZip> {
-  const file = await Deno.open(real, { read: true });
+/**
+ * Opens the zip in `file` (opened by the caller through the disk floor; closed by `close()`, or at once when it
+ * cannot be read) for a pass over its entries (`content` reads them: the write pass).
+ */
+export async function openZip(file: Deno.FsFile, options: { signal?: AbortSignal } = {}): Promise<OpenZip> {
   let src: RandomAccess;
   try {
     src = fileAccess(file, (await file.stat()).size);

@@ -106,3 +106,44 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
+
+/** A folder chain made by {@link makeTooDeepTree}. */
+export interface TooDeepTree {
+  /** Name of every folder of the chain (200 characters). */
+  segment: string;
+  /** Folders of the chain whose path fits in MAX_PATH_BYTES (they can be listed; each holds `x.txt`). */
+  reachable: number;
+  /** Folders of the chain in all (the deeper ones hold `x.txt` too). */
+  levels: number;
+}
+
+/**
+ * Makes a chain of folders below `dir` whose paths pass MAX_PATH_BYTES (4,095), as a command in a user's scope
+ * can: the part past the limit is made elsewhere and moved in. Each folder holds a one-byte `x.txt`.
+ */
+export function makeTooDeepTree(dir: string): TooDeepTree {
+  const segment = "d".repeat(200);
+  const base = new TextEncoder().encode(dir).length;
+  let reachable = 0;
+  while (base + (reachable + 1) * 201 <= 4095) reachable++;
+  const levels = reachable + 2;
+  const chain = (top: string, n: number) => {
+    let at = top;
+    for (let i = 0; i < n; i++) {
+      at += `/${segment}`;
+      Deno.mkdirSync(at);
+      Deno.writeTextFileSync(`${at}/x.txt`, "x");
+    }
+    return at;
+  };
+  const inside = chain(dir, reachable - 1);
+  const scratch = Deno.makeTempDirSync({ dir: dir.slice(0, dir.lastIndexOf("/")) || "/" });
+  try {
+    chain(scratch, levels - reachable + 1);
+    // Lands as folder number `reachable`, the last one with a path short enough; what it holds is past it.
+    Deno.renameSync(`${scratch}/${segment}`, `${inside}/${segment}`);
+  } finally {
+    Deno.removeSync(scratch, { recursive: true });
+  }
+  return { segment, reachable, levels };
+}

@@ -94,8 +94,8 @@ function entryOf(p: ScopedPath, name: string): ArchiveEntry {
       // The disk floor refuses any component that became a link (403) before anything is opened.
       using pin = pinTarget(p);
       const now = await stat(pin);
-      // A FIFO (or device) swapped in would block a thread on open; a folder fails as a read of it always did.
-      if (!now.isFile && !now.isDirectory) throw new Error("it is no longer a regular file");
+      // A FIFO (or device) swapped in would block a thread on open; a folder would fail mid-read.
+      if (!now.isFile) throw new Error("it is no longer a regular file");
       return fileReadable(await openFile(pin), { size: info.size });
     },
     readWhole: info.isFile && info.size <= WHOLE_READ_MAX

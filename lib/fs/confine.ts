@@ -3,7 +3,7 @@
  * real path and the segments of a clean vpath, finds where the entry lives on disk and refuses any symlink
  * (final component, ancestor, or dangling target) that resolves outside the root.
  */
-import { ForbiddenError } from "../errors.ts";
+import { ConflictError, ForbiddenError } from "../errors.ts";
 import { canonicalPath, isSameOrInside, joinVpath, vpathDir } from "./path.ts";
 
 /** Largest number of symlinks followed for one path (like upstream's 255). */
@@ -49,6 +49,17 @@ function lstatOrNullSync(path: string): Deno.FileInfo | null {
 
 interface Budget {
   hops: number;
+  /** Looks again at an entry that changed between its lstat and its readlink (another process at work). */
+  retries: number;
+}
+
+/** How often one resolution looks again at entries that keep changing under it. */
+const MAX_RETRIES = 16;
+
+function changedMeanwhile(cause: unknown): ConflictError {
+  return new ConflictError("path_changed", "The path kept changing while it was checked; try again", {
+    cause,
+  });
 }
 
 /**
@@ -77,7 +88,18 @@ async function walkPhysical(
     }
     if (info.isSymlink) {
       if (--budget.hops < 0) throw new ForbiddenError("symlink_loop", "Too many levels of symbolic links");
-      const target = await Deno.readLink(next);
+      let target: string;
+      try {
+        target = await Deno.readLink(next);
+      } catch (err) {
+        // No longer a link (EINVAL), or gone, since the lstat: another process changed it; look again.
+        if (err instanceof Deno.errors.NotFound || (err as { code?: string }).code === "EINVAL") {
+          if (--budget.retries < 0) throw changedMeanwhile(err);
+          i--;
+          continue;
+        }
+        throw err;
+      }
       const hop = await walkPhysical(target.startsWith("/") ? "/" : cur, target.split("/"), budget);
       if (!hop.exists) {
         return { real: canonicalPath([hop.real, ...segments.slice(i + 1)].join("/")), exists: false };
@@ -104,7 +126,7 @@ async function realParent(
     }
     if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory)) throw err;
   }
-  return await walkPhysical(rootReal, parentSegments, { hops: MAX_SYMLINK_HOPS });
+  return await walkPhysical(rootReal, parentSegments, { hops: MAX_SYMLINK_HOPS, retries: MAX_RETRIES });
 }
 
 function escape(): ForbiddenError {
@@ -119,6 +141,8 @@ function escape(): ForbiddenError {
 export async function resolveConfined(rootReal: string, segments: string[]): Promise<Resolution> {
   if (segments.length === 0) {
     const info = Deno.lstatSync(rootReal);
+    // The confinement root replaced by a link since its real path was taken: never followed.
+    if (info.isSymlink) throw escape();
     return { path: rootReal, real: rootReal, lstat: info, stat: info };
   }
   const name = segments[segments.length - 1];
@@ -133,7 +157,7 @@ export async function resolveConfined(rootReal: string, segments: string[]): Pro
   const lstat = lstatOrNullSync(path);
   if (lstat === null || !lstat.isSymlink) return { path, real: path, lstat, stat: lstat };
   // Resolve the final link ourselves: realPath cannot tell where a dangling link would write.
-  const target = await walkPhysical(parent.real, [name], { hops: MAX_SYMLINK_HOPS });
+  const target = await walkPhysical(parent.real, [name], { hops: MAX_SYMLINK_HOPS, retries: MAX_RETRIES });
   if (!isSameOrInside(rootReal, target.real)) throw escape();
   const stat = target.exists ? await lstatOrNull(target.real) : null;
   return { path, real: target.real, lstat, stat };

@@ -74,6 +74,8 @@ async function copyTree(
     using pin = pinTarget(src);
     for await (const e of readDir(pin)) entries.push(e);
   } catch (err) {
+    // Refused by the disk floor (swapped for a link since it was checked): the copy is refused as a whole.
+    if (err instanceof HttpError && err.status < 500) throw err;
     failures.push(src.vpath);
     log.warn(`copy: cannot read "${src.vpath}"`, err);
     return;
@@ -119,6 +121,7 @@ async function copyTree(
       }
     } catch (err) {
       if (options.signal?.aborted) throw err;
+      if (err instanceof HttpError && err.status < 500) throw err;
       failures.push(from.vpath);
       log.warn(`copy: cannot copy "${from.vpath}"`, err);
     }

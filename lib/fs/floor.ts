@@ -56,12 +56,14 @@ const STAT_LAYOUTS: Record<string, { size: number; mode: number }> = {
 
 const SYMBOLS = {
   syscall: { parameters: ["i64", "i64", "buffer", "buffer", "usize"], result: "i64" },
+  closeRange: { name: "syscall", parameters: ["i64", "u32", "u32", "u32"], result: "i64" },
   openat: { parameters: ["i32", "buffer", "i32", "u32"], result: "i32" },
   open: { parameters: ["buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
   fstatat: { parameters: ["i32", "buffer", "buffer", "i32"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   renameat2: { parameters: ["i32", "buffer", "i32", "buffer", "u32"], result: "i32", optional: true },
+  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
 } as const;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
@@ -263,6 +265,11 @@ export class Pin implements Disposable {
     this.path = path;
   }
 
+  /** The descriptor (-1 when not pinned). */
+  get fd(): number {
+    return this.#fd;
+  }
+
   /** True when the path goes through a descriptor (false: the floor could not pin here, see floorMode()). */
   get pinned(): boolean {
     return this.#fd >= 0;
@@ -355,6 +362,13 @@ export const NAME_TOO_LONG = `E${ENAMETOOLONG}`;
 export function ensureDirBeneath(anchorReal: string, real: string, mode = 0o750): void {
   const rel = relativeTo(anchorReal, real);
   if (rel === ".") return;
+  // The common case, a folder that is there: one open, no walk.
+  try {
+    using there = pinObject(anchorReal, real);
+    if (statSync(there).isDirectory) return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
   let at = anchorReal;
   for (const part of rel.split("/")) {
     at = at === "/" ? `/${part}` : `${at}/${part}`;
@@ -404,11 +418,15 @@ export function serverPath(path: string): Pin {
 // server path), so a path string from a request cannot reach the disk without passing the gate and the floor.
 // tests/architecture_test.ts refuses Deno's file APIs in lib/ outside this module and the server-path modules.
 
-/** Opens a pinned file. A FIFO, socket or device is refused before the open (it could block the server). */
+/**
+ * Opens a pinned regular file. Anything else is refused before the open (403 `not_regular`): a FIFO, socket or
+ * device could block the server, and a folder swapped in where a file was checked would fail mid-answer.
+ */
 export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: true }): Promise<Deno.FsFile> {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return await Deno.open(pin.path, options);
 }
@@ -417,7 +435,8 @@ export async function openFile(pin: Pin, options: Deno.OpenOptions = { read: tru
 export function openFileSync(pin: Pin, options: Deno.OpenOptions = { read: true }): Deno.FsFile {
   if (!options.create && !options.createNew) {
     const info = Deno.statSync(pin.path);
-    if (!info.isFile && !info.isDirectory) throw new ForbiddenError("not_regular", "Not a regular file");
+    // A FIFO, device or socket could block; a folder (swapped in for a file) would fail mid-read.
+    if (!info.isFile) throw new ForbiddenError("not_regular", "Not a regular file");
   }
   return Deno.openSync(pin.path, options);
 }
@@ -553,4 +572,67 @@ export function chmodNoFollow(path: string, mode: number): Promise<void> {
 /** utime of an entry we created, never of a link's target. */
 export function utimeNoFollow(path: string, atime: Date | number, mtime: Date | number): Promise<void> {
   return atEntryNoFollow(path, (object) => Deno.utime(object, atime, mtime));
+}
+
+/**
+ * Lets the next spawned program inherit a pin's descriptor (clears FD_CLOEXEC), for bubblewrap's `--bind-fd`:
+ * the sandbox then mounts the very folder the floor opened, not whatever its path names by then. Call it right
+ * before the spawn, after anything that marks descriptors close-on-exec, and close the pin right after: the
+ * spawn happens on this thread, so no other program of ours starts in between. False when not pinned.
+ */
+export function inheritOnce(pin: Pin): boolean {
+  const lib = loadLibc();
+  if (lib === null || pin.fd < 0) return false;
+  const F_SETFD = 2;
+  return lib.fcntl(pin.fd, F_SETFD, 0) === 0;
+}
+
+/** close_range(2): the same number on x86-64 and arm64 (the unified syscall table). */
+const SYS_CLOSE_RANGE = 436n;
+const CLOSE_RANGE_CLOEXEC = 4;
+
+/**
+ * Marks every descriptor from 3 up close-on-exec, so a spawned program inherits only its stdin, stdout and stderr
+ * (the server's own descriptors are close-on-exec already; this catches inherited ones and those of native
+ * libraries). True when done, false where it cannot be done here.
+ */
+export function closeFromOnExec(): boolean {
+  const lib = loadLibc();
+  if (!lib) return false;
+  return Number(lib.closeRange(SYS_CLOSE_RANGE, 3, 0xffffffff, CLOSE_RANGE_CLOEXEC)) === 0;
+}
+
+/** What {@link readNoSymlinks} found. */
+export type NoSymlinkRead =
+  /** The file's bytes (at most `max`). */
+  | { ok: true; bytes: Uint8Array }
+  /** "missing": no such file; "symlink": a symlink on the way; "unreadable": a folder, a pipe, too big, … */
+  | { ok: false; why: "missing" | "symlink" | "unreadable" };
+
+/**
+ * Reads the file at the absolute real `path` whole when it is at most `max` bytes, refusing any symlink anywhere
+ * on the path (the floor anchored at `/`), and anything but a regular file. Undefined where the floor cannot pin.
+ */
+export async function readNoSymlinks(path: string, max: number): Promise<NoSymlinkRead | undefined> {
+  if (loadLibc() === null) return undefined;
+  let pin: Pin;
+  try {
+    pin = pinObject("/", path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory) {
+      return { ok: false, why: "missing" };
+    }
+    if (err instanceof ForbiddenError) return { ok: false, why: "symlink" };
+    return { ok: false, why: "unreadable" };
+  }
+  try {
+    const info = statSync(pin);
+    if (!info.isFile || info.size > max) return { ok: false, why: "unreadable" };
+    const bytes = await readFile(pin);
+    return bytes.length > max ? { ok: false, why: "unreadable" } : { ok: true, bytes };
+  } catch {
+    return { ok: false, why: "unreadable" };
+  } finally {
+    pin.close();
+  }
 }

@@ -2,8 +2,9 @@
  * Folder sizes on demand (docs/api.md#folder-sizes): a walk that sums the sizes of the files below a folder
  * and counts files and folders, as the user sees them (entries denied by rules or hidden as dot-files are not
  * counted; denied folders are still walked, since a deeper rule may allow what is inside). Symlinks count as
- * files of their own size and are never followed. The walk yields to the event loop regularly, reports
- * progress and stops when its signal aborts.
+ * files of their own size and are never followed. A folder whose path is too long to address
+ * (MAX_PATH_BYTES) is counted but not walked, and reported in `pathTooLong`. The walk yields to the event loop
+ * regularly, reports progress and stops when its signal aborts.
  */
 import type { FolderSize } from "../types.ts";
 import { TEMP_PREFIX } from "./atomic.ts";
@@ -12,6 +13,7 @@ import { pinObject, readDirSync } from "./floor.ts";
 import { childVisibility, realVpathOf, type ScopedPath } from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { youngCollector } from "../young_gc.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../names.ts";
 
 /** Options of {@link measureFolder}. */
 export interface MeasureOptions {
@@ -78,6 +80,11 @@ export async function measureFolder(dir: ScopedPath, options: MeasureOptions = {
         if (e.isDirectory) {
           if (visible) size.folders++;
           const child = at.real === "/" ? `/${name}` : `${at.real}/${name}`;
+          // Too long to address (as the gate counts: ENAMETOOLONG by path): say so, not count it as empty.
+          if (utf8Length(child, MAX_PATH_BYTES) > MAX_PATH_BYTES) {
+            size.pathTooLong = (size.pathTooLong ?? 0) + 1;
+            continue;
+          }
           stack.push({
             real: child,
             vpath: joinVpath(at.vpath, name),

@@ -1,13 +1,15 @@
 /**
  * A small in-memory cache of folder sizes, keyed by the folder's real path and the user's view of it (rules,
- * dot-file hiding, share base). Each entry holds a recursive `Deno.watchFs` watcher made before its walk
- * began: any event below the folder drops the entry, so a change during the walk is never cached. Entries
+ * dot-file hiding, share base). Each entry holds a recursive watcher (lib/fs/watch.ts) made before its walk
+ * began: any event below the folder drops the entry, so a change during the walk is never cached (queued
+ * events are read before an entry is used or kept). Entries
  * also expire after `maxAgeMs` (changes inotify cannot see: other mounts, network file systems).
  */
 import { log } from "../log.ts";
 import type { FolderSize } from "../types.ts";
 import { measureFolder, type MeasureOptions } from "./folder_size.ts";
 import type { Confinement, ScopedPath } from "./gate.ts";
+import { flushWatchEvents, type FolderWatch, watchFolder } from "./watch.ts";
 
 /** Bounds of a {@link FolderSizeCache}. */
 export interface FolderSizeCacheOptions {
@@ -19,7 +21,7 @@ export interface FolderSizeCacheOptions {
 
 interface Slot {
   key: string;
-  watcher: Deno.FsWatcher;
+  watcher: FolderWatch;
   /** Set by the first event (or the watcher's end). */
   changed: boolean;
   size: FolderSize | null;
@@ -37,7 +39,6 @@ export class FolderSizeCache {
   readonly #maxAgeMs: number;
   /** Map order is recency order. */
   readonly #slots = new Map<string, Slot>();
-  readonly #loops = new Set<Promise<void>>();
   #closed = false;
 
   constructor(options: FolderSizeCacheOptions = {}) {
@@ -54,6 +55,7 @@ export class FolderSizeCache {
       return { size: await measureFolder(dir, options), cached: false };
     }
     const key = `${dir.real}\0${viewOf(dir.confinement)}`;
+    flushWatchEvents();
     const slot = this.#slots.get(key);
     if (slot && slot.size && !slot.changed && Date.now() - slot.at < this.#maxAgeMs) {
       this.#slots.delete(key);
@@ -69,6 +71,7 @@ export class FolderSizeCache {
       if (fresh) this.#drop(fresh);
       throw err;
     }
+    flushWatchEvents();
     if (fresh && !fresh.changed && this.#slots.get(key) === fresh) {
       fresh.size = size;
       fresh.at = Date.now();
@@ -77,37 +80,32 @@ export class FolderSizeCache {
   }
 
   /** Closes every watcher; later calls walk without caching. */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#closed = true;
     for (const slot of [...this.#slots.values()]) this.#drop(slot);
-    await Promise.all([...this.#loops]);
+    return Promise.resolve();
   }
 
   #watch(key: string, real: string): Slot | null {
-    let watcher: Deno.FsWatcher;
+    let slot: Slot | null = null;
+    let watcher: FolderWatch;
     try {
-      watcher = Deno.watchFs(real, { recursive: true });
+      watcher = watchFolder(real, {
+        recursive: true,
+        // Any change below the folder (or the watcher's end) makes the walk's result stale.
+        onEvent: () => slot !== null && this.#drop(slot),
+        onEnd: (err) => {
+          if (err !== null) log.debug(`folder sizes: watcher of "${real}" failed`, err);
+          if (slot !== null) this.#drop(slot);
+        },
+      });
     } catch (err) {
       // Out of inotify watches, or no permission: measure without caching.
       log.debug(`folder sizes: cannot watch "${real}"`, err);
       return null;
     }
-    const slot: Slot = { key, watcher, changed: false, size: null, at: 0 };
+    slot = { key, watcher, changed: false, size: null, at: 0 };
     this.#slots.set(key, slot);
-    const loop = (async () => {
-      try {
-        for await (const _event of watcher) {
-          slot.changed = true;
-          break;
-        }
-      } catch (err) {
-        log.debug(`folder sizes: watcher of "${real}" failed`, err);
-      }
-      slot.changed = true;
-      this.#drop(slot);
-    })();
-    this.#loops.add(loop);
-    loop.finally(() => this.#loops.delete(loop));
     for (const old of this.#slots.values()) {
       if (this.#slots.size <= this.#maxFolders) break;
       if (old !== slot) this.#drop(old);
@@ -118,10 +116,6 @@ export class FolderSizeCache {
   #drop(slot: Slot): void {
     if (this.#slots.get(slot.key) === slot) this.#slots.delete(slot.key);
     slot.changed = true;
-    try {
-      slot.watcher.close();
-    } catch {
-      // Already closed (it ended by itself).
-    }
+    slot.watcher.close();
   }
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ctxFor } from "./_testing.ts";
+import { ctxFor, makeTooDeepTree, withTempRoot } from "./_testing.ts";
 import { measureFolder } from "./folder_size.ts";
 import { resolveScoped } from "./gate.ts";
 
@@ -33,4 +33,19 @@ Deno.test("measureFolder() reports progress and stops when its signal aborts", a
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("measureFolder() counts a folder too deep to be opened by path in pathTooLong, and no more of it", async () => {
+  await withTempRoot(async ({ root }) => {
+    const deep = makeTooDeepTree(root);
+    const dir = await resolveScoped(ctxFor(root), "/", "read");
+    // Every reachable folder and its x.txt; the first unreachable one is seen in its parent, not walked.
+    assert.deepEqual(await measureFolder(dir), {
+      bytes: deep.reachable,
+      files: deep.reachable,
+      folders: deep.reachable + 1,
+      pathTooLong: 1,
+    });
+    await Deno.remove(`${root}/${deep.segment}`, { recursive: true });
+  });
 });

@@ -2,8 +2,9 @@
  * A bounded in-memory cache of directory snapshots (LRU over directories, with a total entry budget).
  *
  * A cached snapshot is served as it is while all of these hold:
- * - no event came from the directory's `Deno.watchFs` watcher since the read began (the watcher exists
- *   before the read, so nothing in between is missed; a watcher that ends or fails drops its directory);
+ * - no event came from the directory's watcher (lib/fs/watch.ts) since the read began (the watcher exists
+ *   before the read, so nothing in between is missed; queued events are read before every lookup, and a
+ *   watcher that ends drops its directory);
  * - the directory's dev/ino/mtime/ctime, stat'ed on every hit, equal the ones taken before the read (second
  *   line of defence, e.g. for file systems without inotify or an event not delivered yet), and the read was
  *   not "racy" (mtime too close to the read's start to tell later changes apart);
@@ -24,13 +25,13 @@
  * Snapshots and their kept renderings count against `maxBytes` (least recently used out); after `idleMs`
  * without a listing the largest are dropped (down to `idleKeepBytes`) and memory given back ({@link releaseMemory}).
  *
- * Deno shares one inotify watch per path between `watchFs` calls and removes it only when the last watcher
- * of that path is gone; a watch stays on the inode it was made for. So a folder is re-watched only after
- * its previous watcher has really ended, and one inode is never watched under two paths (a moved folder):
- * closing one would remove the other's kernel watch.
+ * A kernel watch stays on the inode it was made for, and two watches of one inode share it: a folder is
+ * re-watched only after its previous watcher has ended, and one inode is never watched under two paths (a
+ * moved folder), so each slot's events name the path it serves.
  */
 import { log } from "../log.ts";
 import type { ScopedPath } from "./gate.ts";
+import { flushWatchEvents, type FolderWatch, watchFolder } from "./watch.ts";
 import {
   type DirSnapshot,
   type DirStamp,
@@ -56,7 +57,7 @@ const SMALL_MEMO = 1024;
 
 interface Slot {
   real: string;
-  watcher: Deno.FsWatcher;
+  watcher: FolderWatch;
   /** The directory the watcher is on. */
   watched: DirStamp;
   /** Events seen so far and the names they changed. */
@@ -66,6 +67,7 @@ interface Slot {
   snapshotEvents: number;
   entries: number;
   bytes: number;
+  /** Resolves when the watcher has ended. */
   loop: Promise<void>;
   /** The read in progress, which requests arriving meanwhile may share. */
   pending: PendingScan | null;
@@ -125,6 +127,8 @@ export class ListingCache {
     const at = { real, anchor: dir.confinement.anchor };
     if (this.#closed) return await scanDirectory(at, options);
     this.#idle?.touch();
+    // Events of changes made so far reach their slots before anything is served.
+    flushWatchEvents();
     const slot = this.#slots.get(real);
     let now: DirStamp;
     try {
@@ -268,11 +272,18 @@ export class ListingCache {
   }
 
   #watch(real: string, before: DirStamp): Slot | null {
-    let watcher: Deno.FsWatcher;
+    let watcher: FolderWatch;
     let watched: DirStamp;
+    // Events go to the slot made below: none is reported before the next flush.
+    let slot: Slot | null = null;
     try {
-      // floor-exempt: a watch reads nothing; its events only name entries, which are lstat'ed through the floor.
-      watcher = Deno.watchFs(real, { recursive: false });
+      watcher = watchFolder(real, {
+        onEvent: (event) => slot?.changes.record(event),
+        onEnd: (err) => {
+          if (err !== null) log.debug(`listing cache: watcher of "${real}" failed`, err);
+          if (slot !== null) this.#ended(slot);
+        },
+      });
     } catch (err) {
       // Out of inotify watches, or no permission: serve uncached.
       log.debug(`listing cache: cannot watch "${real}"`, err);
@@ -285,7 +296,7 @@ export class ListingCache {
       watcher.close();
       throw err;
     }
-    const slot: Slot = {
+    slot = {
       real,
       watcher,
       watched,
@@ -294,12 +305,11 @@ export class ListingCache {
       snapshotEvents: -1,
       entries: 0,
       bytes: 0,
-      loop: Promise.resolve(),
+      loop: watcher.ended,
       pending: null,
     };
-    slot.loop = this.#follow(slot);
     this.#loops.add(slot.loop);
-    slot.loop.finally(() => this.#loops.delete(slot.loop));
+    slot.loop.finally(() => this.#loops.delete(watcher.ended));
     // Replaced while the watch was being made: which inode is watched is unknown.
     if (!isSameInode(before, watched)) {
       this.#release(slot);
@@ -310,13 +320,8 @@ export class ListingCache {
     return slot;
   }
 
-  async #follow(slot: Slot): Promise<void> {
-    try {
-      for await (const event of slot.watcher) slot.changes.record(event);
-    } catch (err) {
-      log.debug(`listing cache: watcher of "${slot.real}" failed`, err);
-    }
-    // The watcher ended (closed by us, or failed): nothing it covered may be served any more.
+  /** The watcher ended by itself (the folder is gone): nothing it covered may be served any more. */
+  #ended(slot: Slot): void {
     slot.changes.end();
     if (this.#slots.get(slot.real) === slot) this.#drop(slot);
   }
@@ -335,18 +340,14 @@ export class ListingCache {
     this.#release(slot);
   }
 
-  /** Closes a slot's watcher and remembers it until its loop (and so Deno's watch) has ended. */
+  /** Closes a slot's watcher and remembers it until it has ended. */
   #release(slot: Slot): void {
     const keys = [`p:${slot.real}`, `i:${inodeKey(slot.watched)}`];
     for (const key of keys) this.#closing.set(key, slot.loop);
     slot.loop.finally(() => {
       for (const key of keys) if (this.#closing.get(key) === slot.loop) this.#closing.delete(key);
     });
-    try {
-      slot.watcher.close();
-    } catch {
-      // Already closed (it ended by itself).
-    }
+    slot.watcher.close();
   }
 
   /** Counts a slot's bytes as they are now, evicts what no longer fits and arms the idle timer. */

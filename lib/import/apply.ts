@@ -92,7 +92,7 @@ export function writeUsers(kv: Deno.Kv, plan: Planned<DecodedUser, UserAction>[]
   const groups = [];
   for (const { item, action } of plan) {
     const u = item.user;
-    const label = `user ${u.id} "${u.username}"`;
+    const label = `user ${u.id} ${JSON.stringify(u.username)}`;
     const size = JSON.stringify(u).length;
     if (action.kind === "create") {
       groups.push({

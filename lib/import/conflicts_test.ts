@@ -174,3 +174,49 @@ Deno.test("import: two imports racing on one KV store leave every entity whole",
     assert.equal((await shares.listShares(kv, NOW)).length, 1000);
   });
 });
+
+/** The fixture with the bytes of `from` replaced by those of `to` (the same length in bytes). */
+function patchBytes(file: Uint8Array, from: string, to: Uint8Array): Uint8Array {
+  const needle = new TextEncoder().encode(from);
+  assert.equal(needle.length, to.length);
+  const at = file.findIndex((_, i) => needle.every((b, j) => file[i + j] === b));
+  assert.ok(at >= 0, `fixture holds ${from}`);
+  const f = new Uint8Array(file);
+  f.set(to, at);
+  return f;
+}
+
+Deno.test("import: a username that breaks the username rules is skipped and reported; one not in NFC is stored in NFC", async () => {
+  await withKv(async (kv) => {
+    const small = await fixture("small.db");
+    // alice gets a line break (the JSON escape \n), bob a decomposed "é" (b, e, U+0301: the bytes of "bob").
+    let file = patchBytes(small, '"username":"alice"', new TextEncoder().encode('"username":"al\\nc"'));
+    file = patchBytes(
+      file,
+      '"username":"bob"',
+      new Uint8Array([...new TextEncoder().encode('"username":"'), 0x65, 0xcc, 0x81, 0x22]),
+    );
+    const report = await importFilebrowser(kv, file, { now: NOW });
+    assert.deepEqual(report.users, { imported: 2, unchanged: 0, skipped: 1 });
+    assert.ok(
+      report.lines.includes(
+        'user 2 "al\\nc": skipped, its username breaks the username rules: username contains an invisible or ' +
+          "control character (U+000A)",
+      ),
+      report.lines.join("\n"),
+    );
+    assert.ok(
+      report.lines.some((l) => l.startsWith("share ") && l.endsWith('its owner "al\\nc" is not imported')),
+    );
+    assert.equal(await users.findUserByName(kv, "al\nc"), null);
+    assert.ok(
+      report.lines.includes(
+        'user 3 "e\u0301": imported as "\u00e9", the same name in NFC (the form logins use)',
+      ),
+    );
+    assert.equal((await users.findUser(kv, 3))?.username, "\u00e9");
+    // The names are checked again on a re-run: nothing changes.
+    const again = await importFilebrowser(kv, file, { now: NOW });
+    assert.deepEqual(again.users, { imported: 0, unchanged: 2, skipped: 1 });
+  });
+});

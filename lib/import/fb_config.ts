@@ -170,6 +170,11 @@ export function serverFlags(
   const a = auther?.value ?? {};
   if (auther && typeof a !== "object") throw new FbDataError(`${auther.where}: not an object`);
   if (authMethod === "proxy" && typeof a.header === "string" && a.header) add("--auth-header", a.header);
+  if (authMethod === "proxy") {
+    notes.push(
+      "--auth proxy: add --trusted-proxies with your proxy's address (filebrowser believed the header from anyone)",
+    );
+  }
   const hook = typeof a.command === "string" && a.command ? a.command : s.authHook;
   if (authMethod === "hook" && hook) add("--auth-command", hook);
   const rc = sub(a, "recaptcha");

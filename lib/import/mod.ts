@@ -10,7 +10,7 @@ import { removeDisplaced, writeShares, writeUsers } from "./apply.ts";
 import { decodeSettings, serverFlags } from "./fb_config.ts";
 import { type BadRule, decodeShare, decodeUser } from "./fb_decode.ts";
 import { FbDataError, readFbRecords } from "./fb_read.ts";
-import { planShares, planUsers, takeSnapshot } from "./plan.ts";
+import { planShares, planUsers, takeSnapshot, usernameProblem } from "./plan.ts";
 
 export { FbDataError } from "./fb_read.ts";
 export { BoltFormatError } from "../bbolt/db.ts";
@@ -98,7 +98,13 @@ export async function importFilebrowser(
     flags.push(`--min-password-length ${target.minimumPasswordLength}`);
   }
   for (const u of users) {
-    const who = `user ${u.user.id} "${u.user.username}"`;
+    const who = `user ${u.user.id} ${JSON.stringify(u.user.username)}`;
+    // Logins, signup and the user editor use the NFC form of a name: so does the imported user.
+    const nfc = u.user.username.normalize("NFC");
+    if (nfc !== u.user.username && usernameProblem(nfc) === null) {
+      lines.push(`${who}: imported as ${JSON.stringify(nfc)}, the same name in NFC (the form logins use)`);
+      u.user.username = nfc;
+    }
     if (u.unknown.length) lines.push(`${who}: unknown fields ${u.unknown.join(", ")}; not imported`);
     lines.push(...ruleLines(who, u.badRules));
   }
@@ -111,8 +117,10 @@ export async function importFilebrowser(
   let sharePlan = planShares(shares, userPlan, snap, options.replace === true, now);
   const verb = options.dryRun ? "would be" : "was";
   for (const p of userPlan) {
-    const who = `user ${p.item.user.id} "${p.item.user.username}"`;
-    if (p.action.kind === "skip") lines.push(`${who}: skipped, ${p.action.reason} (--replace overwrites)`);
+    const who = `user ${p.item.user.id} ${JSON.stringify(p.item.user.username)}`;
+    if (p.action.kind === "skip") {
+      lines.push(`${who}: skipped, ${p.action.reason}${p.action.final ? "" : " (--replace overwrites)"}`);
+    }
     if (p.action.kind === "update") lines.push(`${who}: ${verb} overwritten (--replace)`);
     if (p.action.kind === "replace") {
       lines.push(`${who}: existing users ${p.action.remove.join(", ")} ${verb} deleted (--replace)`);

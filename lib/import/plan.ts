@@ -1,8 +1,10 @@
 /**
  * Decides what an import does with each user and share against what KV already holds: create, leave alone
- * (already imported: re-running is a no-op), or a conflict that is skipped unless `replace` is set.
+ * (already imported: re-running is a no-op), or a conflict that is skipped unless `replace` is set. A user
+ * whose name breaks the username rules (lib/usernames.ts) is skipped whatever `replace` says.
  */
 import { homeScope } from "../users.ts";
+import { normalizeUsername } from "../usernames.ts";
 import { foldName, keys } from "../storage/keys.ts";
 import type { StoredShare } from "../storage/mod.ts";
 import type { Settings, StoredUser } from "../types.ts";
@@ -40,7 +42,8 @@ export type UserAction =
   | { kind: "update"; record: string; name: string; epoch: number }
   /** Other users hold the id or the name: delete them first (replace only). */
   | { kind: "replace"; remove: number[]; derivedScope?: string }
-  | { kind: "skip"; reason: string };
+  /** `final`: `replace` would not help (the record itself is refused). */
+  | { kind: "skip"; reason: string; final?: true };
 
 /** The action for one share. */
 export type ShareAction =
@@ -96,6 +99,17 @@ function derivedScope(u: StoredUser, settings: Settings, snap: Snapshot, claimed
   return derived;
 }
 
+/** Why a username cannot be used here (what signup or the user editor would answer), or null. */
+export function usernameProblem(name: string): string | null {
+  try {
+    // An NFC-only difference is no problem: the importer stores the NFC form (lib/import/mod.ts).
+    normalizeUsername(name);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** Plans the users: `replace` turns conflicts into updates or replacements. */
 export function planUsers(
   decoded: DecodedUser[],
@@ -107,6 +121,13 @@ export function planUsers(
   const seen = new Map<string, number>();
   return decoded.map((d) => {
     const u = d.user;
+    const broken = usernameProblem(u.username);
+    if (broken !== null) {
+      return {
+        item: d,
+        action: { kind: "skip", reason: `its username breaks the username rules: ${broken}`, final: true },
+      };
+    }
     const folded = foldName(u.username);
     const twin = seen.get(folded);
     if (twin !== undefined) {
@@ -167,7 +188,9 @@ export function planShares(
     }
     const owner = owners.get(s.userID);
     if (!owner) return skip(`its owner, user ${s.userID}, is not in the file`);
-    if (owner.action.kind === "skip") return skip(`its owner "${owner.item.user.username}" is not imported`);
+    if (owner.action.kind === "skip") {
+      return skip(`its owner ${JSON.stringify(owner.item.user.username)} is not imported`);
+    }
     const existing = snap.shares.get(s.hash);
     if (!existing) return { item: d, action: { kind: "create" } };
     if (sameShare(existing.value, s)) return { item: d, action: { kind: "unchanged" } };

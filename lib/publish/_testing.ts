@@ -28,7 +28,9 @@ export interface PublishFixture {
   dir: string;
   root: string;
   kv: Deno.Kv;
-  deps: PublishDeps & { config: { root: string; followExternalSymlinks: boolean; enableExec: boolean } };
+  deps: PublishDeps & {
+    config: { root: string; followExternalSymlinks: boolean; enableExec: boolean; publishNetwork: boolean };
+  };
   /** Build runs seen by the fake runner. */
   builds: { argv: string[]; cwd: string; user: string }[];
   settings: Settings;
@@ -70,7 +72,7 @@ export async function publishFixture(options: PublishFixtureOptions = {}): Promi
     return Promise.resolve({ code: options.buildCode ?? 0, output: `built ${argv.join(" ")}\n` });
   };
   const deps = {
-    config: { root, followExternalSymlinks: false, enableExec: options.exec ?? true },
+    config: { root, followExternalSymlinks: false, enableExec: options.exec ?? true, publishNetwork: false },
     kv,
     store,
     hooks: noopHooks,

@@ -1,14 +1,20 @@
 /**
- * The build command run after a publish. It is a seam: `AppDeps.buildRunner` takes any {@link BuildRunner}
- * (the confined command runner of the exec feature); without one, {@link commandBuildRunner} spawns the argv
- * directly. Either way it runs only when command execution is enabled (`--enable-exec`).
+ * The build command run after a publish, confined like every command (docs/publishing.md#the-build): the site
+ * folder is its only writable tree, there is no network unless `--publish-network`, the memory and process limits
+ * of commands apply, the whole process tree dies when the build ends or runs past BUILD_TIMEOUT_MS, and one build
+ * runs at a time. `AppDeps.buildRunner` may replace it (tests); without command execution nothing is built.
  */
+import type { ExecEnv } from "../runner/run.ts";
+import { commandEnv, runCommand } from "../runner/run.ts";
+import { Semaphore } from "../semaphore.ts";
 import type { StoredUser } from "../types.ts";
 
 /** Options of a build run. */
 export interface BuildRunOptions {
   /** Real path of the site folder. */
   cwd: string;
+  /** Real path of the files root: the sandbox mounts the site folder through the disk floor beneath it. */
+  anchor?: string;
   /** The user who scheduled the publish (the runner may apply their limits). */
   user: StoredUser;
 }
@@ -24,45 +30,46 @@ export type BuildRunner = (argv: string[], options: BuildRunOptions) => Promise<
 
 /** A build that runs longer is killed. */
 export const BUILD_TIMEOUT_MS = 10 * 60_000;
-/** Output kept in memory while a build runs (the log keeps a smaller tail). */
+/** Output kept of a build (the log keeps a smaller tail). */
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 
-async function collect(stream: ReadableStream<Uint8Array>, sink: (text: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  for await (const chunk of stream) sink(decoder.decode(chunk, { stream: true }));
-  sink(decoder.decode());
-}
+const queues = new WeakMap<ExecEnv, Semaphore>();
 
 /**
- * The default runner: spawns argv[0] in the site folder with a minimal environment (the server's variables, which
- * may hold secrets, are not passed on), stdout and stderr merged as they arrive, killed after BUILD_TIMEOUT_MS.
+ * The runner of a server with command execution: the argv runs confined in the site folder (with the sandbox of
+ * `exec`, or unconfined when the admin chose `--exec-unconfined`), after any build still running. Its output is
+ * stdout, then stderr, cut at 1 MiB.
  */
-export async function commandBuildRunner(argv: string[], options: BuildRunOptions): Promise<BuildResult> {
-  const [cmd, ...args] = argv;
-  const parts: string[] = [];
-  let size = 0;
-  const sink = (text: string) => {
-    if (size > MAX_OUTPUT_BYTES) return;
-    size += text.length;
-    parts.push(text);
+export function execBuildRunner(exec: ExecEnv, options: { network: boolean }): BuildRunner {
+  let queue = queues.get(exec);
+  if (!queue) queues.set(exec, queue = new Semaphore(1));
+  const one = queue;
+  // Unconfined means no namespaces at all: the network cannot be taken away there.
+  const env: ExecEnv = {
+    ...exec,
+    network: exec.sandbox ? options.network : true,
+    limits: { ...exec.limits, timeoutMs: BUILD_TIMEOUT_MS },
   };
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(cmd, {
-      args,
-      cwd: options.cwd,
-      clearEnv: true,
-      env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: options.cwd, LANG: "C.UTF-8" },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      signal: AbortSignal.timeout(BUILD_TIMEOUT_MS),
-    }).spawn();
-  } catch (err) {
-    // A missing program is the admin's configuration error: report it in the log, not as a server error.
-    return { code: 127, output: `Cannot run "${cmd}": ${(err as Error).message}\n` };
-  }
-  await Promise.all([collect(child.stdout, sink), collect(child.stderr, sink)]);
-  const status = await child.status;
-  return { code: status.code, output: parts.join("") };
+  return (argv, { cwd, anchor }) =>
+    one.run(async () => {
+      const parts: string[] = [];
+      let size = 0;
+      const r = await runCommand(env, {
+        argv,
+        scope: cwd,
+        anchor,
+        cwd,
+        env: commandEnv(cwd),
+        onLine: (line) => {
+          if (size > MAX_OUTPUT_BYTES) return;
+          size += line.length + 1;
+          parts.push(line + "\n");
+        },
+      });
+      if (r.stop === "timeout") {
+        parts.push(`The build ran longer than ${BUILD_TIMEOUT_MS / 60_000} minutes.\n`);
+      }
+      if (r.stop === "output") parts.push("The build printed more than the output limit.\n");
+      return { code: r.stop === "exit" ? r.code : r.code || 1, output: parts.join("") };
+    });
 }

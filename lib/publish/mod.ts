@@ -31,7 +31,7 @@ import {
 } from "./schedule.ts";
 import { contentRootPath, isSiteEnabled, scopedVpathOf, siteOf } from "./site.ts";
 
-export { type BuildResult, type BuildRunner, type BuildRunOptions, commandBuildRunner } from "./build.ts";
+export { type BuildResult, type BuildRunner, type BuildRunOptions, execBuildRunner } from "./build.ts";
 export {
   createPost,
   listArchetypes,

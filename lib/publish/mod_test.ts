@@ -80,6 +80,26 @@ Deno.test("createPost() expands the archetype into content/<section>/<slug>.md w
   }
 });
 
+Deno.test("createPost() takes no site title from a config symlinked out of the site folder", async () => {
+  const f = await publishFixture();
+  try {
+    await Deno.writeTextFile(`${f.dir}/elsewhere.toml`, 'title = "Not for your eyes"\n');
+    await Deno.remove(`${f.root}/site/hugo.toml`);
+    await Deno.symlink(`${f.dir}/elsewhere.toml`, `${f.root}/site/hugo.toml`);
+    const { path } = await createPost(f.req("writer"), {
+      archetype: "posts.md",
+      title: "Linked",
+      section: "",
+    });
+    const text = await Deno.readTextFile(`${f.root}${path}`);
+    assert.ok(!text.includes("Not for your eyes"), text);
+    // The fallback is the server's name, as without any config.
+    assert.ok(text.endsWith(`Welcome to ${f.settings.branding.name}\n`), text);
+  } finally {
+    await f.close();
+  }
+});
+
 Deno.test("createPost() refuses hostile and impossible input (table)", async () => {
   const f = await publishFixture();
   try {
@@ -258,9 +278,10 @@ Deno.test("validateSiteSettings() wants an existing folder inside the admin's sc
 
 Deno.test("a schedule survives a restart and two listening instances publish it once", async () => {
   const f = await publishFixture({ database: "kv.sqlite" });
-  const marker = `${f.dir}/builds.txt`;
+  // The build runs confined: the site folder is the only place it can write to.
+  const marker = `${f.root}/site/builds.txt`;
   try {
-    await f.setSite({ build: ["sh", "-c", `echo built >> '${marker}'`] });
+    await f.setSite({ build: ["sh", "-c", "echo built >> builds.txt"] });
     const path = "/site/content/posts/hello.md";
     const date = new Date(Date.now() + 1500).toISOString();
     const s = await schedulePost(f.req("writer"), { path, date });

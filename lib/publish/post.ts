@@ -6,36 +6,44 @@ import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from "../errors.ts";
 import { type EventHooks, withHooks } from "../hooks.ts";
 import { writeFileAtomic } from "../fs/atomic.ts";
+import { pinTarget, readDir, readTextFile } from "../fs/floor.ts";
 import { assertPermission, type GateContext, resolveScoped, scopedChild, scopeDirOf } from "../fs/gate.ts";
 import type { ScopedPath } from "../fs/gate.ts";
 import { cleanVpath } from "../fs/path.ts";
+import { type RecountDeps, recountUsage } from "../quota.ts";
+import type { ExecEnv } from "../runner/run.ts";
 import type { Store } from "../storage/mod.ts";
 import type { Archetype, FrontMatterFormat, Settings, StoredUser } from "../types.ts";
 import { BUILTIN_ARCHETYPES, expandArchetype, slugify } from "./archetype.ts";
-import { type BuildResult, type BuildRunner, commandBuildRunner } from "./build.ts";
+import { type BuildResult, type BuildRunner, execBuildRunner } from "./build.ts";
 import { addFrontMatter, editFrontMatter, findFrontMatter, type FrontMatterValues } from "./front_matter.ts";
 import { readFrontMatter } from "./front_matter.ts";
 import {
   archetypesRootPath,
   assertInContent,
-  readSiteTitle,
   resolveContent,
   scopedVpathOf,
   siteOf,
   siteRootReal,
 } from "./site.ts";
+import { readSiteTitle } from "./site_config.ts";
 
 /** What publishing needs from the app's dependencies. */
 export interface PublishDeps {
-  config: Pick<Config, "root" | "followExternalSymlinks" | "enableExec">;
+  config: Pick<Config, "root" | "followExternalSymlinks" | "enableExec" | "publishNetwork">;
   kv: Deno.Kv;
   store: Store;
   hooks: EventHooks;
   now: () => number;
   /** Whether path rules fold case under the root (`AppDeps.foldCase`). */
   foldCase: () => Promise<boolean>;
-  /** Runs the build command; default {@link commandBuildRunner}. Used only with exec enabled. */
+  /** How commands run: the build runs confined the same way (none: no build). */
+  exec?: ExecEnv | null;
+  /** Replaces the confined build of `exec` (tests). Used only with exec enabled. */
   buildRunner?: BuildRunner;
+  /** The usage cache and quota ledger: the site folder's usage is recounted after a build. */
+  usage?: RecountDeps["usage"];
+  quotaLedger?: RecountDeps["quotaLedger"];
 }
 
 /** One user's publishing request (or a scheduled run on their behalf). */
@@ -77,7 +85,9 @@ export function isoNow(now: number): string {
 
 async function readText(p: ScopedPath): Promise<string> {
   if ((p.stat?.size ?? 0) > MAX_POST_BYTES) throw new PayloadTooLargeError("post_too_large");
-  return await Deno.readTextFile(p.real);
+  // The file the gate checked, through the disk floor: a link swapped in since is refused (403), never read.
+  using pin = pinTarget(p);
+  return await readTextFile(pin);
 }
 
 async function archetypesDir(req: PublishRequest, gate: GateContext): Promise<ScopedPath | null> {
@@ -96,7 +106,8 @@ export async function listArchetypes(req: PublishRequest): Promise<Archetype[]> 
   const dir = await archetypesDir(req, gate);
   const names: string[] = [];
   if (dir) {
-    for await (const e of Deno.readDir(dir.real)) {
+    using folder = pinTarget(dir);
+    for await (const e of readDir(folder)) {
       if (e.name.startsWith(".") || names.length >= MAX_ARCHETYPES) continue;
       const child = await scopedChild(dir, e.name);
       if (child?.stat?.isFile) names.push(e.name);
@@ -219,10 +230,23 @@ export async function publishPost(
   if (!req.deps.config.enableExec || site.build.length === 0) return {};
   const cwd = await siteRootReal(req.deps.config.root, site);
   if (cwd === null) return { build: { code: 1, output: `The site folder "${site.path}" is missing\n` } };
-  const run = req.deps.buildRunner ?? commandBuildRunner;
+  const { exec, usage, quotaLedger } = req.deps;
+  const run = req.deps.buildRunner ??
+    (exec ? execBuildRunner(exec, { network: req.deps.config.publishNetwork }) : null);
+  if (!run) return { build: { code: 1, output: "Command execution is not set up on this server\n" } };
   try {
-    return { build: await run(site.build, { cwd, user: req.user }) };
+    // floor-exempt: the files root's real path, the anchor the sandbox's mount of the site is opened beneath.
+    const anchor = await Deno.realPath(req.deps.config.root);
+    return { build: await run(site.build, { cwd, anchor, user: req.user }) };
   } catch (err) {
     return { build: { code: 1, output: `Cannot run the build command: ${(err as Error).message}\n` } };
+  } finally {
+    // What the build wrote counts against the quotas of the scopes around the site folder.
+    if (usage && quotaLedger) {
+      await recountUsage(
+        { usage, quotaLedger },
+        scopeDirOf({ root: req.deps.config.root, user: { scope: site.path } }),
+      );
+    }
   }
 }

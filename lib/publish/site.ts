@@ -8,7 +8,6 @@ import { type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts"
 import { cleanVpath, isSameOrInside } from "../fs/path.ts";
 import { normalizeSiteSettings } from "../settings.ts";
 import type { Settings, SiteSettings, StoredUser } from "../types.ts";
-import { readTopLevel } from "./front_matter.ts";
 
 /** The site settings of a settings record, normalised. */
 export function siteOf(settings: Settings): SiteSettings {
@@ -62,48 +61,15 @@ export function assertInContent(content: ScopedPath, p: ScopedPath): void {
 /** Real path of the site folder (the build's working directory); null when it is missing or leaves the root. */
 export async function siteRootReal(root: string, site: SiteSettings): Promise<string | null> {
   try {
+    // floor-exempt: real paths only (the build's working directory), the site folder checked to lie in the root.
     const rootReal = await Deno.realPath(root);
+    // floor-exempt: as above.
     const real = await Deno.realPath(`${rootReal}${site.path === "/" ? "" : site.path}`);
     return isSameOrInside(rootReal, real) ? real : null;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
-}
-
-const HUGO_CONFIGS: [string, "toml" | "yaml" | "json"][] = [
-  ["hugo.toml", "toml"],
-  ["hugo.yaml", "yaml"],
-  ["hugo.yml", "yaml"],
-  ["hugo.json", "json"],
-  ["config.toml", "toml"],
-  ["config.yaml", "yaml"],
-  ["config.yml", "yaml"],
-  ["config.json", "json"],
-];
-
-/** The site title from the Hugo config in the site folder (`{{ .Site.Title }}`), or `fallback`. */
-export async function readSiteTitle(siteReal: string | null, fallback: string): Promise<string> {
-  if (siteReal === null) return fallback;
-  for (const [name, format] of HUGO_CONFIGS) {
-    let text: string;
-    try {
-      const info = await Deno.stat(`${siteReal}/${name}`);
-      if (!info.isFile || info.size > 1024 * 1024) continue;
-      text = await Deno.readTextFile(`${siteReal}/${name}`);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) continue;
-      throw err;
-    }
-    if (format !== "json") return readTopLevel(text, format, "title") ?? fallback;
-    try {
-      const title = (JSON.parse(text) as Record<string, unknown>).title;
-      return typeof title === "string" ? title : fallback;
-    } catch {
-      return fallback; // A broken config is Hugo's to report.
-    }
-  }
-  return fallback;
 }
 
 /**

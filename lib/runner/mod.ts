@@ -7,6 +7,7 @@ import type { Config } from "../../config.ts";
 import type { ExecStatus } from "../types.ts";
 import { type ExecEnv, OUTPUT_LIMITS } from "./run.ts";
 import { type ProbeResult, probeSandbox } from "./sandbox.ts";
+import { closeFromOnExec } from "../fs/floor.ts";
 
 export { commandEnv, type ExecEnv, runCommand } from "./run.ts";
 export type { RunResult } from "./run.ts";
@@ -34,7 +35,10 @@ export interface ExecSetup {
 
 /** Builds the ExecEnv from the config (null when exec is off); throws ExecUnavailableError when it cannot be confined. */
 export async function createExecEnv(
-  config: Pick<Config, "enableExec" | "execUnconfined" | "execNetwork" | "execTimeout" | "execMaxProcesses">,
+  config: Pick<
+    Config,
+    "enableExec" | "execUnconfined" | "execNetwork" | "execTimeout" | "execMaxProcesses" | "execMaxMemory"
+  >,
   options: { probe?: () => Promise<ProbeResult> } = {},
 ): Promise<ExecSetup> {
   if (!config.enableExec) return { exec: null, warnings: [] };
@@ -43,8 +47,15 @@ export async function createExecEnv(
   const limits = {
     timeoutMs: config.execTimeout * 1000,
     maxProcesses: config.execMaxProcesses,
+    maxMemory: config.execMaxMemory,
     ...OUTPUT_LIMITS,
   };
+  // Also done before every spawn; here it tells whether it can be done at all.
+  if (!closeFromOnExec()) {
+    warnings.push(
+      "descriptors the server inherited cannot be closed for commands (needs Linux, glibc and --allow-ffi)",
+    );
+  }
   if (!probe.ok) {
     if (!config.execUnconfined) {
       throw new ExecUnavailableError(
@@ -61,16 +72,24 @@ export async function createExecEnv(
       "commands have no process limit: run the server as a non-root user, or give it a writable pids cgroup",
     );
   }
+  if (probe.sandbox.memoryLimit === "none") {
+    warnings.push(
+      "commands have no memory limit: install prlimit (util-linux), or give the server a memory cgroup",
+    );
+  }
   return { exec: { sandbox: probe.sandbox, network: config.execNetwork, limits }, warnings };
 }
 
 /** The read-only status shown to admins. */
 export function execStatusOf(exec: ExecEnv | null | undefined): ExecStatus {
-  if (!exec) return { mode: "disabled", sandbox: "", processLimit: "none", network: false };
+  if (!exec) {
+    return { mode: "disabled", sandbox: "", processLimit: "none", memoryLimit: "none", network: false };
+  }
   return {
     mode: exec.sandbox ? "confined" : "unconfined",
     sandbox: exec.sandbox?.version ?? "",
     processLimit: exec.sandbox?.processLimit ?? "none",
+    memoryLimit: exec.sandbox?.memoryLimit ?? "none",
     network: exec.network,
   };
 }

@@ -8,14 +8,16 @@ const CONFIG = {
   execNetwork: false,
   execTimeout: 300,
   execMaxProcesses: 64,
+  execMaxMemory: 1024 ** 3,
 };
 const SANDBOX: Sandbox = {
   bwrap: "/usr/bin/bwrap",
   version: "bubblewrap 0.8.0",
   topLevel: [],
   processLimit: "rlimit",
+  memoryLimit: "rlimit",
   prlimit: "/usr/bin/prlimit",
-  cgroupParent: null,
+  cgroups: { pids: null, memory: null, version: { pids: null, memory: null } },
 };
 const works = (sandbox = SANDBOX) => () => Promise.resolve<ProbeResult>({ ok: true, sandbox });
 const broken = () =>
@@ -40,15 +42,20 @@ Deno.test("createExecEnv(): a working sandbox confines, with the configured limi
   });
   assert.equal(exec?.sandbox, SANDBOX);
   assert.equal(exec?.limits.timeoutMs, 90_000);
+  assert.equal(exec?.limits.maxMemory, 1024 ** 3);
   assert.deepEqual(warnings, []);
   assert.deepEqual(execStatusOf(exec), {
     mode: "confined",
     sandbox: "bubblewrap 0.8.0",
     processLimit: "rlimit",
+    memoryLimit: "rlimit",
     network: true,
   });
-  const none = await createExecEnv(CONFIG, { probe: works({ ...SANDBOX, processLimit: "none" }) });
+  const none = await createExecEnv(CONFIG, {
+    probe: works({ ...SANDBOX, processLimit: "none", memoryLimit: "none" }),
+  });
   assert.match(none.warnings[0], /no process limit/);
+  assert.match(none.warnings[1], /no memory limit/);
 });
 
 Deno.test("createExecEnv(): without a sandbox it refuses, unless --exec-unconfined (then it warns)", async () => {

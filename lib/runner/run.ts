@@ -4,13 +4,16 @@
  * killed on timeout, on overflow, or when the caller goes away. Output comes as lines: all of stdout, then stderr.
  */
 import { log } from "../log.ts";
-import { createPidsGroup, type PidsGroup } from "./cgroup.ts";
+import { closeFromOnExec, inheritOnce, type Pin, pinObject } from "../fs/floor.ts";
+import { type CommandGroup, createCommandGroup } from "./cgroup.ts";
 import { type Sandbox, sandboxArgv } from "./sandbox.ts";
 
 /** Limits that apply to every command. */
 export interface ExecLimits {
   timeoutMs: number;
   maxProcesses: number;
+  /** Bytes of memory of one command (a memory cgroup for all its processes, RLIMIT_DATA for each). */
+  maxMemory: number;
   /** Output lines (stdout + stderr) before the command is stopped. */
   maxLines: number;
   /** Output bytes (stdout + stderr) before the command is stopped. */
@@ -47,6 +50,11 @@ export interface RunOptions {
   argv: string[];
   /** Real path of the user's scope (the writable tree of the sandbox). */
   scope: string;
+  /**
+   * The files root the scope lies beneath (the disk floor's anchor): the sandbox then mounts the scope through a
+   * descriptor the floor opened without following links. "" or absent: mounted by path.
+   */
+  anchor?: string;
   /** Real path of the working directory. */
   cwd: string;
   env: Record<string, string>;
@@ -99,16 +107,31 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>, count: 
   if (rest !== "") yield* pieces(rest.replace(/\r$/, ""));
 }
 
-function spawnArgv(exec: ExecEnv, options: RunOptions, group: PidsGroup | null): string[] {
+function spawnArgv(
+  exec: ExecEnv,
+  options: RunOptions,
+  group: CommandGroup | null,
+  scopePin: Pin | null,
+): string[] {
   if (!exec.sandbox) return options.argv;
   return sandboxArgv(exec.sandbox, {
     scope: options.scope,
+    scopeFd: scopePin?.fd,
     cwd: options.cwd,
     argv: options.argv,
     network: exec.network,
     maxProcesses: exec.limits.maxProcesses,
-    cgroup: group?.dir,
+    maxMemory: exec.limits.maxMemory,
+    cgroups: group?.dirs,
   });
+}
+
+/** The command's cgroups: pids in "cgroup" process-limit mode, memory wherever a memory cgroup can be made. */
+async function commandGroupOf(sandbox: Sandbox, limits: ExecLimits): Promise<CommandGroup | null> {
+  const maxPids = sandbox.processLimit === "cgroup" ? limits.maxProcesses : undefined;
+  const maxMemory = sandbox.memoryLimit === "cgroup" ? limits.maxMemory : undefined;
+  if (!maxPids && !maxMemory) return null;
+  return await createCommandGroup({ parents: sandbox.cgroups, maxPids, maxMemory });
 }
 
 /** Runs a command to its end (or until a limit or the caller stops it) and reports how it ended. */
@@ -116,12 +139,19 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   const lines: string[] = [];
   const emit = options.onLine ?? ((l: string) => void lines.push(l));
   const sandbox = exec.sandbox;
-  const group = sandbox?.processLimit === "cgroup" && sandbox.cgroupParent
-    ? await createPidsGroup(sandbox.cgroupParent, exec.limits.maxProcesses)
-    : null;
+  const group = sandbox ? await commandGroupOf(sandbox, exec.limits) : null;
   let child: Deno.ChildProcess;
+  // The scope folder pinned by the disk floor (403 when it leads through a link now), inherited by bwrap only.
+  let scopePin: Pin | null = null;
+  let spawning = false;
   try {
-    const argv = spawnArgv(exec, options, group);
+    if (sandbox && options.anchor) scopePin = pinObject(options.anchor, options.scope);
+    const argv = spawnArgv(exec, options, group, scopePin);
+    spawning = true;
+    // Descriptors the server inherited or a native library opened without O_CLOEXEC must not reach the command
+    // (an open database or listening socket would cross every mount of the sandbox).
+    closeFromOnExec();
+    if (scopePin) inheritOnce(scopePin);
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       // Unconfined commands get the working directory from us; bwrap sets it inside the sandbox.
@@ -134,9 +164,12 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
       // Own session and process group: the whole tree can be killed at once.
       detached: true,
     }).spawn();
+    // bwrap has its own copy of the descriptor now (and closes it once mounted).
+    scopePin?.close();
   } catch (err) {
     await group?.remove();
-    if (err instanceof Deno.errors.NotFound) {
+    scopePin?.close();
+    if (err instanceof Deno.errors.NotFound && spawning) {
       emit(`${options.argv[0]}: command not found`);
       return { code: 127, stop: "exit", lines };
     }
@@ -219,7 +252,7 @@ export async function runCommand(exec: ExecEnv, options: RunOptions): Promise<Ru
   err.cancel().catch(() => {});
   options.signal?.removeEventListener("abort", onAbort);
   // Awaited: a process that exits right after its last command must not leave the group behind.
-  if (group) await group.remove().catch((e) => log.debug(`cannot remove cgroup ${group.dir}`, e));
+  if (group) await group.remove().catch((e) => log.debug(`cannot remove cgroups ${group.dirs}`, e));
   const code = status.signal ? 128 + signalNumber(status.signal) : status.code;
   return { code, stop, lines };
 }

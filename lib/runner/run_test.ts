@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { commandEnv, type ExecEnv, MAX_LINE, runCommand } from "./run.ts";
 import { probeSandbox } from "./sandbox.ts";
 
-const LIMITS = { timeoutMs: 10_000, maxProcesses: 32, maxLines: 1000, maxBytes: 1_000_000 };
+const LIMITS = {
+  timeoutMs: 10_000,
+  maxProcesses: 32,
+  maxMemory: 1024 ** 3,
+  maxLines: 1000,
+  maxBytes: 1_000_000,
+};
 const UNCONFINED: ExecEnv = { sandbox: null, network: false, limits: LIMITS };
 
 async function inTemp(fn: (dir: string) => Promise<void>): Promise<void> {
@@ -128,5 +134,33 @@ Deno.test("runCommand() in the sandbox: same lines and status, and nothing outli
     assert.equal(r.code, 4);
     await new Promise((res) => setTimeout(res, 1500));
     assert.equal(await Deno.stat(`${dir}/late`).then(() => true, () => false), false);
+  });
+});
+
+Deno.test("runCommand() mounts the scope the disk floor opened: a scope swapped for a link is refused, never mounted", async () => {
+  const probe = await probeSandbox();
+  assert.ok(probe.ok);
+  await inTemp(async (root) => {
+    await Deno.mkdir(`${root}/files/alice`, { recursive: true });
+    await Deno.mkdir(`${root}/outside`);
+    await Deno.writeTextFile(`${root}/outside/secret`, "SECRET");
+    const exec: ExecEnv = { sandbox: probe.sandbox, network: false, limits: LIMITS };
+    const scope = `${root}/files/alice`;
+    const run = () =>
+      runCommand(exec, {
+        argv: sh("ls; echo x > written"),
+        scope,
+        anchor: `${root}/files`,
+        cwd: scope,
+        env: commandEnv(scope),
+      });
+    const ok = await run();
+    assert.equal(ok.code, 0);
+    assert.equal(await Deno.readTextFile(`${scope}/written`), "x\n");
+    // The scope folder swapped for a link to outside after it was checked: 403, nothing written outside.
+    await Deno.rename(scope, `${scope}.real`);
+    await Deno.symlink(`${root}/outside`, scope);
+    await assert.rejects(run(), (err: unknown) => (err as { status?: number }).status === 403);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(`${root}/outside`))).map((e) => e.name), ["secret"]);
   });
 });

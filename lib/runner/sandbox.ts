@@ -1,12 +1,12 @@
 /**
  * Confinement of commands with bubblewrap. `probeSandbox()` runs once at start: it finds `bwrap`, checks that it
- * can create namespaces here and decides how the process limit is enforced. `sandboxArgv()` builds the argv of one
- * confined command: the user's scope is the only writable tree (mounted at its own path, so HOME, the working
- * directory, `$FILE` and `$DESTINATION` mean the same inside and outside), `/usr` and a few files of `/etc` are
- * read-only, `/tmp` is private, and there are new user, PID, IPC, UTS, cgroup and (unless allowed) network
- * namespaces.
+ * can create namespaces here and decides how the process and memory limits are enforced. `sandboxArgv()` builds
+ * the argv of one confined command: the user's scope is the only writable tree (mounted at its own path, so HOME,
+ * the working directory, `$FILE` and `$DESTINATION` mean the same inside and outside), `/usr` and a few files of
+ * `/etc` are read-only, `/tmp` and `/dev/shm` are small private tmpfs, `/dev` is read-only, and there are new
+ * user, PID, IPC, UTS, cgroup and (unless allowed) network namespaces.
  */
-import { findPidsCgroup } from "./cgroup.ts";
+import { type CgroupParents, createCommandGroup, findCgroups } from "./cgroup.ts";
 
 /** How the number of processes of one command is capped. */
 export type ProcessLimit =
@@ -15,6 +15,15 @@ export type ProcessLimit =
   /** A pids cgroup per command (the server runs as root, which RLIMIT_NPROC does not bind). */
   | "cgroup"
   /** Neither is available: only the time and output limits apply. */
+  | "none";
+
+/** How the memory of one command is capped. */
+export type MemoryLimit =
+  /** A memory cgroup per command (all its processes together), plus RLIMIT_DATA per process when prlimit exists. */
+  | "cgroup"
+  /** RLIMIT_DATA per process, set by `prlimit` inside the sandbox. */
+  | "rlimit"
+  /** Neither cgroups nor prlimit: no memory limit. */
   | "none";
 
 /** What the start-up probe learnt about confinement on this host. */
@@ -26,16 +35,22 @@ export interface Sandbox {
   /** Top-level entries of the host recreated inside: symlinks into /usr (merged /usr) or read-only directories. */
   topLevel: { name: string; link: string | null }[];
   processLimit: ProcessLimit;
-  /** Absolute path of `prlimit` (used inside the sandbox in "rlimit" mode). */
+  memoryLimit: MemoryLimit;
+  /** Absolute path of `prlimit` (run inside the sandbox: RLIMIT_DATA, RLIMIT_NPROC in "rlimit" mode, no cores). */
   prlimit: string | null;
-  /** The pids cgroup under which each command gets its own group ("cgroup" mode). */
-  cgroupParent: string | null;
+  /** The cgroups under which each command gets its own groups (pids: "cgroup" process limit; memory). */
+  cgroups: CgroupParents;
 }
 
 /** What one confined command needs. */
 export interface SandboxOptions {
   /** Real path of the user's scope: bound read-write at the same path. */
   scope: string;
+  /**
+   * A descriptor of the scope folder the command inherits (the disk floor's pin): bound with `--bind-fd`, so a
+   * scope swapped for a link after it was checked is not what gets mounted. Without it, `scope` is bound by path.
+   */
+  scopeFd?: number;
   /** Real path of the working directory, inside `scope`. */
   cwd: string;
   /** Program and arguments. */
@@ -43,8 +58,10 @@ export interface SandboxOptions {
   /** Keep the host network (`--exec-network`). */
   network: boolean;
   maxProcesses: number;
-  /** The command's own pids cgroup ("cgroup" mode). */
-  cgroup?: string;
+  /** Bytes of data one process may map (RLIMIT_DATA); the memory cgroup caps the whole command. */
+  maxMemory: number;
+  /** The command's own cgroups (pids, memory), joined before bwrap starts. */
+  cgroups?: string[];
 }
 
 /** Files of /etc a shell, coreutils and git need. Never shadow, gshadow or sudoers. Each bind costs time. */
@@ -74,6 +91,8 @@ const NETWORK_ETC_FILES = [
 const TOP_LEVEL = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
 /** Size of the private /tmp (a tmpfs, so it is memory). */
 const TMP_BYTES = 64 * 1024 * 1024;
+/** Size of /dev/shm (POSIX shared memory and semaphores need it to exist; it is memory too). */
+const SHM_BYTES = 16 * 1024 * 1024;
 const BWRAP_PATHS = ["/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap"];
 const PRLIMIT_PATHS = ["/usr/bin/prlimit", "/bin/prlimit"];
 
@@ -106,22 +125,47 @@ export function sandboxArgv(sandbox: Sandbox, options: SandboxOptions): string[]
     args.push("--ro-bind-try", `/etc/${f}`, `/etc/${f}`);
   }
   args.push("--proc", "/proc", "--dev", "/dev", "--size", String(TMP_BYTES), "--tmpfs", "/tmp");
+  // bwrap's /dev is a tmpfs as large as half the host's memory: the writable part is a small /dev/shm instead.
+  args.push("--size", String(SHM_BYTES), "--tmpfs", "/dev/shm");
   // The scope last: it may lie under /tmp (or anywhere), and a later mount wins.
-  args.push("--bind", options.scope, options.scope);
+  if (options.scopeFd !== undefined && options.scopeFd >= 0) {
+    args.push("--bind-fd", String(options.scopeFd), options.scope);
+  } else args.push("--bind", options.scope, options.scope);
   // Nothing else is writable: the root of the sandbox becomes read-only once every mount point exists, and so
-  // does /proc (a server running as root runs commands as uid 0 without capabilities, which /proc/sys would
-  // still let write host-wide settings such as kernel.core_pattern).
-  args.push("--remount-ro", "/", "--remount-ro", "/proc", "--chdir", options.cwd, "--");
-  if (sandbox.processLimit === "rlimit" && sandbox.prlimit) {
-    const n = String(options.maxProcesses);
-    args.push(sandbox.prlimit, `--nproc=${n}:${n}`, "--core=0", "--");
+  // do /dev (device nodes still work) and /proc (a server running as root runs commands as uid 0 without
+  // capabilities, which /proc/sys would still let write host-wide settings such as kernel.core_pattern).
+  args.push(
+    "--remount-ro",
+    "/",
+    "--remount-ro",
+    "/dev",
+    "--remount-ro",
+    "/proc",
+    "--chdir",
+    options.cwd,
+    "--",
+  );
+  if (sandbox.prlimit) {
+    const data = String(options.maxMemory);
+    args.push(sandbox.prlimit, `--data=${data}:${data}`);
+    if (sandbox.processLimit === "rlimit") {
+      const n = String(options.maxProcesses);
+      args.push(`--nproc=${n}:${n}`);
+    }
+    args.push("--core=0", "--");
   }
   args.push(...options.argv);
-  if (options.cgroup) {
-    // Join the command's pids cgroup before bwrap forks anything, then become bwrap (same pid).
-    return ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', options.cgroup, ...args];
-  }
-  return args;
+  return joinCgroups(options.cgroups ?? [], args);
+}
+
+/**
+ * Wraps `argv` so that it joins the cgroups before anything runs: a shell writes its own pid into each group's
+ * `cgroup.procs`, then becomes the program (same pid, so every process bwrap forks is in the groups too).
+ */
+export function joinCgroups(dirs: string[], argv: string[]): string[] {
+  if (dirs.length === 0) return argv;
+  const joins = dirs.map((_, i) => `echo $$ > "$${i + 1}/cgroup.procs"`).join(" && ");
+  return ["/bin/sh", "-c", `${joins} && shift ${dirs.length} && exec "$@"`, "fb-cgroup", ...dirs, ...argv];
 }
 
 async function firstExisting(paths: string[]): Promise<string | null> {
@@ -147,29 +191,58 @@ export type ProbeResult = { ok: true; sandbox: Sandbox } | { ok: false; reason: 
 
 /**
  * Finds bwrap and checks that it can create namespaces here (by running `true` confined in a temp scope), and
- * decides the process limit: RLIMIT_NPROC when the server is not root, a pids cgroup when it is root.
+ * decides the limits: processes by RLIMIT_NPROC when the server is not root, by a pids cgroup when it is root;
+ * memory by a memory cgroup where one can be created, always also by RLIMIT_DATA where prlimit exists.
  */
-export async function probeSandbox(options: { uid?: number } = {}): Promise<ProbeResult> {
+export async function probeSandbox(
+  options: { uid?: number; findCgroups?: () => Promise<CgroupParents> } = {},
+): Promise<ProbeResult> {
   const bwrap = await firstExisting(BWRAP_PATHS);
   if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed" };
   const version = await new Deno.Command(bwrap, { args: ["--version"], stdout: "piped", stderr: "null" })
     .output().then((o) => new TextDecoder().decode(o.stdout).trim(), () => "");
   const uid = options.uid ?? Deno.uid() ?? 0;
   const prlimit = await firstExisting(PRLIMIT_PATHS);
-  const cgroupParent = uid === 0 ? await findPidsCgroup() : null;
+  const found = await (options.findCgroups ?? findCgroups)();
+  // RLIMIT_NPROC does not bind root; a pids cgroup does (a non-root server keeps the rlimit, which needs nothing).
+  const base = { bwrap, version: version || "bubblewrap", topLevel: await topLevelEntries(), prlimit };
+  let sandbox = withCgroups(base, uid, {
+    pids: uid === 0 ? found.pids : null,
+    memory: found.memory,
+    version: { pids: uid === 0 ? found.version.pids : null, memory: found.version.memory },
+  });
+  const failed = await tryTrue(sandbox, []);
+  if (failed !== null) return { ok: false, reason: `bwrap cannot create a sandbox here: ${failed}` };
+  if (sandbox.cgroups.pids || sandbox.cgroups.memory) {
+    // Creating a group is not joining it (delegated cgroup v2 needs rights on the common ancestor too).
+    const group = await createCommandGroup({ parents: sandbox.cgroups, maxPids: 8, maxMemory: PROBE_MEMORY })
+      .catch(() => null);
+    const joined = group !== null && await tryTrue(sandbox, group.dirs) === null;
+    await group?.remove();
+    if (!joined) sandbox = withCgroups(base, uid, NO_CGROUPS);
+  }
+  return { ok: true, sandbox };
+}
+
+const PROBE_MEMORY = 256 * 1024 * 1024;
+const NO_CGROUPS: CgroupParents = { pids: null, memory: null, version: { pids: null, memory: null } };
+
+function withCgroups(
+  base: Omit<Sandbox, "cgroups" | "processLimit" | "memoryLimit">,
+  uid: number,
+  cgroups: CgroupParents,
+): Sandbox {
   const processLimit: ProcessLimit = uid !== 0
-    ? (prlimit ? "rlimit" : "none")
-    : cgroupParent
+    ? (base.prlimit ? "rlimit" : "none")
+    : cgroups.pids
     ? "cgroup"
     : "none";
-  const sandbox: Sandbox = {
-    bwrap,
-    version: version || "bubblewrap",
-    topLevel: await topLevelEntries(),
-    processLimit,
-    prlimit,
-    cgroupParent,
-  };
+  const memoryLimit: MemoryLimit = cgroups.memory ? "cgroup" : base.prlimit ? "rlimit" : "none";
+  return { ...base, processLimit, memoryLimit, cgroups };
+}
+
+/** Runs `true` confined in a temp scope (in the given cgroups): null when it worked, else the first error line. */
+async function tryTrue(sandbox: Sandbox, cgroups: string[]): Promise<string | null> {
   const dir = await Deno.makeTempDir({ prefix: "fb-probe-" });
   try {
     const argv = sandboxArgv(sandbox, {
@@ -178,6 +251,8 @@ export async function probeSandbox(options: { uid?: number } = {}): Promise<Prob
       argv: ["true"],
       network: false,
       maxProcesses: 8,
+      maxMemory: PROBE_MEMORY,
+      cgroups,
     });
     const out = await new Deno.Command(argv[0], {
       args: argv.slice(1),
@@ -187,12 +262,9 @@ export async function probeSandbox(options: { uid?: number } = {}): Promise<Prob
       stdout: "null",
       stderr: "piped",
     }).output();
-    if (!out.success) {
-      const why = new TextDecoder().decode(out.stderr).trim().split("\n")[0] || `exit ${out.code}`;
-      return { ok: false, reason: `bwrap cannot create a sandbox here: ${why}` };
-    }
+    if (out.success) return null;
+    return new TextDecoder().decode(out.stderr).trim().split("\n")[0] || `exit ${out.code}`;
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
-  return { ok: true, sandbox };
 }

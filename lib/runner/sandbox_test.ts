@@ -6,14 +6,16 @@ const SANDBOX: Sandbox = {
   version: "bubblewrap 0.8.0",
   topLevel: [{ name: "bin", link: "usr/bin" }, { name: "lib", link: null }],
   processLimit: "none",
-  prlimit: "/usr/bin/prlimit",
-  cgroupParent: null,
+  memoryLimit: "rlimit",
+  prlimit: null,
+  cgroups: { pids: null, memory: null, version: { pids: null, memory: null } },
 };
 const OPTIONS = {
   scope: "/srv/files/alice",
   cwd: "/srv/files/alice/sub",
   argv: ["ls", "-la", "a;b"],
   network: false,
+  maxMemory: 1 << 30,
 };
 
 function pairs(argv: string[], flag: string): string[][] {
@@ -31,9 +33,13 @@ Deno.test("sandboxArgv() binds only the scope writable, at its own path, and end
   assert.deepEqual(pairs(argv, "--symlink"), [["usr/bin", "/bin"]]);
   assert.deepEqual(argv.slice(-4), ["--", "ls", "-la", "a;b"]);
   assert.equal(argv[argv.indexOf("--chdir") + 1], "/srv/files/alice/sub");
-  // The root is made read-only after the last mount.
+  // The root is made read-only after the last mount, and so are /dev and /proc.
   assert.ok(argv.indexOf("--remount-ro") > argv.indexOf("--bind"));
-  assert.deepEqual(pairs(argv, "--remount-ro").map(([dir]) => dir), ["/", "/proc"]);
+  assert.deepEqual(pairs(argv, "--remount-ro").map(([dir]) => dir), ["/", "/dev", "/proc"]);
+  // /tmp and /dev/shm are tmpfs of a fixed size (their pages are memory).
+  const tmpfs = argv.flatMap((a, i) => a === "--tmpfs" ? [[argv[i - 2], argv[i - 1], argv[i + 1]]] : []);
+  assert.deepEqual(tmpfs.map(([size, , dir]) => [size, dir]), [["--size", "/tmp"], ["--size", "/dev/shm"]]);
+  assert.ok(tmpfs.every(([, bytes]) => Number(bytes) > 0 && Number(bytes) <= 64 * 1024 * 1024));
   for (const flag of ["--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net"]) {
     assert.ok(argv.includes(flag), flag);
   }
@@ -52,11 +58,13 @@ Deno.test("sandboxArgv() keeps the network only when asked, with resolv.conf and
   assert.ok(!etc.some((p) => /shadow|sudoers/.test(p)), etc.join(" "));
 });
 
-Deno.test("sandboxArgv() wraps the command in prlimit (rlimit mode) or joins a cgroup first (cgroup mode)", () => {
-  const rl = sandboxArgv({ ...SANDBOX, processLimit: "rlimit" }, { ...OPTIONS, maxProcesses: 12 });
-  assert.deepEqual(rl.slice(-8), [
+Deno.test("sandboxArgv() wraps the command in prlimit (data, and processes in rlimit mode) and joins cgroups first", () => {
+  const prlimit = { ...SANDBOX, prlimit: "/usr/bin/prlimit" };
+  const rl = sandboxArgv({ ...prlimit, processLimit: "rlimit" }, { ...OPTIONS, maxProcesses: 12 });
+  assert.deepEqual(rl.slice(-9), [
     "--",
     "/usr/bin/prlimit",
+    "--data=1073741824:1073741824",
     "--nproc=12:12",
     "--core=0",
     "--",
@@ -64,17 +72,36 @@ Deno.test("sandboxArgv() wraps the command in prlimit (rlimit mode) or joins a c
     "-la",
     "a;b",
   ]);
-  const cg = sandboxArgv({ ...SANDBOX, processLimit: "cgroup" }, {
+  const groups = ["/sys/fs/cgroup/pids/fb-exec-1", "/sys/fs/cgroup/memory/fb-exec-2"];
+  const cg = sandboxArgv({ ...prlimit, processLimit: "cgroup" }, {
     ...OPTIONS,
     maxProcesses: 12,
-    cgroup: "/sys/fs/cgroup/pids/fb-exec-1",
+    cgroups: groups,
   });
-  assert.deepEqual(cg.slice(0, 5), [
+  assert.deepEqual(cg.slice(0, 7), [
     "/bin/sh",
     "-c",
-    'echo $$ > "$0/cgroup.procs" && exec "$@"',
-    "/sys/fs/cgroup/pids/fb-exec-1",
+    'echo $$ > "$1/cgroup.procs" && echo $$ > "$2/cgroup.procs" && shift 2 && exec "$@"',
+    "fb-cgroup",
+    ...groups,
     "/usr/bin/bwrap",
+  ]);
+  assert.deepEqual(cg.slice(-8), [
+    "--",
+    "/usr/bin/prlimit",
+    "--data=1073741824:1073741824",
+    "--core=0",
+    "--",
+    "ls",
+    "-la",
+    "a;b",
+  ]);
+  // Without prlimit the argv runs as it is.
+  assert.deepEqual(sandboxArgv(SANDBOX, { ...OPTIONS, maxProcesses: 12 }).slice(-4), [
+    "--",
+    "ls",
+    "-la",
+    "a;b",
   ]);
 });
 
@@ -100,6 +127,7 @@ Deno.test("the rlimit mode caps processes for a server that is not root", async 
         argv: ["sh", "-c", `for i in $(seq ${n}); do sleep 1 & done; echo spawned all`],
         network: false,
         maxProcesses: 8,
+        maxMemory: 1 << 30,
       });
       const out = await new Deno.Command("/usr/bin/setpriv", {
         args: ["--reuid=65534", "--regid=65534", "--clear-groups", "--", ...argv],

@@ -1,13 +1,15 @@
 /**
- * One WebSocket command session: the first non-blank text message is the command line; it is
- * vetted (exec on, `execute` permission, no deny rules, first word in the user's commands), run in the folder
- * of the vpath (through the gate) and its output sent line by line. The socket is then closed with a code that
- * tells how the command ended (see {@link CLOSE}).
+ * One WebSocket command session: the first non-blank text message is the command line; it is vetted (exec on,
+ * `execute` permission, no deny rules, no hidden dotfiles, no quota, first word in the user's commands), run in
+ * the folder of the vpath (through the gate) and its output sent line by line. The socket is then closed with a
+ * code that tells how the command ended (see {@link CLOSE}); a refusal's reason names a policy (see
+ * {@link REFUSED}). The scope's usage is recounted after every command.
  */
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
-import { type GateContext, resolveScoped, type ScopedPath } from "../fs/gate.ts";
+import { type GateContext, resolveScoped, scopeDirOf, type ScopedPath } from "../fs/gate.ts";
 import { log } from "../log.ts";
-import type { Settings, StoredUser } from "../types.ts";
+import { quotaOf, type RecountDeps, recountUsage } from "../quota.ts";
+import { COMMAND_REFUSALS, type Settings, type StoredUser } from "../types.ts";
 import { commandEnv, type ExecEnv, runCommand, type RunResult } from "./run.ts";
 import { splitWords, WordsError } from "./words.ts";
 
@@ -31,6 +33,13 @@ export const CLOSE = {
   error: 1011,
 } as const;
 
+/**
+ * Close reasons (with code 4403) of the refusals a policy explains; the client shows why. Commands see the whole
+ * scope, so what the path gate hides or counts cannot hold inside it: users with deny rules, with hidden dotfiles
+ * or with a storage quota (a command's writes could not be held against it) do not run commands.
+ */
+export const REFUSED = COMMAND_REFUSALS;
+
 /** Commands one user may run at the same time. */
 export const MAX_RUNNING_PER_USER = 4;
 /** How long the server waits for the command line after the socket opened. */
@@ -53,6 +62,8 @@ export interface CommandSessionOptions {
   vpath: string;
   /** How long to wait for the command line (default 30 s). */
   firstMessageMs?: number;
+  /** Where the command's writes are counted: the scope's usage is recounted after it. */
+  usage?: RecountDeps;
 }
 
 /** Events the route forwards to the session. */
@@ -83,6 +94,14 @@ function release(exec: ExecEnv, userId: number): void {
 /** True when a global or user rule denies something: commands see the whole scope, so rules cannot hold there. */
 function hasDenyRules(settings: Settings, user: StoredUser): boolean {
   return [...settings.rules, ...(user.rules ?? [])].some((r) => !r.allow);
+}
+
+/** The policy that keeps this user from running commands, or null. */
+function refusalOf(settings: Settings, user: StoredUser): keyof typeof REFUSED | null {
+  if (hasDenyRules(settings, user)) return "rules";
+  if (user.hideDotfiles) return "hidden";
+  if (quotaOf(user) > 0) return "quota";
+  return null;
 }
 
 /** The folder to run in: the vpath through the gate, or the folder of a file (checked by the gate as well). */
@@ -116,7 +135,9 @@ export function openCommandSession(options: CommandSessionOptions, socket: Comma
   async function run(line: string): Promise<void> {
     clearTimeout(idle);
     const { exec, user, settings } = options;
-    if (!exec || !user.perm.execute || hasDenyRules(settings, user)) return refuse();
+    if (!exec || !user.perm.execute) return refuse();
+    const policy = refusalOf(settings, user);
+    if (policy) return finish(CLOSE.notAllowed, REFUSED[policy], "Command not allowed.");
     let words: string[];
     try {
       words = splitWords(line);
@@ -148,11 +169,12 @@ export function openCommandSession(options: CommandSessionOptions, socket: Comma
       const result = await runCommand(exec, {
         argv,
         scope,
+        anchor: dir.confinement.anchor,
         cwd: dir.real,
         env: commandEnv(scope),
         signal: abort.signal,
         onLine: (l) => socket.send(l),
-      });
+      }).finally(() => options.usage && recountUsage(options.usage, scopeDirOf(options.gate)));
       if (result.stop !== "aborted") finish(...closeOf(result));
     } finally {
       release(exec, user.id);

@@ -2,12 +2,12 @@ import assert from "node:assert/strict";
 import { defaultSettings } from "../settings.ts";
 import type { StoredUser } from "../types.ts";
 import type { ExecEnv } from "./run.ts";
-import { CLOSE, type CommandSessionOptions, openCommandSession } from "./session.ts";
+import { CLOSE, type CommandSessionOptions, openCommandSession, REFUSED } from "./session.ts";
 
 const EXEC: ExecEnv = {
   sandbox: null,
   network: false,
-  limits: { timeoutMs: 5000, maxProcesses: 16, maxLines: 100, maxBytes: 10_000 },
+  limits: { timeoutMs: 5000, maxProcesses: 16, maxMemory: 1024 ** 3, maxLines: 100, maxBytes: 10_000 },
 };
 
 function fakeSocket() {
@@ -76,20 +76,28 @@ Deno.test("a session without a command line in time closes with 4408", async () 
   });
 });
 
-Deno.test("a session refuses when exec is off or a rule denies anything in the scope", async () => {
+Deno.test("a session refuses when exec is off, and names the policy for rules, hidden dotfiles and quotas", async () => {
   await withScope(async (options) => {
     const rule = { regex: false, allow: false, path: "/secret", regexp: null };
-    const cases: Partial<CommandSessionOptions>[] = [
-      { exec: null },
-      { user: { ...options.user, rules: [rule] } },
-      { settings: { ...options.settings, rules: [rule] } },
+    const cases: [Partial<CommandSessionOptions>, string][] = [
+      [{ exec: null }, "not allowed"],
+      [{ user: { ...options.user, perm: { ...options.user.perm, execute: false } } }, "not allowed"],
+      [{ user: { ...options.user, rules: [rule] } }, REFUSED.rules],
+      [{ settings: { ...options.settings, rules: [rule] } }, REFUSED.rules],
+      [{ user: { ...options.user, hideDotfiles: true } }, REFUSED.hidden],
+      [{ user: { ...options.user, quota: 1024 } }, REFUSED.quota],
     ];
-    for (const change of cases) {
+    for (const [change, reason] of cases) {
       const s = fakeSocket();
       openCommandSession({ ...options, ...change }, s.socket).message("echo hi");
       await s.done;
-      assert.deepEqual(s.sent, ["Command not allowed."]);
-      assert.deepEqual(s.closedWith(), [CLOSE.notAllowed, "not allowed"]);
+      assert.deepEqual(s.sent, ["Command not allowed."], reason);
+      assert.deepEqual(s.closedWith(), [CLOSE.notAllowed, reason]);
     }
+    // A quota of 0 is no quota.
+    const s = fakeSocket();
+    openCommandSession({ ...options, user: { ...options.user, quota: 0 } }, s.socket).message("echo hi");
+    await s.done;
+    assert.deepEqual(s.closedWith(), [CLOSE.exit, "exit 0"]);
   });
 });

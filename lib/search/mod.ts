@@ -3,9 +3,13 @@
  * index once it is ready (lib/search/index/), else from a depth-first walk. Either way rules, dot-file hiding
  * and scope apply to every entry at query time; symlinks are never followed (escaping ones are not even
  * reported); entries that vanish or cannot be read are skipped; a client that goes away stops the search.
+ * The walk reads each folder through the disk floor (lib/fs/floor.ts): pinned by its real path beneath the files
+ * root, so a folder swapped for a link since it was listed is skipped, never entered. Folders whose path is too
+ * long to address (MAX_PATH_BYTES) are counted, and the answer ends with a line that says so.
  */
 import { NotFoundError } from "../errors.ts";
 import { log } from "../log.ts";
+import { pinObject, readDir } from "../fs/floor.ts";
 import {
   type ChildVisibility,
   childVisibility,
@@ -21,8 +25,9 @@ import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
 import type { SearchHit } from "../types.ts";
 import { youngCollector } from "../young_gc.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../names.ts";
 import { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
-import type { IndexHit, SearchIndex } from "./index/mod.ts";
+import type { SearchIndex } from "./index/mod.ts";
 
 export { matchesQuery, parseSearchQuery, type SearchQuery } from "./query.ts";
 
@@ -31,6 +36,8 @@ export interface SearchOptions {
   signal?: AbortSignal;
   /** The filename index of the server root; used once ready (and when it holds the folder). */
   index?: SearchIndex;
+  /** Counts the folders below that were not searched because their path is too long to be read. */
+  truncation?: { pathTooLong: number };
 }
 
 /** Yields the matching entries below `vpath`, paths relative to the base. */
@@ -81,7 +88,8 @@ async function* searchBatches(
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
   const conf = base.confinement;
-  const indexed = indexHits(options.index, base.real, query, conf.hideDotfiles);
+  const rel = indexRel(options.index, base.real);
+  const indexed = rel === null ? null : options.index!.query(rel, query, { skipDot: conf.hideDotfiles });
   const collect = youngCollector(SEARCH_GC_ENTRIES);
   if (!indexed) {
     const at = { dir: base.real, rel: "", vpath: base.vpath, realVpath: realBase };
@@ -109,6 +117,11 @@ async function* searchBatches(
     options.signal?.throwIfAborted();
     if (batch.length) yield batch;
   }
+  if (options.truncation) {
+    // Hidden folders are not searched at all (the walk prunes them), so their length does not matter.
+    const missed = options.index!.tooLongBelow(rel!).filter((r) => !conf.hideDotfiles || !/(^|\/)\./.test(r));
+    options.truncation.pathTooLong += missed.length;
+  }
 }
 
 /** Exactly `isVisible` of the child `name` of the folder `v` was prepared for. */
@@ -117,21 +130,13 @@ function sees(v: ChildVisibility, name: string): boolean {
   return v.allowed === null || v.allowed(name);
 }
 
-/** The index's hits below the on-disk folder `real`, or null when the index cannot answer (not ready, elsewhere). */
-function indexHits(
-  index: SearchIndex | undefined,
-  real: string,
-  query: SearchQuery,
-  skipDot: boolean,
-): Iterable<IndexHit[]> | null {
+/** The on-disk folder `real` relative to the index's root; null when the index cannot answer (not ready, elsewhere). */
+function indexRel(index: SearchIndex | undefined, real: string): string | null {
   if (!index?.ready) return null;
   const root = index.realRoot;
-  let rel: string;
-  if (real === root) rel = "";
-  else if (real.startsWith(root === "/" ? "/" : root + "/")) {
-    rel = real.slice(root === "/" ? 1 : root.length + 1);
-  } else return null;
-  return index.query(rel, query, { skipDot });
+  if (real === root) return "";
+  if (real.startsWith(root === "/" ? "/" : root + "/")) return real.slice(root === "/" ? 1 : root.length + 1);
+  return null;
 }
 
 async function* walkDir(
@@ -143,7 +148,8 @@ async function* walkDir(
 ): AsyncGenerator<SearchHit> {
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(at.dir));
+    using folder = pinObject(conf.anchor, at.dir);
+    entries = await Array.fromAsync(readDir(folder));
   } catch {
     return;
   }
@@ -163,7 +169,13 @@ async function* walkDir(
     }
     // Denied folders are still walked: a deeper allow rule can make their children visible.
     if (e.isDirectory) {
-      yield* walkDir(conf, { dir: `${at.dir}/${e.name}`, rel, vpath, realVpath }, query, options);
+      const dir = `${at.dir}/${e.name}`;
+      // Too long to address (as the gate counts: ENAMETOOLONG by path): counted, so the answer says what it missed.
+      if (utf8Length(dir, MAX_PATH_BYTES) > MAX_PATH_BYTES) {
+        if (options.truncation) options.truncation.pathTooLong++;
+        continue;
+      }
+      yield* walkDir(conf, { dir, rel, vpath, realVpath }, query, options);
     }
   }
 }
@@ -174,8 +186,10 @@ const DIR_LINE = '{"dir":true,"path":', FILE_LINE = '{"dir":false,"path":';
 export const KEEPALIVE_MS = 5000;
 
 /**
- * The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running.
- * The base is checked first, so a bad one is an error status rather than an empty answer.
+ * The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running, and
+ * at the end `{"truncated":"path_too_long","folders":N}` when N folders below were not searched because their
+ * path is too long to be read. The base is checked first, so a bad one is an error status rather than an empty
+ * answer.
  */
 export async function searchStream(
   ctx: GateContext,
@@ -188,7 +202,8 @@ export async function searchStream(
   const enc = new TextEncoder();
   const abort = new AbortController();
   options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
-  const hits = searchBatches(ctx, base, query, { signal: abort.signal, index: options.index });
+  const truncation = { pathTooLong: 0 };
+  const hits = searchBatches(ctx, base, query, { signal: abort.signal, index: options.index, truncation });
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -205,6 +220,11 @@ export async function searchStream(
         const next = await hits.next();
         if (next.done) {
           clearTimeout(timer);
+          if (truncation.pathTooLong > 0) {
+            controller.enqueue(
+              enc.encode(`{"truncated":"path_too_long","folders":${truncation.pathTooLong}}\n`),
+            );
+          }
           controller.close();
           return;
         }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ctxFor, makeTree, pathRule, withTempRoot } from "../fs/_testing.ts";
+import { ctxFor, makeTooDeepTree, makeTree, pathRule, withTempRoot } from "../fs/_testing.ts";
+import { SearchIndex } from "./index/mod.ts";
 import { parseSearchQuery, searchFiles, searchStream } from "./mod.ts";
 
 Deno.test("searchFiles() walks depth-first, applies rules/hiding/scope, never follows links", async () => {
@@ -56,5 +57,47 @@ Deno.test("searchFiles() judges entries under a linked base where they really ar
     const ctx = ctxFor(root, { rules: [pathRule("/d/secret.txt")] });
     const hits = await Array.fromAsync(searchFiles(ctx, "/alias/", parseSearchQuery("txt")));
     assert.deepEqual(hits, [{ dir: false, path: "ok.txt" }]);
+  });
+});
+
+Deno.test("searchFiles() never walks into a folder swapped for a link to outside after it was listed", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(root, { "d/inside.txt": "" });
+    await makeTree(outside, { "leak.txt": "" });
+    const hits = [];
+    for await (const hit of searchFiles(ctxFor(root), "/", parseSearchQuery(""))) {
+      hits.push(hit.path);
+      if (hit.path === "d") {
+        await Deno.rename(`${root}/d`, `${root}/d.moved`);
+        await Deno.symlink(outside, `${root}/d`);
+      }
+    }
+    assert.deepEqual(hits, ["d"]);
+  });
+});
+
+Deno.test("searchStream() ends with a truncation line when folders are too deep to read, walking or indexed", async () => {
+  await withTempRoot(async ({ root }) => {
+    const deep = makeTooDeepTree(root);
+    // Depth first, names in code point order: the deepest reachable x.txt comes first.
+    const expected = Array.from({ length: deep.reachable }, (_, i) => {
+      const path = Array.from({ length: deep.reachable - i }, () => deep.segment).join("/") + "/x.txt";
+      return `{"dir":false,"path":${JSON.stringify(path)}}\n`;
+    }).join("") + `{"truncated":"path_too_long","folders":1}\n`;
+    const walked = await new Response(await searchStream(ctxFor(root), "/", "x.txt")).text();
+    assert.equal(walked, expected);
+    const index = new SearchIndex(root, { watch: false, reconcileMs: 0 });
+    try {
+      await index.start();
+      const indexed = await new Response(await searchStream(ctxFor(root), "/", "x.txt", { index })).text();
+      assert.equal(indexed, expected);
+      // Nothing too deep below a folder of its own.
+      await Deno.mkdir(`${root}/flat`);
+      await index.refresh();
+      assert.equal(await new Response(await searchStream(ctxFor(root), "/flat/", "x", { index })).text(), "");
+    } finally {
+      await index.close();
+    }
+    await Deno.remove(`${root}/${deep.segment}`, { recursive: true });
   });
 });

@@ -22,6 +22,7 @@
  * | ["uploads", "drop_id", hash, id]            | {name, targetKey}: where a visitor's upload id leads (lib/drop.ts, expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
+ * | ["throttle", scope, "subject", subject]     | {n, until}: attempts on one account from anyone (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
  * | ["webdav", "props", ...real segs, true, prop] | {xml, userId, bytes}: a WebDAV dead property (a bare XML string before owners were kept) |
@@ -83,6 +84,7 @@ export const keys = {
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
+  throttleSubject: (scope: string, subject: string) => ["throttle", scope, "subject", subject] as const,
   publishSchedule: (id: string) => ["publish", "schedules", id] as const,
   publishSchedulesPrefix: () => ["publish", "schedules"] as const,
   publishLog: (id: string) => ["publish", "logs", id] as const,

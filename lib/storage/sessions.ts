@@ -10,6 +10,11 @@ export interface Session {
   epoch: number;
   created: number;
   expires: number;
+  /**
+   * The app password this session was opened with (`POST /api/login` with `appPasswordsForLogin`): revoking it
+   * ends the session, and such a session is never renewed.
+   */
+  appPasswordId?: string;
 }
 
 /** Creates a random session id (128 bits, URL-safe). */
@@ -64,4 +69,24 @@ export async function deleteUserSessions(
 export async function restampSession(kv: Deno.Kv, id: string, epoch: number, now: number): Promise<void> {
   const s = await findSession(kv, id, now);
   if (s) await saveSession(kv, { ...s, epoch }, now);
+}
+
+/**
+ * Deletes the sessions of a user opened with one app password (`appPasswordId`), or with any app password
+ * (`null`). Returns how many ended.
+ */
+export async function deleteAppPasswordSessions(
+  kv: Deno.Kv,
+  userId: number,
+  appPasswordId: string | null,
+): Promise<number> {
+  let n = 0;
+  for await (const e of kv.list({ prefix: keys.sessionsByUserPrefix(userId) })) {
+    const id = String(e.key[e.key.length - 1]);
+    const s = (await kv.get<Session>(keys.session(id))).value;
+    if (!s?.appPasswordId || (appPasswordId !== null && s.appPasswordId !== appPasswordId)) continue;
+    await deleteSession(kv, id);
+    n++;
+  }
+  return n;
 }

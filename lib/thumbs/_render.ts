@@ -38,6 +38,8 @@ export const CONTENT_TYPES: Record<PreviewFormat, string> = {
 export interface RenderOptions {
   size: PreviewSize;
   maxPixels: number;
+  /** The file's name for messages (default: the last segment of `src`, which may be a `/proc/self/fd/N` pin). */
+  name?: string;
 }
 
 /**
@@ -51,7 +53,7 @@ export async function renderPreview(
 ): Promise<PreviewFormat> {
   // failOn "error": tolerate the small warnings many camera/phone files carry, still refuse garbage.
   const input = { limitInputPixels: options.maxPixels, failOn: "error" as const };
-  const name = src.slice(src.lastIndexOf("/") + 1);
+  const name = options.name ?? src.slice(src.lastIndexOf("/") + 1);
   try {
     // metadata() reads only the header, so a decompression bomb is refused before any decoding.
     const sharp = await loadSharp();

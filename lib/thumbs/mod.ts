@@ -10,12 +10,26 @@
  *   always describes the bytes written (unlike upstream, which labels by file name).
  * - The source format is detected from the content, never from the file name.
  * - Entries are never evicted; `dropPreviews()` removes the entries of a file or a tree (see there).
- * - Sources come from the path gate as `ScopedPath`s: this module never sees a user's path.
+ * - Sources come from the path gate as `ScopedPath`s: this module never sees a user's path. They reach the disk
+ *   through the floor (lib/fs/floor.ts): sharp reads the file the gate checked through its pin
+ *   (`/proc/self/fd/N`), so a file or folder swapped for a link since the check is refused (403), and folders
+ *   are walked pinned (lib/fs/tree.ts). The cache directory is the server's.
  */
-import { BadRequestError, NotFoundError } from "../errors.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { placeAtomically } from "../fs/atomic.ts";
+import {
+  openFile,
+  type Pin,
+  pinTarget,
+  readTextFile,
+  remove,
+  serverPath,
+  stat,
+  statSync,
+  writeFile,
+} from "../fs/floor.ts";
 import type { ScopedPath } from "../fs/gate.ts";
-import { extensionOf, vpathDir } from "../fs/path.ts";
+import { extensionOf, vpathBase, vpathDir } from "../fs/path.ts";
 import { walkTree } from "../fs/tree.ts";
 import { log } from "../log.ts";
 import { CONTENT_TYPES, MAX_SIDE, type PreviewSize, renderPreview, sniffFormat } from "./_render.ts";
@@ -105,7 +119,7 @@ export class PreviewCache {
     const key = await sha256Hex(JSON.stringify([source.real, size, stat.mtime?.getTime() ?? 0, stat.size]));
     const pending = this.#inflight.get(key);
     if (pending) return pending;
-    const job = this.#produce(source.real, { key, size })
+    const job = this.#produce(source, { key, size })
       .finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, job);
     return job;
@@ -133,7 +147,7 @@ export class PreviewCache {
     const index = await this.#indexPath(realPath);
     let text: string;
     try {
-      text = await Deno.readTextFile(index);
+      text = await readTextFile(serverPath(index));
     } catch (err) {
       if (err instanceof Deno.errors.NotFound) return 0;
       throw err;
@@ -146,7 +160,7 @@ export class PreviewCache {
     return removed;
   }
 
-  async #produce(realPath: string, job: { key: string; size: PreviewSize }): Promise<Preview> {
+  async #produce(source: ScopedPath, job: { key: string; size: PreviewSize }): Promise<Preview> {
     const file = this.#entryPath(job.key);
     const hit = await readEntry(file);
     if (hit) {
@@ -163,24 +177,29 @@ export class PreviewCache {
       this.#stats.active++;
       this.#stats.peakActive = Math.max(this.#stats.peakActive, this.#stats.active);
       try {
-        return await this.#encode(realPath, { ...job, file });
+        return await this.#encode(source, { ...job, file });
       } finally {
         this.#stats.active--;
       }
     });
   }
 
-  async #encode(realPath: string, job: { key: string; size: PreviewSize; file: string }): Promise<Preview> {
+  async #encode(source: ScopedPath, job: { key: string; size: PreviewSize; file: string }): Promise<Preview> {
+    const name = vpathBase(source.real);
     // Placed atomically: readers never see a half-written preview. Unsynced: a cache entry lost in a crash
     // is made again.
     const format = await placeAtomically(
       job.file,
-      (temp) => renderPreview(realPath, temp, { size: job.size, maxPixels: this.maxPixels }),
+      async (temp) => {
+        // sharp opens the pinned object (twice: header, then pixels) while the pin is held.
+        using pin = pinSource(source, name);
+        return await renderPreview(pin.path, temp, { size: job.size, maxPixels: this.maxPixels, name });
+      },
       { kind: "preview", createParents: true, sync: false },
     );
     this.#stats.encoded++;
-    await this.#remember(realPath, job.key);
-    const { size } = await Deno.stat(job.file);
+    await this.#remember(source.real, job.key);
+    const { size } = await stat(serverPath(job.file));
     return { path: job.file, contentType: CONTENT_TYPES[format], size };
   }
 
@@ -189,7 +208,7 @@ export class PreviewCache {
     try {
       await Deno.mkdir(vpathDir(index), { recursive: true });
       // Small O_APPEND writes do not interleave, so concurrent jobs for one path can share the index.
-      await Deno.writeTextFile(index, key + "\n", { append: true });
+      await writeFile(serverPath(index), new TextEncoder().encode(key + "\n"), { append: true });
     } catch (err) {
       // The preview itself is fine; only dropPreviews() loses track of it.
       log.warn(`Cannot record preview for "${realPath}" in the cache index`, err);
@@ -211,11 +230,34 @@ export function createPreviewService(options: PreviewServiceOptions): PreviewCac
   return new PreviewCache(options);
 }
 
+/**
+ * Pins the checked source file for sharp: 404 as sharp's own "file is missing" when it is gone, 403 when it (or
+ * a folder on the way) is a link now, or no regular file (a FIFO would block the decoder's thread).
+ */
+function pinSource(source: ScopedPath, name: string): Pin {
+  let pin: Pin;
+  try {
+    pin = pinTarget(source);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound || err instanceof Deno.errors.NotADirectory)) throw err;
+    throw new NotFoundError("not_found", `Cannot create a preview of "${name}": file is missing`, {
+      cause: err,
+    });
+  }
+  try {
+    if (!statSync(pin).isFile) throw new ForbiddenError("not_regular", "Not a regular file");
+  } catch (err) {
+    pin.close();
+    throw err;
+  }
+  return pin;
+}
+
 /** Reads a cache entry's size and format; null when absent (or unreadable garbage, which is removed). */
 async function readEntry(file: string): Promise<Preview | null> {
   let handle: Deno.FsFile;
   try {
-    handle = await Deno.open(file);
+    handle = await openFile(serverPath(file));
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
@@ -236,7 +278,7 @@ async function readEntry(file: string): Promise<Preview | null> {
 
 async function removeIfPresent(path: string): Promise<boolean> {
   try {
-    await Deno.remove(path);
+    await remove(serverPath(path));
     return true;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return false;

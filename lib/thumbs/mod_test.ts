@@ -315,3 +315,26 @@ Deno.test("dropPreviews() of a folder clears the tree below it; of a symlink, no
     await Deno.stat(made[2].path);
   });
 });
+
+Deno.test("getPreview() of a file (or its folder) swapped for a link to an outside image after the check is refused", async () => {
+  await withDirs(async ({ src, cache }) => {
+    const outside = `${vpathDir(src)}/outside`;
+    await Deno.mkdir(`${outside}/album`, { recursive: true });
+    await noisyJpeg(`${outside}/secret.jpg`, { width: 40, height: 30 });
+    await noisyJpeg(`${outside}/album/a.jpg`, { width: 40, height: 30 });
+    await Deno.mkdir(`${src}/album`);
+    await noisyJpeg(`${src}/a.jpg`, { width: 40, height: 30 });
+    await noisyJpeg(`${src}/album/a.jpg`, { width: 40, height: 30 });
+    const svc = createPreviewService({ cacheDir: cache });
+    const file = await scoped(`${src}/a.jpg`, src);
+    const inFolder = await scoped(`${src}/album/a.jpg`, src);
+    await Deno.rename(`${src}/a.jpg`, `${src}/a.moved`);
+    await Deno.symlink(`${outside}/secret.jpg`, `${src}/a.jpg`);
+    await Deno.rename(`${src}/album`, `${src}/album.moved`);
+    await Deno.symlink(`${outside}/album`, `${src}/album`);
+    await rejectsWith(svc.getPreview(file, "thumb"), { status: 403, code: "symlink_escape" });
+    await rejectsWith(svc.getPreview(inFolder, "big"), { status: 403, code: "symlink_escape" });
+    assert.equal(svc.stats.encoded, 0);
+    assert.deepEqual(await listFiles(cache), []);
+  });
+});

@@ -2,13 +2,15 @@
  * The per-user trash (docs/api.md#trash). A deleted item moves to `<upload dir>/.trash/<id>/<name>`, outside
  * every scope (no vpath reaches it), and KV keeps its origin, time, size and owner. The upload dir sits next
  * to the files root by default, so the move is a rename; on another file system it is a copy, then a delete.
- * Restoring goes back through the path gate at the origin, with the current rules and permissions.
+ * Restoring goes back through the path gate at the origin, with the current rules and permissions. The user's
+ * side of both moves reaches the disk through the floor (lib/fs/floor.ts, ./move.ts): a folder swapped for a
+ * link since the gate's check is refused, never followed; the trash directory is the server's own.
  */
 import type { Config } from "../../config.ts";
 import { ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import type { EventHooks } from "../hooks.ts";
 import { log } from "../log.ts";
-import { lstatOrNull } from "../fs/confine.ts";
+import { ensureDirBeneath, lstatOrNull, pinAt, readDir, remove, serverPath } from "../fs/floor.ts";
 import {
   assertPermission,
   type GateContext,
@@ -19,7 +21,7 @@ import {
 import { joinVpath, vpathBase, vpathDir } from "../fs/path.ts";
 import { numberedName } from "../fs/transfer.ts";
 import type { StoredUser, TrashItem } from "../types.ts";
-import { moveAnywhere, sizeOfEntry } from "./move.ts";
+import { entryPlace, moveAnywhere, sizeOfEntry, storePlace } from "./move.ts";
 import {
   deleteTrashRecord,
   findTrashRecord,
@@ -74,17 +76,18 @@ export async function moveToTrash(deps: TrashDeps, user: StoredUser, p: ScopedPa
     vpath: p.vpath,
     name: vpathBase(p.vpath),
     isDir: p.lstat.isDirectory,
-    size: await sizeOfEntry(p.path, p.lstat),
+    size: await sizeOfEntry(entryPlace(p), p.lstat),
     deletedAt: deps.now(),
   };
   const dir = itemDir(deps, record.id);
+  // floor-exempt: the trash directory is the server's (in the upload folder); no user path reaches it.
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   await saveTrashRecord(deps.kv, record);
   try {
-    await moveAnywhere(p.path, `${dir}/${record.name}`);
+    await moveAnywhere(entryPlace(p), storePlace(`${dir}/${record.name}`));
   } catch (err) {
     await deleteTrashRecord(deps.kv, record);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await remove(serverPath(dir), { recursive: true }).catch(() => {});
     throw err;
   }
   return record;
@@ -152,7 +155,7 @@ export async function restoreTrashItem(
   assertPermission(user, "create");
   const r = await getRecord(deps, req, id);
   const src = `${itemDir(deps, r.id)}/${r.name}`;
-  if (await lstatOrNull(src) === null) {
+  if (await lstatOrNull(serverPath(src)) === null) {
     await deleteTrashRecord(deps.kv, r);
     throw new NotFoundError("trash_item_missing");
   }
@@ -178,11 +181,15 @@ export async function restoreTrashItem(
   if (replace && dst.lstat !== null) {
     // What is replaced is not lost: it takes the restored item's place in the trash.
     if (isTrashEnabled(deps.config)) await moveToTrash(deps, user, dst);
-    else await Deno.remove(dst.path, { recursive: dst.lstat.isDirectory });
+    else {
+      using entry = pinAt(dst);
+      await remove(entry, { recursive: dst.lstat.isDirectory });
+    }
     dst = await resolveScoped(gate, r.vpath, "create");
   }
-  await Deno.mkdir(dst.path.slice(0, dst.path.lastIndexOf("/")) || "/", { recursive: true });
-  await moveAnywhere(src, dst.path);
+  // Missing parents are made one at a time in pinned folders: a folder swapped for a link is refused (403).
+  ensureDirBeneath(dst.confinement.anchor, vpathDir(dst.path), 0o777);
+  await moveAnywhere(storePlace(src), entryPlace(dst));
   await forget(deps, r);
   await req.hooks?.after("restore", hook);
   return dst.vpath;
@@ -213,7 +220,7 @@ export async function emptyTrash(deps: TrashDeps, user: StoredUser): Promise<num
 }
 
 async function forget(deps: TrashDeps, r: TrashRecord): Promise<void> {
-  await Deno.remove(itemDir(deps, r.id), { recursive: true }).catch((err) => {
+  await remove(serverPath(itemDir(deps, r.id)), { recursive: true }).catch((err) => {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });
   await deleteTrashRecord(deps.kv, r);
@@ -237,13 +244,13 @@ export async function purgeTrash(deps: TrashDeps): Promise<number> {
     purged++;
   }
   try {
-    for await (const e of Deno.readDir(trashDirOf(deps.config))) {
+    for await (const e of readDir(serverPath(trashDirOf(deps.config)))) {
       if (live.has(e.name) || !/^[0-9a-f-]{36}$/.test(e.name)) continue;
-      const info = await lstatOrNull(itemDir(deps, e.name));
+      const info = await lstatOrNull(serverPath(itemDir(deps, e.name)));
       if (!info || now - (info.mtime?.getTime() ?? now) < ORPHAN_AGE_MS) continue;
       // The record may be newer than the listing above (a deletion running now).
       if (await hasRecord(deps, e.name)) continue;
-      await Deno.remove(itemDir(deps, e.name), { recursive: true });
+      await remove(serverPath(itemDir(deps, e.name)), { recursive: true });
     }
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) throw err;

@@ -13,7 +13,7 @@ import {
   type TrashDeps,
   trashDirOf,
 } from "./mod.ts";
-import { moveAnywhere } from "./move.ts";
+import { moveAnywhere, storePlace } from "./move.ts";
 
 const DAY = 86_400_000;
 
@@ -207,8 +207,48 @@ Deno.test("moveAnywhere() copies then removes across file systems, keeping links
     assert.equal(await exists(`${f.root}/docs`), false);
     await restoreTrashItem(f.deps, f.req, record.id, { override: false, rename: false });
     assert.equal(await Deno.readTextFile(`${f.root}/docs/b.txt`), "12345678");
-    await assert.rejects(moveAnywhere(`${f.root}/missing`, `${shm}/x`), Deno.errors.NotFound);
+    await assert.rejects(
+      moveAnywhere(storePlace(`${f.root}/missing`), storePlace(`${shm}/x`)),
+      Deno.errors.NotFound,
+    );
   } finally {
     await Deno.remove(shm, { recursive: true });
   }
+});
+
+/** Moves `path` aside and puts a link to `target` in its place (a swap after the gate's check). */
+async function swapForLink(path: string, target: string): Promise<void> {
+  await Deno.rename(path, `${path}.moved`);
+  await Deno.symlink(target, path);
+}
+
+Deno.test("moveToTrash() of a checked path whose folder became a link to outside moves nothing from there", async () => {
+  await using f = await fixture();
+  await makeTree(`${f.dir}/outside`, { "sub/c.txt": "SECRET" });
+  const checked = await resolveScoped(f.req.gate, "/docs/sub/c.txt", "delete");
+  await swapForLink(`${f.root}/docs`, `${f.dir}/outside`);
+  await assert.rejects(
+    moveToTrash(f.deps, f.req.user, checked),
+    (e: Error & { status?: number }) => e.status === 403,
+  );
+  assert.equal(await Deno.readTextFile(`${f.dir}/outside/sub/c.txt`), "SECRET");
+  assert.deepEqual(await listTrash(f.deps, f.req), []);
+});
+
+Deno.test("restoreTrashItem() into a folder swapped for a link to outside (after the check) writes nothing there", async () => {
+  await using f = await fixture();
+  await Deno.mkdir(`${f.dir}/outside`);
+  const record = await f.trash("/docs/sub/c.txt");
+  await Deno.remove(`${f.root}/docs/sub`, { recursive: true });
+  // The before hook runs after the gate checked the origin: the swap lands between the check and the writes.
+  const hooks = {
+    before: () => swapForLink(`${f.root}/docs`, `${f.dir}/outside`),
+    after: () => Promise.resolve(),
+  };
+  await assert.rejects(
+    restoreTrashItem(f.deps, { ...f.req, hooks }, record.id, { override: false, rename: false }),
+    (e: Error & { status?: number }) => e.status === 403,
+  );
+  assert.deepEqual(await Array.fromAsync(Deno.readDir(`${f.dir}/outside`)), []);
+  assert.equal(await exists(`${trashDirOf(f.deps.config)}/${record.id}/c.txt`), true);
 });

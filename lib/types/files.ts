@@ -63,6 +63,13 @@ export interface SearchHit {
   path: string;
 }
 
+/** The last line of a search that could not read some folders below, their path being too long. */
+export interface SearchTruncation {
+  truncated: "path_too_long";
+  /** How many folders were not searched (what is below them neither). */
+  folders: number;
+}
+
 /** Disk usage (docs/api.md#disk-usage). */
 export interface Usage {
   total: number;
@@ -109,6 +116,11 @@ export interface FolderSize {
   bytes: number;
   files: number;
   folders: number;
+  /**
+   * Folders below that were not walked because their path is too long to address (over 4,095 bytes):
+   * what they hold is not counted. Absent when there is none.
+   */
+  pathTooLong?: number;
 }
 
 /** One NDJSON line of GET /api/foldersize (docs/api.md#folder-sizes). */

@@ -21,9 +21,21 @@ export interface ExecStatus {
   sandbox: string;
   /** How the process count is capped: RLIMIT_NPROC, a pids cgroup, or not at all. */
   processLimit: "rlimit" | "cgroup" | "none";
+  /** How memory is capped: a memory cgroup per command, RLIMIT_DATA per process, or not at all. */
+  memoryLimit: "cgroup" | "rlimit" | "none";
   /** Commands may use the network (`--exec-network`). */
   network: boolean;
 }
+
+/**
+ * Close reasons of the command runner's WebSocket (code 4403) when a policy refuses every command of the user:
+ * deny rules, hidden dotfiles or a storage quota (docs/commands.md). The shell panel explains each.
+ */
+export const COMMAND_REFUSALS = {
+  rules: "not allowed: rules",
+  hidden: "not allowed: hidden files",
+  quota: "not allowed: quota",
+} as const;
 
 /** Event hook names. */
 export const HOOK_EVENTS = ["save", "copy", "rename", "upload", "delete", "restore"] as const;

@@ -7,6 +7,7 @@
  * Background failures are ignored: the final sync at completion reports real disk errors. The running syncs
  * are tracked per app (AppDeps.stagingSync).
  */
+import { openFile, serverPath } from "../fs/floor.ts";
 
 interface SyncState {
   /** Another round was asked for while one was running. */
@@ -15,7 +16,7 @@ interface SyncState {
 }
 
 async function syncOnce(path: string): Promise<void> {
-  const file = await Deno.open(path, { read: true, write: true });
+  const file = await openFile(serverPath(path), { read: true, write: true });
   try {
     await file.syncData();
   } finally {

@@ -6,6 +6,7 @@
  * other runtimes) are copied into the same buffers.
  */
 import { ConflictError } from "../errors.ts";
+import { openFile, serverPath } from "../fs/floor.ts";
 import type { StagingSync } from "./background_sync.ts";
 
 /** Size of each of the two write buffers of a chunk. */
@@ -186,7 +187,8 @@ export async function writeChunk(
   body: ReadableStream<Uint8Array> | null,
   options: WriteChunkOptions,
 ): Promise<ChunkResult> {
-  const file = await Deno.open(path, { write: true });
+  // The staging file is the server's (uploadDir), never a user's path.
+  const file = await openFile(serverPath(path), { write: true });
   try {
     const size = (await file.stat()).size;
     // Cutting a shorter file "to" the offset would pad it with zeros: refuse, the caller re-reads the offset.

@@ -69,3 +69,25 @@ Deno.test({
     }, { base: "/dev/shm" });
   },
 });
+
+Deno.test("placeFile() into a folder swapped for a link to outside after the check writes nothing there", async () => {
+  await withDir(async (dir) => {
+    await Deno.mkdir(`${dir}/root/docs`, { recursive: true });
+    await Deno.mkdir(`${dir}/outside`);
+    const staging = await createStagingFile(`${dir}/staging`, "a");
+    await Deno.writeTextFile(staging, "new");
+    for (const vpath of ["/docs/file.txt", "/docs/sub/file.txt"]) {
+      const checked = await target(`${dir}/root`, vpath);
+      await Deno.rename(`${dir}/root/docs`, `${dir}/root/docs.moved`);
+      await Deno.symlink(`${dir}/outside`, `${dir}/root/docs`);
+      await assert.rejects(
+        placeFile(staging, checked, { override: false }),
+        (e: Error & { status?: number }) => e.status === 403,
+      );
+      assert.deepEqual(await names(`${dir}/outside`), []);
+      await Deno.remove(`${dir}/root/docs`);
+      await Deno.rename(`${dir}/root/docs.moved`, `${dir}/root/docs`);
+    }
+    assert.equal(await stagingSize(staging), 3, "the staging file stays for the client's retry");
+  });
+});

@@ -9,6 +9,7 @@
  * twice (never zero times).
  */
 import { InsufficientStorageError, UnavailableError } from "../errors.ts";
+import { pinObject, stat } from "../fs/floor.ts";
 import { isSameOrInside } from "../fs/path.ts";
 import { log } from "../log.ts";
 import { type QuotaDeps, quotaOf, type QuotaUser, usageKeyOf, usedBytes } from "../quota.ts";
@@ -70,7 +71,10 @@ async function uploadsInFlight(
   scope: string,
   skip?: string,
 ): Promise<number> {
+  // floor-exempt: a path to compare upload targets with; nothing is read there.
   const realScope = await Deno.realPath(scope).catch(() => scope);
+  // The files of replaced targets are looked at through the floor, beneath the files root ("": the unsafe mode).
+  let anchor: Promise<string | null> | undefined;
   let total = 0;
   for await (const { record } of listUploads(deps.kv)) {
     if (record.target === skip) continue;
@@ -79,12 +83,30 @@ async function uploadsInFlight(
     if (!mine) continue;
     let replaced = 0;
     if (record.override) {
-      const info = await Deno.stat(record.target).catch(() => null);
-      if (info?.isFile) replaced = info.size;
+      anchor ??= deps.config.followExternalSymlinks
+        ? Promise.resolve("")
+        // floor-exempt: the files root's real path, the floor's anchor.
+        : Deno.realPath(deps.config.root).catch(() => null);
+      const root = await anchor;
+      if (root !== null) replaced = await replacedBytes(root, record.target);
     }
     total += Math.max(0, record.length - replaced);
   }
   return total;
+}
+
+/**
+ * Bytes of the file an upload replaces (`target`, the real path it was checked at): 0 when it is gone, not a file,
+ * or no longer reached without a link (a folder swapped since: nothing outside is looked at).
+ */
+async function replacedBytes(anchor: string, target: string): Promise<number> {
+  try {
+    using pin = pinObject(anchor, target);
+    const info = await stat(pin);
+    return info.isFile ? info.size : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** Bytes of the quota not used nor promised to any hold but `hold`. Holds and uploads are read before usage. */

@@ -4,6 +4,7 @@
  * On completion the staging file is placed atomically (placement.ts).
  */
 import { FILE_MODE } from "../fs/atomic.ts";
+import { openFile, remove, serverPath, stat } from "../fs/floor.ts";
 
 const STAGING_SUFFIX = ".part";
 
@@ -21,7 +22,7 @@ export function uploadIdOf(fileName: string): string | null {
 export async function createStagingFile(uploadDir: string, id: string): Promise<string> {
   await Deno.mkdir(uploadDir, { recursive: true, mode: 0o700 });
   const path = stagingPath(uploadDir, id);
-  const file = await Deno.open(path, { write: true, createNew: true, mode: FILE_MODE });
+  const file = await openFile(serverPath(path), { write: true, createNew: true, mode: FILE_MODE });
   file.close();
   return path;
 }
@@ -29,7 +30,7 @@ export async function createStagingFile(uploadDir: string, id: string): Promise<
 /** Size of a staging file, or null when it is gone. */
 export async function stagingSize(path: string): Promise<number | null> {
   try {
-    return (await Deno.stat(path)).size;
+    return (await stat(serverPath(path))).size;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
@@ -38,7 +39,7 @@ export async function stagingSize(path: string): Promise<number | null> {
 
 /** Removes a staging file; a missing file is fine. */
 export async function removeStagingFile(path: string): Promise<void> {
-  await Deno.remove(path).catch((err) => {
+  await remove(serverPath(path)).catch((err) => {
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });
 }

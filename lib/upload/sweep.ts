@@ -1,4 +1,5 @@
 /** Removal of abandoned uploads: records and staging files untouched for longer than `config.uploadExpiry`. */
+import { readDir, serverPath, stat } from "../fs/floor.ts";
 import { log } from "../log.ts";
 import { removeStagingFile, stagingPath, uploadIdOf } from "./staging.ts";
 import { dropLease, forgetLease, takeLease } from "./lock.ts";
@@ -49,11 +50,11 @@ export async function cleanupUploads(
     result.uploads++;
   }
   try {
-    for await (const item of Deno.readDir(deps.config.uploadDir)) {
+    for await (const item of readDir(serverPath(deps.config.uploadDir))) {
       const id = item.isFile ? uploadIdOf(item.name) : null;
       if (id === null || live.has(id)) continue;
       const path = stagingPath(deps.config.uploadDir, id);
-      const info = await Deno.stat(path).catch(() => null);
+      const info = await stat(serverPath(path)).catch(() => null);
       if (!info || now - (info.mtime?.getTime() ?? now) <= maxAge) continue;
       // The record may have been created after the listing above: look again before deleting.
       if (await hasRecord(deps, id)) continue;

@@ -1,6 +1,7 @@
 /** The per-request view of an upload: who asks, through which gate, and the target it addresses. */
 import type { Config } from "../../config.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../errors.ts";
+import { serverPath, stat } from "../fs/floor.ts";
 import { assertPermission, resolveScoped, scopeDirOf } from "../fs/gate.ts";
 import type { GateContext, Need, ScopedPath } from "../fs/gate.ts";
 import type { EventHooks, HookContext } from "../hooks.ts";
@@ -108,7 +109,7 @@ export function hookContextOf(ctx: UploadContext, target: UploadTarget): HookCon
 
 /** When an upload last saw activity: its creation or its last written chunk (staging file mtime), in ms. */
 export async function lastActivityOf(deps: Pick<UploadDeps, "config">, entry: UploadEntry): Promise<number> {
-  const info = await Deno.stat(stagingPath(deps.config.uploadDir, entry.record.id)).catch(() => null);
+  const info = await stat(serverPath(stagingPath(deps.config.uploadDir, entry.record.id))).catch(() => null);
   return Math.max(entry.record.createdAt, info?.mtime?.getTime() ?? 0);
 }
 

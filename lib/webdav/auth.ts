@@ -8,9 +8,14 @@
  * a key of the app's store (`AppDeps.davCredentials`, lib/webdav/credentials.ts), tied to the stored password
  * hash: a password change or a deleted user ends it at once.
  * Only failed verifications keep their throttle slot.
+ *
+ * The two-factor rules of the web login hold here too: with two-factor login on, the account password alone is
+ * refused (clients use an app password); while the admin requires an enrolment the user has not made yet, nothing
+ * signs in over WebDAV, as every API call but the enrolment is refused (docs/security.md#two-factor-login).
  */
 import { verifyAppPassword } from "../auth/app_passwords.ts";
 import { hasTwoFactor } from "../auth/twofa.ts";
+import { isEnrollmentPending } from "../auth/mod.ts";
 import { ForbiddenError, UnauthorizedError } from "../errors.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { users } from "../storage/mod.ts";
@@ -63,6 +68,19 @@ function assertAllowed(user: StoredUser): StoredUser {
   return user;
 }
 
+/**
+ * Why a verified account password still does not sign in, or null: two-factor login is on (WebDAV clients
+ * cannot answer a code, they use an app password), or the admin requires an enrolment not made yet.
+ */
+async function accountPasswordRefusal(
+  deps: AppDeps,
+  settings: Settings,
+  user: StoredUser,
+): Promise<string | null> {
+  if (await hasTwoFactor(deps.kv, user.id)) return "app_password_required";
+  return await isEnrollmentPending(deps, settings, user) ? "twofa_enrollment_required" : null;
+}
+
 /** Authenticates a WebDAV request; 401 with a Basic challenge, 403 when the user's WebDAV switch is off. */
 export async function authenticateDav(
   deps: AppDeps,
@@ -88,8 +106,11 @@ export async function authenticateDav(
   const known = remembered.find(key, now);
   if (known) {
     const user = await users.findUser(deps.kv, known.userId);
-    // Turning two-factor login on ends remembered account passwords too.
-    if (user && user.passwordHash === known.passwordHash && !await hasTwoFactor(deps.kv, user.id)) {
+    // Turning two-factor login on, or requiring it, ends remembered account passwords too.
+    if (
+      user && user.passwordHash === known.passwordHash &&
+      await accountPasswordRefusal(deps, settings, user) === null
+    ) {
       return assertAllowed(user);
     }
     remembered.forget(key);
@@ -102,14 +123,22 @@ export async function authenticateDav(
   // takes effect on the next request.
   if (user && await verifyAppPassword(deps.kv, user, credentials.password, { now })) {
     await attempt.release();
+    // Until the required enrolment is made, the account signs in nowhere but at the enrolment (the right
+    // secret gave its slot back: a client retrying must not lock its owner out of the web login that enrols).
+    if (await isEnrollmentPending(deps, settings, user)) {
+      throw challenge(settings, "twofa_enrollment_required");
+    }
     return assertAllowed(user);
   }
   // Always run the verification, even for unknown users, so timing does not reveal which usernames exist.
   const ok = await verifyPassword(credentials.password, user?.passwordHash ?? null);
   if (!user || !ok) throw challenge(settings, "wrong_credentials");
   // With two-factor login on, the account password alone is not enough: WebDAV clients use an app password.
-  if (await hasTwoFactor(deps.kv, user.id)) throw challenge(settings, "app_password_required");
+  // That refusal keeps its slot, as before; a pending enrolment gives it back (see above).
+  const refusal = await accountPasswordRefusal(deps, settings, user);
+  if (refusal === "app_password_required") throw challenge(settings, refusal);
   await attempt.release();
+  if (refusal) throw challenge(settings, refusal);
   remembered.remember(key, {
     userId: user.id,
     passwordHash: user.passwordHash,

@@ -21,7 +21,15 @@ import {
 } from "./locks.ts";
 import { utf8Length } from "../names.ts";
 import { activeLockXml } from "./props_xml.ts";
-import { childElements, DAV_NS, davChild, readXmlBody, serializeChildren, type XmlElement } from "./xml.ts";
+import {
+  childElements,
+  DAV_NS,
+  davChild,
+  parseXml,
+  readXmlText,
+  serializeChildren,
+  type XmlElement,
+} from "./xml.ts";
 
 function lockAnswer(lock: DavLock, now: number, status: number): Response {
   const body = `<?xml version="1.0" encoding="utf-8"?>\n<prop xmlns="DAV:"><lockdiscovery>${
@@ -60,11 +68,11 @@ function parseLockInfo(root: XmlElement): { scope: DavLock["scope"]; owner: stri
 
 /** Answers a LOCK: a new lock (200, or 201 when an empty file was created) or a refresh (200). */
 export async function lock(ctx: DavContext): Promise<Response> {
-  const root = await readXmlBody(ctx.request);
+  const text = await readXmlText(ctx.request);
   const now = ctx.now();
   const timeout = parseTimeout(ctx.request.headers.get("Timeout"));
   const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "read");
-  if (root === null) {
+  if (text === null) {
     // A refresh names the lock in the If header.
     const header = ctx.request.headers.get("If");
     if (!header) throw new BadRequestError("LOCK refresh needs an If header", { code: "bad_lock" });
@@ -76,18 +84,18 @@ export async function lock(ctx: DavContext): Promise<Response> {
     }
     throw new HttpError(412, "no_lock_to_refresh");
   }
-  const info = parseLockInfo(root);
+  const created = p.lstat === null;
+  // A new lock needs the permission to create or change the resource, checked before its body is parsed.
+  await resolveScoped(ctx.fs.gate, ctx.vpath, created ? "create" : "modify");
+  const info = parseLockInfo(parseXml(text));
   const depthHeader = (ctx.request.headers.get("Depth") ?? "infinity").trim().toLowerCase();
   if (depthHeader !== "0" && depthHeader !== "infinity") {
     throw new BadRequestError("LOCK Depth must be 0 or infinity", { code: "bad_depth" });
   }
-  const created = p.lstat === null;
   if (created) {
     if (p.trailingSlash || !(await scopedParent(p)).stat?.isDirectory) throw new ConflictError("no_parent");
-    await resolveScoped(ctx.fs.gate, ctx.vpath, "create");
     await checkConditions(ctx, p, [{ segs: parentSegs(p) }]);
   } else {
-    await resolveScoped(ctx.fs.gate, ctx.vpath, "modify");
     await checkConditions(ctx, p, []);
   }
   const isDir = p.stat?.isDirectory === true;

@@ -15,7 +15,7 @@ import { type DavLock, locksBelow, locksCovering } from "./locks.ts";
 import { type EntryFacts, MULTISTATUS_END } from "./props_xml.ts";
 import { gzipStream, keptGzip, wantsGzip } from "./propfind_gzip.ts";
 import { entryXml, multistatusStart, parsePropfind, type PropRequest } from "./propfind_xml.ts";
-import { DAV_NS, readXmlBody } from "./xml.ts";
+import { DAV_NS, parseXmlBody, readXmlText } from "./xml.ts";
 
 const CHUNK = 500;
 /** Folders with fewer entries are answered uncompressed. */
@@ -44,9 +44,11 @@ export async function propfind(ctx: DavContext): Promise<Response> {
       { status: 403, headers: { "Content-Type": "application/xml; charset=utf-8" } },
     );
   }
-  const req = parsePropfind(await readXmlBody(ctx.request));
+  const text = await readXmlText(ctx.request);
   const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "read");
   if (p.lstat === null || p.stat === null) throw new NotFoundError();
+  // The body is parsed once the path passed the gate (rules, hidden files) and exists.
+  const req = parsePropfind(parseXmlBody(text));
   const now = ctx.now();
   const wantsLocks = req.kind !== "prop" ||
     req.props.some((x) => x.ns === DAV_NS && x.name === "lockdiscovery");

@@ -58,14 +58,26 @@ export function multistatusStart(req: PropRequest): string {
   return decl === "" ? MULTISTATUS_START : `${MULTISTATUS_START.slice(0, -1)}${decl}>`;
 }
 
+/**
+ * Most properties a PROPFIND may name (a `prop` list or allprop's `include`): every entry of a folder's answer
+ * goes through the list, so a list of thousands would make one request render millions of elements. A
+ * resource has at most 9 live and 256 dead properties; clients ask for a few dozen at most.
+ */
+export const MAX_PROPFIND_PROPS = 256;
+
 /** Reads a PROPFIND body (none: allprop); 400 for anything else than propfind with allprop, propname or prop. */
 export function parsePropfind(root: XmlElement | null): PropRequest {
   if (root === null) return { kind: "allprop", include: [] };
   if (root.ns !== DAV_NS || root.name !== "propfind") throw new HttpError(400, "bad_propfind");
   const [first] = childElements(root, DAV_NS);
   if (!first) throw new HttpError(400, "bad_propfind");
-  const names = (el: XmlElement | undefined) =>
-    el ? childElements(el).map((c) => ({ ns: c.ns, name: c.name })) : [];
+  const names = (el: XmlElement | undefined) => {
+    const list = el ? childElements(el).map((c) => ({ ns: c.ns, name: c.name })) : [];
+    if (list.length > MAX_PROPFIND_PROPS) {
+      throw new HttpError(400, "too_many_props", `a PROPFIND names at most ${MAX_PROPFIND_PROPS} properties`);
+    }
+    return list;
+  };
   if (first.name === "propname") return { kind: "propname" };
   if (first.name === "allprop") {
     return { kind: "allprop", include: names(childElements(root, DAV_NS, "include")[0]) };

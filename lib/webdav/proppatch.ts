@@ -10,7 +10,15 @@ import {
   propstatXml,
   PROTECTED_PROPS,
 } from "./props_xml.ts";
-import { childElements, DAV_NS, escapeXml, readXmlBody, serializeElement, type XmlElement } from "./xml.ts";
+import {
+  childElements,
+  DAV_NS,
+  escapeXml,
+  parseXmlBody,
+  readXmlText,
+  serializeElement,
+  type XmlElement,
+} from "./xml.ts";
 
 interface Instruction {
   el: XmlElement;
@@ -38,9 +46,11 @@ function parseUpdate(root: XmlElement | null): Instruction[] {
 
 /** Answers a PROPPATCH. */
 export async function proppatch(ctx: DavContext): Promise<Response> {
-  const instructions = parseUpdate(await readXmlBody(ctx.request));
+  const text = await readXmlText(ctx.request);
   const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "modify");
   if (p.lstat === null) throw new NotFoundError();
+  // Parsed only for a user who may change the resource.
+  const instructions = parseUpdate(parseXmlBody(text));
   await checkConditions(ctx, p, [{ segs: segsOf(p) }]);
   const refused = instructions.filter((i) => PROTECTED_PROPS.has(i.change.clark));
   const names = (list: Instruction[]) => list.map((i) => emptyPropXml(i.el.ns, i.el.name)).join("");

@@ -3,6 +3,11 @@
  * attributes, text and CDATA, resolves prefixes, and rejects what is malformed (unbalanced tags, unknown
  * prefixes, an empty prefixed namespace, DTDs). Entities other than the five predefined ones and numeric
  * references are refused, so no entity expansion can blow up.
+ *
+ * Parsing is linear in the size of the body: each prefix keeps a stack of its bindings, pushed where an element
+ * declares it and popped where that element ends, so resolving a name is one lookup whatever the depth and the
+ * number of declarations in scope. Caps on depth, on the markup of a document and on the attributes of an
+ * element bound what a hostile body can make the server build (docs/security.md#webdav-request-bodies).
  */
 import { BadRequestError, PayloadTooLargeError } from "../errors.ts";
 
@@ -22,8 +27,16 @@ export type XmlNode = XmlElement | string;
 
 /** Largest accepted request body. */
 export const MAX_XML_BYTES = 1 << 20;
-const MAX_DEPTH = 64;
+/** Deepest accepted nesting of elements. */
+export const MAX_XML_DEPTH = 64;
+/** Most markup one document may hold: elements, comments, processing instructions and CDATA sections. */
+export const MAX_XML_NODES = 10_000;
+/** Most attributes of one element, namespace declarations included. */
+export const MAX_XML_ATTRS = 64;
+/** Most namespace declarations of one document. */
+export const MAX_XML_DECLARATIONS = 1_024;
 
+const XML_NS = "http://www.w3.org/XML/1998/namespace";
 const NAME =
   /^[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*(?::[A-Za-z_\u00C0-\uFFFF][\w.\-\u00B7\u00C0-\uFFFF]*)?$/;
 
@@ -48,47 +61,150 @@ function decodeEntities(s: string): string {
   });
 }
 
+/** An open element: its qualified name, and the prefixes it declared (popped when it ends). */
 interface Frame {
   el: XmlElement;
   qname: string;
-  scope: Map<string, string>;
+  declared: readonly string[];
 }
 
-function parseAttrs(src: string): Map<string, string> {
-  const attrs = new Map<string, string>();
-  const re = /\s*([^\s=]+)\s*=\s*("([^"]*)"|'([^']*)')/y;
-  let i = 0;
-  while (i < src.length) {
-    if (/^\s*$/.test(src.slice(i))) break;
-    re.lastIndex = i;
-    const m = re.exec(src);
-    if (!m || !NAME.test(m[1]) && !m[1].startsWith("xmlns")) throw bad("malformed attribute");
-    if (attrs.has(m[1])) throw bad("duplicate attribute");
-    attrs.set(m[1], decodeEntities(m[3] ?? m[4] ?? ""));
-    i = re.lastIndex;
+/** XML white space: space, tab, line feed, carriage return. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** The end of a name starting at `i`: the first white space, "=", "/" or ">" (or the end of the text). */
+function nameEnd(text: string, i: number): number {
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c) || c === 0x3d || c === 0x2f || c === 0x3e) break;
   }
-  return attrs;
+  return i;
 }
 
-function resolveName(
-  qname: string,
-  scope: Map<string, string>,
-  isAttr = false,
-): { ns: string; name: string } {
+function skipSpace(text: string, i: number): number {
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * A start tag read from the text, in place (no slice of the tag, no match objects): its name, its attributes in
+ * order, where it ends and whether it closes itself. One instance is reused tag after tag; parsing is synchronous.
+ */
+class StartTag {
+  qname = "";
+  names: string[] = [];
+  values: string[] = [];
+  selfClosing = false;
+  end = 0;
+  #seen = new Set<string>();
+
+  /** Reads the start tag at `lt` (a "<" then a name); 400 when malformed, unterminated or past the caps. */
+  read(text: string, lt: number): void {
+    let i = nameEnd(text, lt + 1);
+    this.qname = text.slice(lt + 1, i);
+    if (!NAME.test(this.qname)) throw bad("bad element name");
+    this.names.length = 0;
+    this.values.length = 0;
+    this.#seen.clear();
+    for (;;) {
+      const spaced = i;
+      i = skipSpace(text, i);
+      if (i >= text.length) throw bad("unterminated tag");
+      const c = text.charCodeAt(i);
+      if (c === 0x3e || c === 0x2f) {
+        this.selfClosing = c === 0x2f;
+        if (this.selfClosing && text.charCodeAt(++i) !== 0x3e) throw bad("malformed tag");
+        this.end = i + 1;
+        return;
+      }
+      // Attributes are separated by white space.
+      if (i === spaced) throw bad("malformed attribute");
+      const start = i;
+      i = nameEnd(text, i);
+      const name = text.slice(start, i);
+      i = skipSpace(text, i);
+      if (text.charCodeAt(i) !== 0x3d) {
+        throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
+      }
+      i = skipSpace(text, i + 1);
+      const quote = text.charCodeAt(i);
+      if (quote !== 0x22 && quote !== 0x27) {
+        throw bad(i >= text.length ? "unterminated tag" : "malformed attribute");
+      }
+      const close = text.indexOf(quote === 0x22 ? '"' : "'", i + 1);
+      if (close < 0) throw bad("unterminated tag");
+      if (!NAME.test(name)) throw bad("malformed attribute");
+      if (this.#seen.has(name)) throw bad("duplicate attribute");
+      if (this.names.length >= MAX_XML_ATTRS) {
+        throw bad(`more than ${MAX_XML_ATTRS} attributes on an element`);
+      }
+      this.#seen.add(name);
+      this.names.push(name);
+      this.values.push(decodeEntities(text.slice(i + 1, close)));
+      i = close + 1;
+    }
+  }
+}
+
+/**
+ * The namespaces in scope: a stack of bindings per prefix ("" is the default namespace), the innermost last.
+ * Each declaration is pushed once and popped once, so a document costs time in proportion to its length.
+ */
+class Namespaces {
+  #bindings = new Map<string, string[]>();
+  #count = 0;
+
+  declare(prefix: string, ns: string): void {
+    if (++this.#count > MAX_XML_DECLARATIONS) {
+      throw bad(`more than ${MAX_XML_DECLARATIONS} namespace declarations`);
+    }
+    const stack = this.#bindings.get(prefix);
+    if (stack) stack.push(ns);
+    else this.#bindings.set(prefix, [ns]);
+  }
+
+  undeclare(prefixes: readonly string[]): void {
+    for (const prefix of prefixes) this.#bindings.get(prefix)!.pop();
+  }
+
+  lookup(prefix: string): string | undefined {
+    const stack = this.#bindings.get(prefix);
+    return stack?.[stack.length - 1];
+  }
+
+  /** The namespace of a qualified name (`isAttr`: an attribute, which no default namespace reaches). */
+  resolve(qname: string, isAttr = false): string {
+    const i = qname.indexOf(":");
+    if (i < 0) return isAttr ? "" : this.lookup("") ?? "";
+    const prefix = qname.slice(0, i);
+    const ns = prefix === "xml" ? XML_NS : this.lookup(prefix);
+    if (ns === undefined) throw bad(`unknown prefix "${prefix}"`);
+    return ns;
+  }
+}
+
+/** The local part of a qualified name. */
+function localName(qname: string): string {
   const i = qname.indexOf(":");
-  if (i < 0) return { ns: isAttr ? "" : scope.get("") ?? "", name: qname };
-  const prefix = qname.slice(0, i);
-  const ns = prefix === "xml" ? "http://www.w3.org/XML/1998/namespace" : scope.get(prefix);
-  if (ns === undefined) throw bad(`unknown prefix "${prefix}"`);
-  return { ns, name: qname.slice(i + 1) };
+  return i < 0 ? qname : qname.slice(i + 1);
 }
 
-/** Parses a document and returns its root element; throws 400 on anything malformed. */
+/** No declarations: shared by every element that makes none. */
+const NONE: readonly string[] = [];
+
+/** Parses a document and returns its root element; throws 400 on anything malformed or past the caps. */
 export function parseXml(text: string): XmlElement {
   const stack: Frame[] = [];
+  const scope = new Namespaces();
+  const tag = new StartTag();
   let root: XmlElement | null = null;
+  let nodes = 0;
   let i = 0;
   const top = () => stack[stack.length - 1];
+  const count = () => {
+    if (++nodes > MAX_XML_NODES) throw bad(`more than ${MAX_XML_NODES} elements`);
+  };
   while (i < text.length) {
     const lt = text.indexOf("<", i);
     const chunk = lt < 0 ? text.slice(i) : text.slice(i, lt);
@@ -97,6 +213,8 @@ export function parseXml(text: string): XmlElement {
       else if (chunk.trim()) throw bad("text outside the root element");
     }
     if (lt < 0) break;
+    // End tags close what was counted.
+    if (text.charCodeAt(lt + 1) !== 0x2f) count();
     if (text.startsWith("<?", lt)) {
       const end = text.indexOf("?>", lt);
       if (end < 0) throw bad("unterminated declaration");
@@ -118,53 +236,50 @@ export function parseXml(text: string): XmlElement {
       const qname = text.slice(lt + 2, end).trim();
       const frame = stack.pop();
       if (!frame || frame.qname !== qname) throw bad("mismatched end tag");
+      scope.undeclare(frame.declared);
       i = end + 1;
     } else {
-      const end = findTagEnd(text, lt);
-      let body = text.slice(lt + 1, end);
-      const selfClosing = body.endsWith("/");
-      if (selfClosing) body = body.slice(0, -1);
-      const m = body.match(/^([^\s/>]+)([\s\S]*)$/);
-      if (!m || !NAME.test(m[1])) throw bad("bad element name");
+      tag.read(text, lt);
       if (root !== null && !stack.length) throw bad("more than one root element");
-      if (stack.length >= MAX_DEPTH) throw bad("nested too deeply");
-      const attrs = parseAttrs(m[2]);
-      const scope = new Map(stack.length ? top().scope : []);
-      for (const [k, v] of attrs) {
-        if (k === "xmlns") scope.set("", v);
-        else if (k.startsWith("xmlns:")) {
-          if (v === "") throw bad("empty namespace for a prefix");
-          scope.set(k.slice(6), v);
+      if (stack.length >= MAX_XML_DEPTH) throw bad("nested too deeply");
+      const { names, values } = tag;
+      let declared: string[] | null = null;
+      for (let k = 0; k < names.length; k++) {
+        const name = names[k];
+        if (name === "xmlns") {
+          scope.declare("", values[k]);
+          (declared ??= []).push("");
+        } else if (name.startsWith("xmlns:")) {
+          if (values[k] === "") throw bad("empty namespace for a prefix");
+          scope.declare(name.slice(6), values[k]);
+          (declared ??= []).push(name.slice(6));
         }
       }
-      const { ns, name } = resolveName(m[1], scope);
-      const plain = new Map<string, string>();
-      for (const [k, v] of attrs) {
-        if (k === "xmlns" || k.startsWith("xmlns:")) continue;
-        const a = resolveName(k, scope, true);
-        plain.set(a.ns ? `${a.ns} ${a.name}` : a.name, v);
+      const attrs = new Map<string, string>();
+      for (let k = 0; k < names.length; k++) {
+        const name = names[k];
+        if (name === "xmlns" || name.startsWith("xmlns:")) continue;
+        const ns = scope.resolve(name, true);
+        const key = ns ? `${ns} ${localName(name)}` : name;
+        if (attrs.has(key)) throw bad("duplicate attribute");
+        attrs.set(key, values[k]);
       }
-      const el: XmlElement = { ns, name, attrs: plain, children: [] };
+      const el: XmlElement = {
+        ns: scope.resolve(tag.qname),
+        name: localName(tag.qname),
+        attrs,
+        children: [],
+      };
       if (stack.length) top().el.children.push(el);
       else root = el;
-      if (!selfClosing) stack.push({ el, qname: m[1], scope });
-      i = end + 1;
+      if (tag.selfClosing) {
+        if (declared) scope.undeclare(declared);
+      } else stack.push({ el, qname: tag.qname, declared: declared ?? NONE });
+      i = tag.end;
     }
   }
   if (stack.length || root === null) throw bad("unexpected end of document");
   return root;
-}
-
-function findTagEnd(text: string, from: number): number {
-  let quote = "";
-  for (let j = from + 1; j < text.length; j++) {
-    const ch = text[j];
-    if (quote) {
-      if (ch === quote) quote = "";
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === ">") return j;
-  }
-  throw bad("unterminated tag");
 }
 
 /** The element children of `el`, optionally only those named `name` in `ns`. */
@@ -221,8 +336,11 @@ export function textOf(el: XmlElement): string {
   return el.children.map((c) => typeof c === "string" ? c : textOf(c)).join("");
 }
 
-/** Reads a request body as XML; null when it is empty. 400 when it is malformed, 413 when too large. */
-export async function readXmlBody(req: Request): Promise<XmlElement | null> {
+/**
+ * Reads a request body as text for {@link parseXml}, without its byte order mark; null when it is empty. 400
+ * when it is not UTF-8, 413 when too large. Methods that need a permission check it between the two.
+ */
+export async function readXmlText(req: Request): Promise<string | null> {
   const buf = await readLimited(req, MAX_XML_BYTES);
   let text: string;
   try {
@@ -230,8 +348,12 @@ export async function readXmlBody(req: Request): Promise<XmlElement | null> {
   } catch {
     throw bad("not UTF-8");
   }
-  if (!text.trim()) return null;
-  return parseXml(text.replace(/^\uFEFF/, ""));
+  return text.trim() ? text.replace(/^\uFEFF/, "") : null;
+}
+
+/** Parses a body read by {@link readXmlText}; null stays null (no body). */
+export function parseXmlBody(text: string | null): XmlElement | null {
+  return text === null ? null : parseXml(text);
 }
 
 /** Reads at most `limit` bytes of a body (413 past that) without buffering more. */

@@ -16,7 +16,8 @@ async function handle(c: AppContext) {
         ? err
         : new ForbiddenError("bad_login_body");
       // A failed login too, though no username could be read.
-      await audit(deps, { user: "", action: "login", client, status: refused.status, detail: refused.code });
+      const failed = { user: "", action: "login", client, status: refused.status, detail: refused.code };
+      await audit(deps, failed, { anonymous: true });
       throw refused;
     });
     username = stringField(body, "username");

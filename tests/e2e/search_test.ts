@@ -59,6 +59,26 @@ Deno.test({
         assert.deepEqual([...found].sort(), ["cat-notes.txt", "cat.jpg", "cats", "sub/catalog.pdf"]);
       });
 
+      await t.step("a query past the limits says why, without asking the server", async () => {
+        const asked: string[] = [];
+        const listen = (req: { url(): string }) => {
+          if (req.url().includes("/api/search")) asked.push(req.url());
+        };
+        page.on("request", listen);
+        await input.fill(Array.from({ length: 33 }, (_, i) => `w${i}`).join(" "));
+        await page.keyboard.press("Enter");
+        await page.waitForSelector('[data-testid="search"][data-status="error"]');
+        assert.equal(
+          await page.locator('[data-testid="search-status"]').textContent(),
+          "Search too long: at most 32 words and 500 characters.",
+        );
+        page.off("request", listen);
+        assert.deepEqual(asked, []);
+        await input.fill("cat");
+        await page.keyboard.press("Enter");
+        assert.equal((await searchDone(page)).length, 4);
+      });
+
       await t.step("Escape closes the overlay", async () => {
         await page.keyboard.press("Escape");
         await page.locator('[data-testid="search"]').waitFor({ state: "detached" });

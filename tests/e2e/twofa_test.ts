@@ -49,6 +49,7 @@ Deno.test({
           assert.match(secret, /^[A-Z2-7]{32}$/);
           assert.equal(await card.getByTestId("share-qr").count(), 1);
           await card.getByLabel("Code from the app").fill(codeAt(secret, Date.now()));
+          assert.equal(await card.getByLabel("Sign out my other sessions").isChecked(), true);
           await card.getByRole("button", { name: "Confirm" }).click();
           await page.getByTestId("recovery-codes").waitFor();
           codes = await page.getByTestId("recovery-codes").locator("li").allTextContents();
@@ -99,7 +100,7 @@ Deno.test({
         const shown = (await page.getByTestId("app-password-new").textContent()) ?? "";
         assert.match(shown, /^fbap_/);
         await card.locator('tr[data-name="Laptop WebDAV"]').waitFor();
-        await card.getByRole("button", { name: "Revoke" }).click();
+        await card.getByRole("button", { name: "Revoke", exact: true }).click();
         await card.locator('tr[data-name="Laptop WebDAV"]').waitFor({ state: "detached" });
         await context.close();
       });
@@ -147,6 +148,31 @@ Deno.test({
           await context.close();
         }
       });
+
+      await t.step(
+        "the user editor: an admin revokes a user's app password; no reset of their own",
+        async () => {
+          const { context, page } = await newSession(browser, server, { as: "admin" });
+          await page.goto(`${server.url}/settings/users/${server.t.users.bob.id}`);
+          await hydrated(page, "SettingsUser");
+          const card = page.getByTestId("app-passwords-card");
+          await card.locator('tr[data-name="Phone sync"]').waitFor();
+          assert.equal(
+            await card.getByLabel("Name").count(),
+            0,
+            "admins do not create app passwords for others",
+          );
+          await card.getByRole("button", { name: "Revoke", exact: true }).click();
+          await card.locator('tr[data-name="Phone sync"]').waitFor({ state: "detached" });
+          const left = await server.t.request("/api/apppasswords", { as: "bob" });
+          assert.deepEqual(await left.json(), []);
+          assert.equal(await page.getByTestId("reset-twofa-button").count(), 1);
+          await page.goto(`${server.url}/settings/users/1`);
+          await hydrated(page, "SettingsUser");
+          assert.equal(await page.getByTestId("reset-twofa-button").count(), 0);
+          await context.close();
+        },
+      );
     } finally {
       await browser.close();
       await server.close();

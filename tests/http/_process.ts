@@ -57,16 +57,29 @@ export interface ServerProcess {
   /** Everything printed so far (stdout and stderr). */
   log: () => string;
   stop: () => Promise<void>;
+  /** SIGTERM, then waits up to `ms` for the exit: false (and SIGKILL) when it did not end by then. */
+  terminate: (ms: number) => Promise<boolean>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartOptions {
+  /** Run `deno run -A main.ts` (from source, as `deno task dev` does) instead of `deno task start`. */
+  source?: boolean;
 }
 
 /**
  * Starts `deno task start` and waits until it serves: for the "listening on" line with `--port 0`, or for a 200 from
  * /health on a given port (when the log level hides that line).
  */
-export async function startServer(args: string[], env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  options: StartOptions = {},
+): Promise<ServerProcess> {
   const fixed = args.includes("--port");
+  const command = options.source ? ["run", "-A", "main.ts"] : ["task", "start"];
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "start", ...(fixed ? [] : ["--port", "0"]), ...args],
+    args: [...command, ...(fixed ? [] : ["--port", "0"]), ...args],
     cwd: ROOT,
     env: { ...PLAIN, ...env },
     stdout: "piped",
@@ -90,15 +103,33 @@ export async function startServer(args: string[], env: Record<string, string>): 
     if (!fixed && port) break;
     await new Promise((r) => setTimeout(r, 10));
   }
+  const drain = async () => {
+    await reader.cancel().catch(() => {});
+    await outDone.catch(() => {});
+    await errDone.catch(() => {});
+  };
   return {
     port,
     log: () => log,
     async stop() {
       child.kill("SIGTERM");
       await child.status;
-      await reader.cancel().catch(() => {});
-      await outDone.catch(() => {});
-      await errDone.catch(() => {});
+      await drain();
+    },
+    async terminate(ms) {
+      child.kill("SIGTERM");
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const ended = await Promise.race([
+        child.status.then(() => true),
+        new Promise<boolean>((r) => timer = setTimeout(() => r(false), ms)),
+      ]);
+      clearTimeout(timer);
+      if (!ended) {
+        child.kill("SIGKILL");
+        await child.status;
+      }
+      await drain();
+      return ended;
     },
   };
 }

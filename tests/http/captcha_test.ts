@@ -126,7 +126,8 @@ Deno.test("login with verification: refused tokens count towards the throttle; g
 
 Deno.test("login with verification: the provider gets the client address over a real connection", async () => {
   const fake = startFakeCaptcha();
-  const t = await testApp(withCaptcha(fake.url));
+  // The client at the other end of a proxy on this host, which --trusted-proxies names.
+  const t = await testApp(withCaptcha(fake.url, { config: { trustedProxies: ["127.0.0.1"] } }));
   const ac = new AbortController();
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },

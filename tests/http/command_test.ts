@@ -375,12 +375,14 @@ Deno.test("settings: admins read how commands run (disabled, confined by bubblew
       mode: "disabled",
       sandbox: "",
       processLimit: "none",
+      memoryLimit: "none",
       network: false,
     });
     r = await on.request("/api/settings", { as: "admin" });
     const s = await r.json();
     assert.equal(s.exec.mode, "confined");
     assert.match(s.exec.sandbox, /^bubblewrap \d/);
+    assert.notEqual(s.exec.memoryLimit, "none");
     assert.equal(s.exec.network, false);
     r = await on.request("/api/settings", { as: "alice" });
     assert.equal(r.status, 403);

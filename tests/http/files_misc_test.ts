@@ -87,6 +87,33 @@ for (const searchIndex of [false, true]) {
   });
 }
 
+Deno.test("GET /api/search: at most 32 terms and 500 characters, 400 past that", async () => {
+  const f = await filesFixture();
+  try {
+    const search = (q: string) => f.request(`/api/search/?query=${encodeURIComponent(q)}`, { as: "u" });
+    const terms = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`).join(" ");
+    let r = await search(terms(32));
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+    r = await search(terms(31) + " type:pdf");
+    assert.equal(r.status, 200, "type filters count as terms");
+    await r.body?.cancel();
+    // The report's query: 6,000 terms (six seconds over 50,000 files) is refused before anything is searched.
+    for (
+      const q of [terms(33), terms(30) + " type:pdf type:image type:video", terms(6000), "x".repeat(501)]
+    ) {
+      r = await search(q);
+      assert.equal(r.status, 400, q.slice(0, 40));
+      assert.match(await r.text(), /at most 32 words and filters and 500 characters/);
+    }
+    r = await search("x".repeat(500));
+    assert.equal(r.status, 200);
+    await r.body?.cancel();
+  } finally {
+    await f.close();
+  }
+});
+
 Deno.test("GET /api/resources/recursive: role matrix, pruning, traversal", async () => {
   const f = await filesFixture();
   try {

@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { type FilesFixture, filesFixture } from "../fixtures/fs/tree.ts";
 import { FolderSizeCache } from "../../lib/fs/folder_size_cache.ts";
 import type { FolderSizeEvent } from "../../lib/types.ts";
+import { testApp } from "../_helpers.ts";
+import { makeTooDeepTree } from "../../lib/fs/_testing.ts";
 
 async function measure(f: FilesFixture, path: string, as = "u") {
   const r = await f.request(`/api/foldersize/${path}`, { as });
@@ -113,5 +115,35 @@ Deno.test("GET /api/foldersize walks a 100k-entry tree, with progress; a client 
     await res.body!.cancel();
   } finally {
     await f.close();
+  }
+});
+
+Deno.test("GET /api/foldersize and /api/search say when folders were too deep to read (pathTooLong, a last line)", async () => {
+  for (const searchIndex of [false, true]) {
+    const t = await testApp({ searchIndex });
+    try {
+      await Deno.mkdir(`${t.root}/deep`);
+      const deep = makeTooDeepTree(`${t.root}/deep`);
+      const size = await t.request("/api/foldersize/deep/", { as: "admin" });
+      assert.equal(size.status, 200);
+      const done = JSON.parse((await size.text()).trim().split("\n").at(-1)!);
+      assert.deepEqual(done, {
+        type: "done",
+        bytes: deep.reachable,
+        files: deep.reachable,
+        folders: deep.reachable + 1,
+        pathTooLong: 1,
+        cached: false,
+      });
+      const search = await t.request("/api/search/deep/?query=x.txt", { as: "admin" });
+      assert.equal(search.status, 200);
+      assert.equal(search.headers.get("X-Search-Index"), searchIndex ? "ready" : "building");
+      const lines = (await search.text()).trim().split("\n");
+      assert.equal(lines.length, deep.reachable + 1);
+      assert.equal(lines.at(-1), '{"truncated":"path_too_long","folders":1}');
+      await Deno.remove(`${t.root}/deep`, { recursive: true });
+    } finally {
+      await t.close();
+    }
   }
 });

@@ -21,6 +21,8 @@ case "$USERNAME" in
   weird) echo hook.action=maybe ;;
   envcheck) echo hook.action=auth; echo "user.locale=$(env | cut -d= -f1 | sort | tr '\\n' ,)$#:$1" ;;
   slow) sleep 0.2; echo hook.action=auth ;;
+  café) echo hook.action=auth ;;
+  nl*|" "*) printf 'hook.action=auth\nuser.viewMode=%s\n' "$USERNAME" ;;
 esac
 `;
 
@@ -118,5 +120,29 @@ Deno.test("hook auth: parallel first logins create the user once (real parallel 
     const codes = await Promise.all(Array.from({ length: 5 }, () => status(t, "slow", "same-password")));
     assert.deepEqual(codes, [200, 200, 200, 200, 200]);
     assert.equal((await users.listUsers(t.deps.kv)).filter((x) => x.username === "slow").length, 1);
+  });
+});
+
+Deno.test("hook auth: a username that breaks the username rules is refused (403) before the hook runs", async () => {
+  await withHookAuth(async (t) => {
+    // A script that echoes the name would otherwise print the injected line itself.
+    for (const name of ["nl\nuser.perm.admin=true", "nl\ruser.perm.admin=true", " nl", "nl ", "nl\u200b"]) {
+      const r = await login(t, name, "x");
+      assert.equal(r.status, 403, JSON.stringify(name));
+      await r.body?.cancel();
+    }
+    assert.deepEqual(
+      (await users.listUsers(t.deps.kv)).map((u) => [u.username, u.perm.admin]),
+      [["admin", true], ["local", false]],
+    );
+  });
+});
+
+Deno.test("hook auth: the hook sees the NFC form of the username, which the user is stored under", async () => {
+  await withHookAuth(async (t) => {
+    assert.equal(await status(t, "cafe\u0301", "x"), 200);
+    assert.ok(await users.findUserByName(t.deps.kv, "café"));
+    assert.equal(await status(t, "café", "x"), 200);
+    assert.equal((await users.listUsers(t.deps.kv)).filter((u) => u.username === "café").length, 1);
   });
 });

@@ -182,8 +182,9 @@ Deno.test("hooks: $FILE with spaces, ; and $(…) is one argument (expanded or e
     await r.body?.cancel();
     assert.equal(await Deno.readTextFile(`${scope}/.args.log`), `1\n${scope}/${name}\n`);
   });
-  // With a shell the line is shell code written by the admin; the file name only arrives as a variable.
-  const shellLine = `printf '%s\\n' "$FILE" > "$HOME/.shell.log"; echo $FILE >> "$HOME/.shell.log"`;
+  // With a shell the line is shell code written by the admin; the file name only arrives as a variable, quoted
+  // (an unquoted one is refused: see below).
+  const shellLine = `printf '%s\\n' "$FILE" > "$HOME/.shell.log"; echo "$FILE" >> "$HOME/.shell.log"`;
   await withHooks({ before_upload: [shellLine] }, async (t, scope) => {
     const r = await t.request(`/api/resources${enc("/" + name)}`, { method: "POST", as: "alice", body: "x" });
     assert.equal(r.status, 200);
@@ -192,6 +193,60 @@ Deno.test("hooks: $FILE with spaces, ; and $(…) is one argument (expanded or e
     assert.equal(log.split("\n")[0], `${scope}/${name}`);
     for (const p of ["pwned", "pwned2", "pwned3"]) assert.equal(await exists(`${scope}/${p}`), false, p);
   }, { settings: { commands: { before_upload: [shellLine] }, shell: ["sh", "-c"] } });
+});
+
+Deno.test("hooks: a stored line that would run a file name as code never runs, for users and drop-link visitors", async () => {
+  const name = "x;touch pwned$(touch pwned2).txt";
+  // Saved before the check existed (or imported): the settings API refuses it now, the runner too.
+  const unsafe = `sh -c "echo $FILE > $HOME/.ran"`;
+  await withHooks({ before_upload: [`sh -c 'touch "$HOME/first"'`, unsafe] }, async (t, scope) => {
+    const r = await t.request(`/api/resources${enc("/" + name)}`, { method: "POST", as: "alice", body: "x" });
+    assert.equal(r.status, 500);
+    assert.equal(await r.text(), "500 Internal Server Error (before_upload hook failed)\n");
+    // Not even the safe line before it ran.
+    for (const p of [name, ".ran", "pwned", "pwned2", "first"]) {
+      assert.equal(await exists(`${scope}/${p}`), false, p);
+    }
+  });
+  // A drop link's visitor chooses the name, and the owner's hooks apply to the upload.
+  const owner = { create: true, share: true, download: true };
+  for (
+    const commands of [{ before_upload: [unsafe] }, { after_upload: [unsafe] }] as Record<string, string[]>[]
+  ) {
+    await withHooks(commands, async (t, scope) => {
+      await Deno.mkdir(`${scope}/inbox`);
+      const made = await t.request("/api/share/inbox/", {
+        method: "POST",
+        as: "alice",
+        body: '{"kind":"drop"}',
+      });
+      assert.equal(made.status, 200);
+      const { hash } = await made.json();
+      const tus = { "Tus-Resumable": "1.0.0" };
+      const created = await t.request(`/api/public/tus/${hash}/${encodeURIComponent(name)}`, {
+        method: "POST",
+        headers: { ...tus, "Upload-Length": "1" },
+      });
+      await created.body?.cancel();
+      if (commands.before_upload) {
+        assert.equal(created.status, 500, "before_upload refuses the visitor's upload");
+      } else {
+        assert.equal(created.status, 201);
+        const patched = await t.request(new URL(created.headers.get("Location")!, "http://x").pathname, {
+          method: "PATCH",
+          headers: { ...tus, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+          body: "x",
+        });
+        await patched.body?.cancel();
+        assert.equal(patched.status, 204, "a failed after_upload at tus completion is only logged");
+        assert.equal(await Deno.readTextFile(`${scope}/inbox/${name}`), "x");
+      }
+      assert.equal(await exists(`${scope}/.ran`), false);
+      for (const p of ["pwned", "pwned2", "inbox/pwned", "inbox/pwned2"]) {
+        assert.equal(await exists(`${scope}/${p}`), false, p);
+      }
+    }, { users: [{ username: "alice", perm: owner, scope: "/alice" }] });
+  }
 });
 
 Deno.test("hooks: the & form runs in the background and its failure does not fail the request", async () => {

@@ -146,6 +146,10 @@ Deno.test("page data: the profile, trash and audit pages carry what their API an
     const appPasswords = await api("/api/apppasswords", "bob");
     assert.equal(appPasswords.length, 1);
     assert.deepEqual(profile.appPasswords, appPasswords);
+    // The user editor shows an admin the same list (GET /api/users/<id>/apppasswords).
+    const editor = await propsOf(t, `/settings/users/${t.users.bob.id}`, "SettingsUser", "admin");
+    assert.deepEqual(editor.appPasswords, await api(`/api/users/${t.users.bob.id}/apppasswords`, "admin"));
+    assert.deepEqual(editor.appPasswords, appPasswords);
 
     const trash = await propsOf(t, "/settings/trash", "SettingsTrash", "bob");
     const items = await api("/api/trash", "bob");
@@ -168,6 +172,8 @@ Deno.test("page data: with proxy authentication the profile page has no account 
   try {
     const profile = await propsOf(t, "/settings/profile", "SettingsProfile", "admin");
     assert.deepEqual(profile, { twoFactor: null, appPasswords: null });
+    const editor = await propsOf(t, "/settings/users/1", "SettingsUser", "admin");
+    assert.equal(editor.appPasswords, null);
   } finally {
     await t.close();
   }

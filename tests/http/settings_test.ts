@@ -146,3 +146,42 @@ Deno.test("unclean paths and bare API prefixes answer 301 to the cleaned form", 
     await t.close();
   }
 });
+
+Deno.test("PUT /api/settings refuses a hook that hands a file name to a shell as code, showing the safe form", async () => {
+  const t = await testApp();
+  try {
+    const before = await (await t.request("/api/settings", { as: "admin" })).text();
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { commands: { after_upload: [`sh -c "cp $FILE /backup"`] } },
+        `after_upload hook "sh -c \\"cp $FILE /backup\\"" would let sh run the value of $FILE as code; ` +
+        `write it as: sh -c 'cp "$FILE" /backup'`,
+      ],
+      [
+        { shell: ["sh", "-c"], commands: { before_save: [`cp "$FILE" /b`, `mv $FILE $DESTINATION`] } },
+        `before_save hook "mv $FILE $DESTINATION" leaves $FILE unquoted, so the shell would split it into ` +
+        `words and expand patterns in it; write it as: mv "$FILE" "$DESTINATION"`,
+      ],
+      [
+        { commands: { before_delete: [`python3 -c "print('$FILE')"`] } },
+        `before_delete hook "python3 -c \\"print('$FILE')\\"" would let python3 run the value of $FILE as code; ` +
+        `put the code in single quotes and let it read $FILE from the environment`,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const res = await t.request("/api/settings", {
+        method: "PUT",
+        as: "admin",
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(await res.text(), `400 Bad Request (${message})\n`);
+    }
+    assert.equal(await (await t.request("/api/settings", { as: "admin" })).text(), before);
+    const safe = { commands: { after_upload: [`sh -c 'cp "$FILE" /backup'`, "cp $FILE /backup"] } };
+    const res = await t.request("/api/settings", { method: "PUT", as: "admin", body: JSON.stringify(safe) });
+    assert.equal(res.status, 200, await res.text());
+  } finally {
+    await t.close();
+  }
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { TEST_PASSWORD, type TestApp, testApp } from "../_helpers.ts";
 import { totpCode } from "../../lib/auth/totp.ts";
+import { createAppPassword, verifyAppPassword } from "../../lib/auth/app_passwords.ts";
 import { normalizeSettings } from "../../lib/settings.ts";
 import { saveSettingsFromWire } from "../../lib/settings_wire.ts";
 
@@ -100,6 +101,90 @@ Deno.test("wrong codes keep their login throttle slot; asking for the code does 
     const blocked = await login(t, { otp: totpCode(secret, T0 + 30_000) });
     assert.equal(blocked.status, 429);
     assert.ok(Number(blocked.headers.get("Retry-After")) > 0);
+  } finally {
+    await t.close();
+  }
+});
+
+/** A six-digit code that is none of the codes accepted at `now` (±1 step). */
+function wrongCode(secret: string, now: number): string {
+  const right = new Set([-30_000, 0, 30_000].map((d) => totpCode(secret, now + d)));
+  for (let n = 0;; n++) {
+    const code = String(n).padStart(6, "0");
+    if (!right.has(code)) return code;
+  }
+}
+
+Deno.test("wrong codes from 60 forwarded addresses reach the account's budget: 429 after 10, for 15 minutes", async () => {
+  const t = await testApp({
+    users: [{ username: "alice" }],
+    config: { loginRateLimit: 5, trustedProxies: ["127.0.0.1", "::1"] },
+  });
+  const ac = new AbortController();
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", signal: ac.signal, onListen() {} },
+    t.app.fetch,
+  );
+  // Each request claims another client: a proxy on the host (or anything allowed to speak for clients) can.
+  let client = 0;
+  const send = async (body: Record<string, unknown>) => {
+    const res = await fetch(`http://127.0.0.1:${server.addr.port}/api/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Forwarded-For": `198.51.100.${++client}` },
+      body: JSON.stringify({ username: "alice", password: TEST_PASSWORD, ...body }),
+    });
+    await res.body?.cancel();
+    return res;
+  };
+  try {
+    const { secret, codes } = await enrol(t, "alice");
+    let now = T0 + 600_000;
+    t.deps.now = () => now;
+    // A stranger's wrong passwords never reach the second step: they spend nothing of the budget.
+    for (let i = 0; i < 20; i++) {
+      assert.equal((await send({ password: `wrong-${i}`, otp: wrongCode(secret, now) })).status, 403);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await send({ otp: wrongCode(secret, now) })).status);
+    assert.deepEqual(statuses, [...Array(10).fill(403), ...Array(50).fill(429)]);
+    now += 60_000;
+    // The budget is the account's: a new client with the right code waits too, for the rest of 15 minutes.
+    const blocked = await send({ otp: totpCode(secret, now) });
+    assert.equal(blocked.status, 429);
+    const wait = Number(blocked.headers.get("Retry-After"));
+    assert.ok(wait > 800 && wait <= 900, `Retry-After ${wait}`);
+    // The password step still answers (the owner is not locked out of it), and a recovery code still works.
+    const ask = await send({});
+    assert.equal(ask.status, 401);
+    assert.equal(ask.headers.get("X-2FA-Required"), "totp");
+    assert.equal((await send({ otp: codes[0] })).status, 200);
+    // Once the window ended, codes are checked again.
+    now = T0 + 600_000 + 15 * 60_000;
+    assert.equal((await send({ otp: totpCode(secret, now) })).status, 200);
+  } finally {
+    ac.abort();
+    await server.finished;
+    await t.close();
+  }
+});
+
+Deno.test("turning two-factor login off spends the same budget of wrong codes", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { secret } = await enrol(t, "alice");
+    const now = T0 + 600_000;
+    t.deps.now = () => now;
+    for (let i = 0; i < 10; i++) {
+      const res = await login(t, { otp: wrongCode(secret, now) });
+      assert.equal(res.status, 403);
+    }
+    const off = await t.request(
+      "/api/twofa/disable",
+      post({ current_password: TEST_PASSWORD, code: totpCode(secret, now) }, "alice"),
+    );
+    assert.equal(off.status, 429);
+    const status = await (await t.request("/api/twofa", { as: "alice" })).json();
+    assert.equal(status.enabled, true);
   } finally {
     await t.close();
   }
@@ -279,6 +364,79 @@ Deno.test("settings carry appPasswordsForLogin and twoFactorRequired, and PUT va
         .twoFactorRequired,
       "admins",
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an admin resetting their own two-factor login needs a code; a reset revokes the user's app passwords", async () => {
+  const t = await testApp({ users: [{ username: "alice" }], config: { loginRateLimit: 50 } });
+  try {
+    const { secret } = await enrol(t, "admin");
+    const now = T0 + 60_000;
+    t.deps.now = () => now;
+    const own = (body: unknown) =>
+      t.request(`/api/users/1/twofa`, { ...post(body, "admin"), method: "DELETE" });
+    assert.equal((await own({ current_password: TEST_PASSWORD })).status, 400, "the password alone");
+    assert.equal(
+      (await own({ current_password: TEST_PASSWORD, code: "000000" })).status,
+      400,
+      "a wrong code",
+    );
+    const status = await t.request("/api/twofa", { as: "admin" });
+    assert.equal((await status.json()).enabled, true);
+    assert.equal((await own({ current_password: TEST_PASSWORD, code: totpCode(secret, now) })).status, 200);
+    assert.equal((await (await t.request("/api/twofa", { as: "admin" })).json()).enabled, false);
+
+    await enrol(t, "alice");
+    const made = await createAppPassword(t.deps.kv, t.users.alice.id, { name: "dav", now: T0 });
+    const reset = await t.request(`/api/users/${t.users.alice.id}/twofa`, {
+      ...post({ current_password: TEST_PASSWORD }, "admin"),
+      method: "DELETE",
+    });
+    assert.equal(reset.status, 200, "another user's: the admin's password is enough");
+    assert.equal(await verifyAppPassword(t.deps.kv, t.users.alice, made.password), null);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("turning two-factor login on may end the user's other sessions (endOtherSessions)", async () => {
+  const t = await testApp({
+    users: [{ username: "alice" }, { username: "bob" }],
+    config: { loginRateLimit: 50 },
+  });
+  try {
+    const statusOf = async (token: string) => {
+      const res = await t.request("/api/resources/", { headers: { "X-Auth": token } });
+      await res.body?.cancel();
+      return res.status;
+    };
+    const confirm = async (as: string, endOtherSessions?: unknown) => {
+      t.deps.now = () => T0;
+      const start =
+        await (await t.request("/api/twofa/enroll", post({ current_password: TEST_PASSWORD }, as)))
+          .json();
+      const body = { code: totpCode(start.secret, T0), endOtherSessions };
+      return await t.request("/api/twofa/confirm", post(body, as));
+    };
+    t.deps.now = () => T0;
+    const other = await (await login(t, {})).text();
+    const bobOther = await (await t.request("/api/login", post({ username: "bob", password: TEST_PASSWORD })))
+      .text();
+    assert.equal((await confirm("alice", "yes")).status, 400, "a flag that is not a boolean");
+    const ended = await confirm("alice", true);
+    assert.equal(ended.status, 200);
+    const answer = await ended.json();
+    assert.equal(answer.recoveryCodes.length, 10);
+    assert.equal(answer.sessionsEnded, 1);
+    assert.equal(await statusOf(other), 401, "the other session ended");
+    assert.equal(await statusOf(t.tokens.alice), 200, "the session that turned it on stays");
+
+    const kept = await confirm("bob");
+    assert.equal(kept.status, 200);
+    assert.equal((await kept.json()).sessionsEnded, 0);
+    assert.equal(await statusOf(bobOther), 200, "without the flag the other sessions stay");
   } finally {
     await t.close();
   }

@@ -5,7 +5,7 @@ import { createAppPassword, deleteAppPassword } from "../../lib/auth/app_passwor
 import { confirmEnrollment, startEnrollment } from "../../lib/auth/twofa.ts";
 import { totpCode } from "../../lib/auth/totp.ts";
 import { users } from "../../lib/storage/mod.ts";
-import { basic } from "./_dav.ts";
+import { basic, serveDav } from "./_dav.ts";
 
 Deno.test("WebDAV takes an app password (revocable at once) and, with 2FA on, no longer the account password", async () => {
   const t = await testApp({ config: { webdav: true, loginRateLimit: 50 }, users: [{ username: "bob" }] });
@@ -37,5 +37,61 @@ Deno.test("WebDAV takes an app password (revocable at once) and, with 2FA on, no
     assert.equal(await propfind(app.password), 401, "a revoked app password ends at once");
   } finally {
     await t.close();
+  }
+});
+
+Deno.test("WebDAV refuses every password while a required two-factor enrolment is pending, over HTTP", async () => {
+  const dav = await serveDav({ config: { loginRateLimit: 50 }, users: [{ username: "bob" }] });
+  const { t } = dav;
+  try {
+    const bob = await users.getUser(t.deps.kv, t.users.bob.id);
+    const propfind = async (password: string) => {
+      const res = await fetch(dav.davUrl, {
+        method: "PROPFIND",
+        headers: { Authorization: basic("bob", password), Depth: "0" },
+      });
+      await res.body?.cancel();
+      return { status: res.status, challenge: res.headers.get("WWW-Authenticate") ?? "" };
+    };
+    const app = await createAppPassword(t.deps.kv, bob.id, { name: "laptop", now: Date.now() });
+    // Remembered as verified before the requirement comes.
+    assert.equal((await propfind(TEST_PASSWORD)).status, 207);
+    const settings = await (await t.request("/api/settings", { as: "admin" })).json();
+    const put = await t.request("/api/settings", {
+      method: "PUT",
+      as: "admin",
+      body: JSON.stringify({ ...settings, twoFactorRequired: "all" }),
+    });
+    assert.equal(put.status, 200);
+    // The API refuses the account (all but the enrolment), and so does WebDAV, also a remembered password.
+    const login = await t.request("/api/login", {
+      method: "POST",
+      body: JSON.stringify({ username: "bob", password: TEST_PASSWORD }),
+    });
+    const token = await login.text();
+    assert.equal((await t.request("/api/resources/", { headers: { "X-Auth": token } })).status, 403);
+    const refused = await propfind(TEST_PASSWORD);
+    assert.equal(refused.status, 401, "account password while the enrolment is pending");
+    assert.match(refused.challenge, /^Basic realm=/);
+    assert.equal((await propfind(app.password)).status, 401, "app password while the enrolment is pending");
+    // Refusals of right passwords keep no throttle slot: the owner can still log in on the web to enrol.
+    for (let i = 0; i < 60; i++) assert.equal((await propfind(TEST_PASSWORD)).status, 401);
+    const again = await fetch(`${dav.origin}/api/login`, {
+      method: "POST",
+      body: JSON.stringify({ username: "bob", password: TEST_PASSWORD }),
+    });
+    assert.equal(again.status, 200);
+    await again.body?.cancel();
+
+    const enrol = await startEnrollment(t.deps.kv, bob, { issuer: "File Browser", now: Date.now() });
+    await confirmEnrollment(t.deps.kv, bob.id, { code: totpCode(enrol.secret, Date.now()), now: Date.now() });
+    assert.equal(
+      (await propfind(TEST_PASSWORD)).status,
+      401,
+      "with 2FA on, the account password stays refused",
+    );
+    assert.equal((await propfind(app.password)).status, 207, "enrolled: app passwords work again");
+  } finally {
+    await dav.close();
   }
 });

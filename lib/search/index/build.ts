@@ -2,9 +2,15 @@
  * Disk side of the search index: reading folders into an {@link IndexTree}. `syncDirs` re-reads the given
  * folders (new sub-folders are read in full, vanished entries dropped), several at a time; `reconcile` stats
  * every indexed folder and re-reads only those whose mtime changed. Symlinks are recorded, never followed.
- * Children are kept in code point order of their names.
+ * Children are kept in code point order of their names. Every folder is read through the disk floor
+ * (lib/fs/floor.ts): pinned by its path beneath the indexed root without following a link, so a folder swapped
+ * for a link since it was listed is not read (names from elsewhere never enter the index). A folder whose path
+ * is too long to address (MAX_PATH_BYTES) is kept without children and named in `tooLong`, so searches can say
+ * what they missed.
  */
+import { pinObject, readDir, stat } from "../../fs/floor.ts";
 import { youngCollector } from "../../young_gc.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../../names.ts";
 import { ALIVE, DIR, type EntryKind, flagsOf, type IndexTree, KIND } from "./tree.ts";
 
 /** A folder whose mtime is this close to the start of its read may change again unseen: read it next time. */
@@ -18,6 +24,12 @@ export const WALK_GC_ENTRIES = 2048;
 
 /** Folders read (or stat'ed) at the same time. */
 const CONCURRENCY = 8;
+
+/** How the walk reads: its pause, and the set that collects the folders too deep to read (relative paths). */
+export interface WalkOptions {
+  pause?: Pause;
+  tooLong?: Set<string>;
+}
 
 /** A folder to read: its id and the path it had when queued (ids are reused, so it is checked again). */
 export interface DirJob {
@@ -73,16 +85,19 @@ function drain<T>(queue: T[], work: (item: T) => Promise<void>, pause?: Pause): 
   });
 }
 
+/** Reads the folder `rel` of the indexed root (`root`, a real path: the floor's anchor); null when it cannot. */
 async function readFolder(
-  path: string,
+  root: string,
+  rel: string,
   collect: (entries: number) => void,
   pause?: Pause,
 ): Promise<{ mtime: number; entries: Deno.DirEntry[] } | null> {
   try {
     const started = Date.now();
-    const st = await Deno.stat(path);
+    using folder = pinObject(root, diskPath(root, rel));
+    const st = await stat(folder);
     const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(path)) {
+    for await (const e of readDir(folder)) {
       collect(1);
       // A big folder takes many turns of the loop: a request that arrives meanwhile goes first.
       if ((entries.push(e) & 1023) === 0) await pause?.();
@@ -100,19 +115,24 @@ function sameKind(tree: IndexTree, id: number, kind: EntryKind): boolean {
 
 /**
  * Reads the folders of `jobs` again and brings their children in line with the disk; folders that appear
- * are read in full. A folder that cannot be read loses its children and is tried again by the next reconcile.
+ * are read in full. A folder that cannot be read (or is no longer reached from `root`, a real path, without a
+ * link) loses its children and is tried again by the next reconcile.
  */
 export async function syncDirs(
   tree: IndexTree,
   root: string,
   jobs: DirJob[],
-  options: { pause?: Pause } = {},
+  options: WalkOptions = {},
 ): Promise<void> {
   const queue = [...jobs];
   const collect = youngCollector(WALK_GC_ENTRIES);
   await drain(queue, async (job) => {
     if (!isCurrent(tree, job)) return;
-    const read = await readFolder(diskPath(root, job.rel), collect, options.pause);
+    // Too long to address (as the gate counts: ENAMETOOLONG by path): known as such, not as an empty folder.
+    const tooLong = utf8Length(diskPath(root, job.rel), MAX_PATH_BYTES) > MAX_PATH_BYTES;
+    if (tooLong) options.tooLong?.add(job.rel);
+    else options.tooLong?.delete(job.rel);
+    const read = tooLong ? null : await readFolder(root, job.rel, collect, options.pause);
     // Bringing a big folder in line takes milliseconds of this thread.
     await options.pause?.();
     if (!isCurrent(tree, job)) return;
@@ -147,7 +167,7 @@ export async function syncDirs(
 export async function reconcile(
   tree: IndexTree,
   root: string,
-  options: { pause?: Pause } = {},
+  options: WalkOptions = {},
 ): Promise<number> {
   const candidates: DirJob[] = [];
   for (let id = 0; id < tree.size; id++) {
@@ -161,7 +181,8 @@ export async function reconcile(
       return;
     }
     try {
-      const st = await Deno.stat(diskPath(root, job.rel));
+      using folder = pinObject(root, diskPath(root, job.rel));
+      const st = await stat(folder);
       if (st.mtime?.getTime() !== known || !st.isDirectory) changed.push(job);
     } catch {
       changed.push(job);

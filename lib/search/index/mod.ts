@@ -7,7 +7,7 @@
  */
 import { log } from "../../log.ts";
 import type { SearchQuery } from "../query.ts";
-import { type DirJob, type Pause, reconcile, syncDirs } from "./build.ts";
+import { type DirJob, type Pause, reconcile, syncDirs, type WalkOptions } from "./build.ts";
 import { type IndexHit, type IndexQueryOptions, queryIndex } from "./query.ts";
 import { encodeSnapshot, readSnapshot, writeSnapshot } from "./snapshot.ts";
 import { DIR, IndexTree } from "./tree.ts";
@@ -27,8 +27,8 @@ export interface SearchIndexOptions {
    */
   inlineWatchFolders?: number;
   /**
-   * ... and of at most this many entries (default 2,000): registering a recursive watch visits every entry,
-   * files included, some microseconds each, during which the thread answers nothing.
+   * ... and of at most this many entries (default 2,000): registering a recursive watch lists every folder
+   * (its files included), during which the thread answers nothing.
    */
   inlineWatchEntries?: number;
   /** Delay collecting watcher events before reading the folders they name (default 250 ms). */
@@ -84,6 +84,9 @@ export class SearchIndex {
   #saved = { bytes: 0, ms: 0 };
   #saveTimer: ReturnType<typeof setInterval> | undefined;
   readonly #options: Required<SearchIndexOptions>;
+  /** Folders (relative paths) whose path is too long to read: they are indexed without their contents. */
+  readonly #tooLong = new Set<string>();
+  readonly #walk: WalkOptions;
 
   constructor(root: string, options: SearchIndexOptions = {}) {
     this.root = root;
@@ -98,6 +101,7 @@ export class SearchIndex {
       ...options,
       pause: this.#pauseUnlessClosed(options.pause ?? (() => null)),
     };
+    this.#walk = { pause: this.#options.pause, tooLong: this.#tooLong };
   }
 
   /** True once the first walk is complete: queries are answered from the index. */
@@ -138,12 +142,13 @@ export class SearchIndex {
   }
 
   async #start(): Promise<void> {
+    // floor-exempt: the indexed root's real path, the floor's anchor of every folder read (build.ts).
     this.#real = await Deno.realPath(this.root);
     const t0 = performance.now();
     const loaded = this.#options.snapshot !== "" && await this.loadSnapshot();
     if (!loaded) {
       await this.#run(async () => {
-        await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }], this.#options);
+        await syncDirs(this.#tree, this.#real, [{ id: 0, rel: "" }], this.#walk);
         this.#complete = true;
       });
     }
@@ -231,7 +236,7 @@ export class SearchIndex {
   async #reconcile(): Promise<void> {
     if (this.#closed) return;
     const t0 = performance.now();
-    const changed = await reconcile(this.#tree, this.#real, this.#options);
+    const changed = await reconcile(this.#tree, this.#real, this.#walk);
     log.debug(`search index: reconciled (${changed} folders read) in ${ms(t0)} ms`);
   }
 
@@ -269,7 +274,7 @@ export class SearchIndex {
     if (this.#lost) {
       this.#lost = false;
       this.#dirty.clear();
-      await reconcile(this.#tree, this.#real, this.#options);
+      await reconcile(this.#tree, this.#real, this.#walk);
       return;
     }
     const jobs = new Map<number, DirJob>();
@@ -285,7 +290,7 @@ export class SearchIndex {
       if (id >= 0) jobs.set(id, { id, rel: r });
     }
     this.#dirty.clear();
-    await syncDirs(this.#tree, this.#real, [...jobs.values()], this.#options);
+    await syncDirs(this.#tree, this.#real, [...jobs.values()], this.#walk);
   }
 
   /** Applies the changes the watcher reported so far; resolves when the index reflects them. */
@@ -305,7 +310,7 @@ export class SearchIndex {
     await this.#run(async () => {
       this.#dirty.clear();
       this.#lost = false;
-      await reconcile(this.#tree, this.#real, this.#options);
+      await reconcile(this.#tree, this.#real, this.#walk);
     });
   }
 
@@ -318,6 +323,21 @@ export class SearchIndex {
     const base = this.#tree.lookup(rel);
     if (base < 0 || !(this.#tree.flags[base] & DIR)) return null;
     return queryIndex(this.#tree, rel, query, options);
+  }
+
+  /**
+   * The folders below `rel` (as paths relative to it) that are indexed without their contents because their
+   * path is too long to read: a query below `rel` did not see what they hold.
+   */
+  tooLongBelow(rel: string): string[] {
+    const prefix = rel === "" ? "" : rel + "/";
+    const out: string[] = [];
+    for (const r of this.#tooLong) {
+      const id = this.#tree.lookup(r);
+      if (id < 0 || !(this.#tree.flags[id] & DIR)) this.#tooLong.delete(r);
+      else if (r.startsWith(prefix)) out.push(r.slice(prefix.length));
+    }
+    return out;
   }
 
   /** Figures for diagnostics and the bench. */

@@ -11,6 +11,7 @@
  * its children and a folder's children come in name order. `decodeSnapshot` trusts nothing: any mismatch
  * (size, checksum, structure, names) returns a reason instead of a tree.
  */
+import { openFile, remove, rename, serverPath } from "../../fs/floor.ts";
 import { compareBytes } from "../../fs/sort.ts";
 import { ALIVE, DIR, DOT, type IndexTree, KIND } from "./tree.ts";
 
@@ -155,7 +156,8 @@ function checkTree(n: number, parent: Int32Array, flags: Uint8Array, names: stri
 export async function readSnapshot(path: string, root: string): Promise<SnapshotData | string | null> {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path);
+    // The snapshot file is the server's (never a user's path); a FIFO there is refused, not waited on.
+    file = await openFile(serverPath(path));
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     return `cannot open: ${err instanceof Error ? err.message : err}`;
@@ -187,7 +189,7 @@ export async function writeSnapshot(path: string, bytes: Uint8Array): Promise<vo
   const tmp = `${path}.${Deno.pid}.tmp`;
   try {
     await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true });
-    const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: 0o600 });
+    const file = await openFile(serverPath(tmp), { write: true, create: true, truncate: true, mode: 0o600 });
     try {
       let done = 0;
       while (done < bytes.length) done += await file.write(bytes.subarray(done));
@@ -195,9 +197,9 @@ export async function writeSnapshot(path: string, bytes: Uint8Array): Promise<vo
     } finally {
       file.close();
     }
-    await Deno.rename(tmp, path);
+    await rename(serverPath(tmp), serverPath(path));
   } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
+    await remove(serverPath(tmp)).catch(() => {});
     throw err;
   }
 }

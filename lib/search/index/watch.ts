@@ -1,5 +1,5 @@
 /**
- * A recursive `Deno.watchFs` on the indexed root, run in a worker (watch_worker.ts) for a large tree and on the
+ * A recursive watch (lib/fs/watch.ts) on the indexed root, run in a worker (watch_worker.ts) for a large tree and on the
  * server's thread for a small one, that reports which folders changed (as paths relative to the root). Events
  * name entries; their parent folder is what must be read again. When the kernel drops events (`rescan`) or the
  * watcher fails, `onLost` asks for a full reconciliation instead.

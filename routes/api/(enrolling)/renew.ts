@@ -3,11 +3,8 @@ import { renewToken } from "../../../lib/auth/mod.ts";
 
 export const handler = define.handlers({
   async POST(c) {
-    const token = await renewToken(c.var.deps, {
-      user: c.var.user,
-      sessionId: c.var.sessionId,
-      renew: false,
-    });
+    // 403 for a session opened with an app password: it is not extended.
+    const token = await renewToken(c.var.deps, { user: c.var.user, sessionId: c.var.sessionId });
     c.header("X-Renew-Token", "false");
     return c.text(token, 200);
   },

@@ -14,6 +14,7 @@ export const handler = define.handlers({
       settings: c.var.settings,
       gate: c.var.ctx.gate,
       vpath: vpathOf(c),
+      usage: c.var.deps,
     };
     let session: CommandSession | null = null;
     const deps = c.var.deps, client = clientAddress(c);

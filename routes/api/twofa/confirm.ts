@@ -6,6 +6,7 @@ import { securityOptions } from "../../../middleware/conn.ts";
 export const handler = define.handlers({
   async POST(c) {
     const body = await readJsonObject(c.req.raw);
-    return c.json({ recoveryCodes: await confirmTwoFactor(c.var.user, body, securityOptions(c)) });
+    const options = { ...securityOptions(c), sessionId: c.var.sessionId };
+    return c.json(await confirmTwoFactor(c.var.user, body, options));
   },
 });

@@ -29,6 +29,9 @@ export const handler = define.handlers({
       length: c.req.header("Upload-Length"),
     });
     const hash = req.rest.split("/")[0];
+    // The name the server chose (" (1)" when taken) goes to the audit log, never to the visitor; an empty file
+    // is in place at once.
+    c.set("auditNote", up.complete ? { action: "share.drop", path: `/${up.name}` } : { path: `/${up.name}` });
     c.header("Location", dropLocation(c.var.deps.config.baseUrl, hash, up.id, up.token));
     return c.text(statusText(201), 201);
   },
@@ -44,8 +47,9 @@ export const handler = define.handlers({
     return c.text(statusText(200), 200);
   },
   async PATCH(c) {
+    const req = dropRequestOf(c);
     const up = await appendDropChunk(c.var.deps, c.var.settings, {
-      ...dropRequestOf(c),
+      ...req,
       chunk: {
         offset: c.req.header("Upload-Offset"),
         contentType: c.req.header("Content-Type"),
@@ -53,6 +57,15 @@ export const handler = define.handlers({
         body: c.req.raw.body,
       },
     });
+    // The last chunk: a visitor's file landed in the owner's folder.
+    if (up.complete) {
+      const slash = req.rest.indexOf("/");
+      c.set("auditNote", {
+        action: "share.drop",
+        target: req.rest.slice(0, slash),
+        path: req.rest.slice(slash),
+      });
+    }
     c.header("Upload-Offset", String(up.offset));
     return c.body(null, 204);
   },
