@@ -141,7 +141,7 @@ const ctx = ctxFor(root);
 const ours = (q: string) => async (): Promise<[number, number]> => {
   const t = performance.now();
   let first = 0, lines = 0;
-  for await (const chunk of searchStream(ctx, "/", q, { index })) {
+  for await (const chunk of await searchStream(ctx, "/", q, { index })) {
     if (!first) first = performance.now() - t;
     for (const b of chunk) if (b === 10) lines++;
   }

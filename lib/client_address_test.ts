@@ -76,6 +76,33 @@ Deno.test("resolveClientAddress() believes proxy headers only from a trusted pee
   assert.equal(resolveClientAddress(undefined, xff, trusted), "local");
 });
 
+Deno.test("resolveClientAddress(): X-Forwarded-For wins over X-Real-IP (docs/reverse-proxy.md)", () => {
+  const trusted = ["127.0.0.1"];
+  const both = { forwardedFor: "198.51.100.7", realIp: "198.51.100.8" };
+  assert.equal(resolveClientAddress("127.0.0.1", both, trusted), "198.51.100.7");
+  // X-Real-IP counts only without X-Forwarded-For: a garbage chain ends at the peer, not at X-Real-IP.
+  assert.equal(
+    resolveClientAddress("127.0.0.1", { forwardedFor: "unknown", realIp: "198.51.100.8" }, trusted),
+    "127.0.0.1",
+  );
+  // An empty header is no header (what a proxy that clears it sends, if anything).
+  assert.equal(
+    resolveClientAddress("127.0.0.1", { forwardedFor: "", realIp: "198.51.100.8" }, trusted),
+    "198.51.100.8",
+  );
+  // A proxy that sets only X-Real-IP and passes the client's X-Forwarded-For on lets the client choose.
+  assert.equal(
+    resolveClientAddress("127.0.0.1", { forwardedFor: "203.0.113.66", realIp: "198.51.100.8" }, trusted),
+    "203.0.113.66",
+  );
+  // Canonical forms: an IPv4-mapped IPv6 hop, ports and brackets.
+  assert.equal(
+    resolveClientAddress("::ffff:127.0.0.1", { forwardedFor: "[2001:db8::1]:443" }, trusted),
+    "2001:db8::1",
+  );
+  assert.equal(resolveClientAddress("127.0.0.1", { realIp: "198.51.100.8:5000" }, trusted), "198.51.100.8");
+});
+
 Deno.test("clientKey() groups an IPv6 /64 and keeps IPv4 addresses", () => {
   assert.equal(clientKey("198.51.100.7"), "198.51.100.7");
   assert.equal(clientKey("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");

@@ -2,11 +2,14 @@
  * Upload-only share links ("file drops", docs/api.md#file-drop-links): visitors upload into the shared folder
  * through tus without seeing its contents. The link is a share record with extra keys (`kind: "drop"`,
  * `maxFileSize`, `maxFiles`, `uploads`), so other filebrowser clients still read it as a share. Uploads run as
- * the link's owner, re-rooted at the shared folder, through the path gate; they never replace a file.
+ * the link's owner, re-rooted at the shared folder, through the path gate; they never replace a file. A
+ * visitor's upload is addressed by a random id, not by its name: the name the server picked stays unknown to the
+ * visitor (it would tell which names exist), and other visitors cannot reach the upload.
  */
 import { BadRequestError, ForbiddenError, NotFoundError, PayloadTooLargeError } from "./errors.ts";
 import { assertPermission, resolveScoped } from "./fs/gate.ts";
 import { newNameProblem } from "./names.ts";
+import { candidateName, CANDIDATES, randomUrlSafe } from "./drop_names.ts";
 import { type OpenedShare, openShare, type PublicCredentials, splitSharePath } from "./shares.ts";
 import { keys } from "./storage/keys.ts";
 import type { StoredShare } from "./storage/mod.ts";
@@ -21,6 +24,7 @@ import {
   type UploadContext,
   type UploadStatus,
 } from "./upload/mod.ts";
+import type { DropMarker } from "./upload/drop_guard.ts";
 import { findUpload, targetKeyOf } from "./upload/store.ts";
 
 /** The drop fields of a share record. */
@@ -31,13 +35,21 @@ export interface DropFields {
   uploads: number;
 }
 
-/** How many " (n)" suffixes are tried before a name counts as taken. */
-const MAX_SUFFIX = 1000;
 /**
- * How long the marker tying an upload to its drop link (and reserving its name) lives. It outlives the upload
- * so that a finished file's name is not handed out again while a client may still ask for its offset.
+ * How long the marker tying an upload to its drop link, and its id, live. They outlive the upload so that a
+ * finished file's name is not handed out again while a client may still ask for its offset. A marker holds the
+ * name against the owner only while the upload's lease lives (lib/upload/drop_guard.ts).
  */
 const MARKER_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** What a visitor's upload id leads to. */
+interface DropTicket {
+  name: string;
+  targetKey: string;
+}
+
+/** Upload ids: 24 random bytes as 32 URL-safe base64 characters. */
+const UPLOAD_ID = /^[A-Za-z0-9_-]{32}$/;
 
 function limitOf(body: Record<string, unknown>, key: string): number {
   const v = body[key];
@@ -136,30 +148,46 @@ export async function dropInfo(
   };
 }
 
-function suffixed(name: string, n: number): string {
-  if (n === 0) return name;
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+/** A reserved name: its marker and the visitor's upload id that leads to it. */
+interface Reserved {
+  name: string;
+  id: string;
+  marker: Deno.KvKey;
+  ticket: Deno.KvKey;
 }
 
 /**
- * Reserves the first of `name`, `name (1)`, ... that is neither a file, nor a running upload, nor reserved by
- * another drop upload: the reservation (the marker that ties the upload to its link) is written only if the
- * name has none, so two visitors sending the same name at once get different names.
+ * Reserves the first of `name`, `name (1)`, ... that is neither a file, nor an unfinished upload, nor
+ * reserved by another drop upload: the marker (which ties the name to the link and the upload's id) is written
+ * only if the name has none, so two visitors sending the same name at once get different names. The visitor
+ * learns only the id, so nothing about the answer depends on what the folder holds.
  */
-async function reserveName(drop: OpenedDrop): Promise<{ name: string; marker: Deno.KvKey }> {
+async function reserveName(drop: OpenedDrop): Promise<Reserved> {
   const { kv } = drop.upload.deps;
-  for (let n = 0; n <= MAX_SUFFIX; n++) {
-    const candidate = suffixed(drop.name, n);
-    if (newNameProblem(candidate) !== null) break;
-    const p = await resolveScoped(drop.upload.gate, "/" + candidate, "create");
-    if (p.lstat !== null) continue;
-    const key = await targetKeyOf(p.real);
-    if (await findUpload(kv, key)) continue;
-    const marker = keys.dropUpload(key);
+  const hash = drop.opened.link.hash;
+  for (let n = 0; n < CANDIDATES; n++) {
+    const candidate = candidateName(drop.name, n);
+    if (newNameProblem(candidate) !== null) continue;
+    let real: string;
+    try {
+      const p = await resolveScoped(drop.upload.gate, "/" + candidate, "create");
+      if (p.lstat !== null) continue;
+      real = p.real;
+    } catch (err) {
+      // The name asked for answers as any path would; a rule on a suffixed name only skips that name.
+      if (n === 0 || !(err instanceof ForbiddenError)) throw err;
+      continue;
+    }
+    const targetKey = await targetKeyOf(real);
+    if (await findUpload(kv, targetKey)) continue;
+    const id = randomUrlSafe(24);
+    const marker = keys.dropUpload(targetKey);
+    const ticket = keys.dropUploadId(hash, id);
     const res = await kv.atomic().check({ key: marker, versionstamp: null })
-      .set(marker, drop.opened.link.hash, { expireIn: MARKER_TTL_MS }).commit();
-    if (res.ok) return { name: candidate, marker };
+      .set(marker, { hash, id } satisfies DropMarker, { expireIn: MARKER_TTL_MS })
+      .set(ticket, { name: candidate, targetKey } satisfies DropTicket, { expireIn: MARKER_TTL_MS })
+      .commit();
+    if (res.ok) return { name: candidate, id, marker, ticket };
   }
   throw new ForbiddenError("drop_name_taken");
 }
@@ -183,47 +211,58 @@ async function countUpload(kv: Deno.Kv, hash: string, by: 1 | -1): Promise<void>
 
 /**
  * tus POST on a drop link: checks the name (400), the size limit (413) and the file limit (403), picks a free
- * name (" (1)" suffixes) and creates the upload as the owner. Returns the status with the chosen name, and
- * for a password link its bypass token (the visitor just proved the password), so that the chunks that
- * follow need no password check each.
+ * name (" (1)" suffixes) and creates the upload as the owner. Returns the status with the upload's id (the
+ * Location names it) and the name picked (for the audit log only: the visitor is never told), and for a password
+ * link its bypass token (the visitor just proved the password), so that the chunks that follow need no password
+ * check each.
  */
 export async function createDropUpload(
   deps: AppDeps,
   settings: Settings,
   req: DropRequest & { length: string | null | undefined },
-): Promise<UploadStatus & { name: string; token: string }> {
+): Promise<UploadStatus & { id: string; name: string; token: string }> {
   const drop = await openDrop(deps, settings, req);
   checkedName(drop.name);
   const length = parseUploadLength(req.length);
   const { link } = drop.opened;
   if (link.maxFileSize && length > link.maxFileSize) throw new PayloadTooLargeError("drop_file_too_large");
   await countUpload(deps.kv, link.hash, 1);
-  let reserved: { name: string; marker: Deno.KvKey } | null = null;
+  let reserved: Reserved | null = null;
   try {
     reserved = await reserveName(drop);
-    const { name } = reserved;
+    const { name, id } = reserved;
     const status = await createUpload(drop.upload, "/" + name, { length: String(length), override: false });
     // Audit log call site: a visitor started a drop upload (link.hash, owner link.userID, name, length).
-    return { ...status, name, token: link.passwordHash ? link.token : "" };
+    return { ...status, id, name, token: link.passwordHash ? link.token : "" };
   } catch (err) {
-    if (reserved) await deps.kv.delete(reserved.marker);
+    if (reserved) await deps.kv.atomic().delete(reserved.marker).delete(reserved.ticket).commit();
     await countUpload(deps.kv, link.hash, -1);
     throw err;
   }
 }
 
-/** The drop upload a visitor addresses: only one created through this link (404 otherwise). */
+/**
+ * The drop upload a visitor addresses by its id: only one created through this link whose name still holds
+ * that id (404 otherwise: an unknown id, another link's, or a name the owner took over since).
+ */
 async function ownDrop(
   deps: AppDeps,
   settings: Settings,
   req: DropRequest,
 ): Promise<OpenedDrop> {
   const drop = await openDrop(deps, settings, req);
-  checkedName(drop.name);
-  const p = await resolveScoped(drop.upload.gate, "/" + drop.name, "create");
-  const marker = await deps.kv.get<string>(keys.dropUpload(await targetKeyOf(p.real)));
-  if (marker.value !== drop.opened.link.hash) throw new NotFoundError("upload_not_found");
-  return drop;
+  const id = drop.name;
+  const hash = drop.opened.link.hash;
+  if (!UPLOAD_ID.test(id)) throw new NotFoundError("upload_not_found");
+  const ticket = (await deps.kv.get<DropTicket>(keys.dropUploadId(hash, id))).value;
+  if (!ticket) throw new NotFoundError("upload_not_found");
+  const p = await resolveScoped(drop.upload.gate, "/" + ticket.name, "create");
+  const targetKey = await targetKeyOf(p.real);
+  const marker = (await deps.kv.get<DropMarker>(keys.dropUpload(targetKey))).value;
+  const holds = targetKey === ticket.targetKey && typeof marker === "object" && marker !== null &&
+    marker.hash === hash && marker.id === id;
+  if (!holds) throw new NotFoundError("upload_not_found");
+  return { ...drop, name: ticket.name };
 }
 
 /** tus HEAD on a drop upload. */
@@ -246,8 +285,8 @@ export async function appendDropChunk(
   return appendUploadChunk(drop.upload, "/" + drop.name, req.chunk);
 }
 
-/** The Location of a drop upload: `<base>/api/public/tus/<hash>/<name>[?token=<token>]`. */
-export function dropLocation(baseUrl: string, hash: string, name: string, token = ""): string {
+/** The Location of a drop upload: `<base>/api/public/tus/<hash>/<upload id>[?token=<token>]`. */
+export function dropLocation(baseUrl: string, hash: string, id: string, token = ""): string {
   const query = token ? `?token=${encodeURIComponent(token)}` : "";
-  return `${baseUrl}/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(name)}${query}`;
+  return `${baseUrl}/api/public/tus/${encodeURIComponent(hash)}/${encodeURIComponent(id)}${query}`;
 }

@@ -32,13 +32,19 @@ export async function readTextBody(req: Request, options: { limit?: number } = {
   return new TextDecoder().decode(all);
 }
 
-/** Parses a JSON object body; empty or invalid JSON or a non-object → BadRequestError. */
+/**
+ * Parses a JSON object body; invalid JSON or a non-object → BadRequestError, and so is an empty body unless
+ * `allowEmpty` (then it reads as `{}`, for bodies whose keys the callee checks and names when missing).
+ */
 export async function readJsonObject(
   req: Request,
-  options: { limit?: number } = {},
+  options: { limit?: number; allowEmpty?: boolean } = {},
 ): Promise<Record<string, unknown>> {
   const text = await readTextBody(req, options);
-  if (text.trim() === "") throw new BadRequestError("EOF", { code: "empty_body" });
+  if (text.trim() === "") {
+    if (options.allowEmpty) return {};
+    throw new BadRequestError("EOF", { code: "empty_body" });
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_PATH_BYTES, newNameProblem, pathProblem, utf8Length } from "./names.ts";
+import { hasBidiControl, MAX_PATH_BYTES, newNameProblem, pathProblem, utf8Length } from "./names.ts";
 
 Deno.test("newNameProblem() refuses control characters, separators, dot names and names over 255 bytes", () => {
   const cases: [string, string | null][] = [
@@ -31,6 +31,33 @@ Deno.test("newNameProblem() refuses control characters, separators, dot names an
     ["😀".repeat(64), "too_long"],
   ];
   for (const [name, want] of cases) assert.equal(newNameProblem(name), want, JSON.stringify(name));
+});
+
+Deno.test("newNameProblem() refuses every bidirectional control, and right-to-left text is fine", () => {
+  // U+202A-202E embeddings and overrides, U+2066-2069 isolates, U+200E/200F and U+061C marks.
+  const controls = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c";
+  for (const ch of controls) {
+    const c = ch.charCodeAt(0);
+    assert.equal(newNameProblem(`invoice${ch}txt.exe`), "bidi", c.toString(16));
+    assert.equal(newNameProblem(ch), "bidi", c.toString(16));
+    assert.equal(hasBidiControl(`a${ch}`), true, c.toString(16));
+  }
+  // Their neighbours are ordinary characters: zero-width joiners, the Arabic letters, Hebrew.
+  for (
+    const name of [
+      "a\u200db",
+      "a\u200cb",
+      "\u2065",
+      "\u206a",
+      "\u2029x",
+      "\u061b",
+      "\u061d",
+      "שלום.txt",
+      "مرحبا.txt",
+    ]
+  ) {
+    assert.equal(newNameProblem(name), null, JSON.stringify(name));
+  }
 });
 
 Deno.test("utf8Length() counts UTF-8 bytes like TextEncoder, lone surrogates as U+FFFD", () => {

@@ -15,6 +15,7 @@ import { normalizeUsername } from "./usernames.ts";
 import { audit } from "./audit/mod.ts";
 import { deleteAllAppPasswords } from "./auth/app_passwords.ts";
 import { deleteTwoFactor } from "./auth/twofa.ts";
+import { removeUserLocks } from "./webdav/locks.ts";
 
 /** What `add` and `update` may set. */
 export interface AccountChanges {
@@ -129,14 +130,15 @@ export async function updateAccount(
   return saved;
 }
 
-/** Deletes an account (never the last admin) and its sessions. */
+/** Deletes an account (never the last admin), its sessions, second factor, app passwords and WebDAV locks. */
 export async function removeAccount(ctx: AccountContext, name: string): Promise<void> {
   const user = await userNamed(ctx.kv, name);
   if (user.perm.admin) await assertAnotherAdmin(ctx.kv, user.id, `remove "${name}"`);
   await users.deleteUser(ctx.kv, user.id);
   await sessions.deleteUserSessions(ctx.kv, user.id);
-  // As through the API: nothing of the account stays to sign in with.
+  // As through the API: nothing of the account stays to sign in with, nor any WebDAV lock.
   await deleteTwoFactor(ctx.kv, user.id);
   await deleteAllAppPasswords(ctx.kv, user.id);
+  await removeUserLocks(ctx.kv, user.id);
   await recorded(ctx, "user.delete", user, user.username);
 }

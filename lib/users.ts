@@ -5,6 +5,7 @@ import { checkPasswordPolicy, hashPassword } from "./auth/passwords.ts";
 import { deleteTwoFactor } from "./auth/twofa.ts";
 import { deleteAllAppPasswords } from "./auth/app_passwords.ts";
 import { checkCurrentPassword } from "./auth/reauth.ts";
+import { removeUserLocks } from "./webdav/locks.ts";
 import type { Throttle } from "./auth/throttle.ts";
 import type { Settings, StoredUser, User } from "./types.ts";
 import { PERMISSION_NAMES } from "./types.ts";
@@ -295,6 +296,7 @@ export async function deleteUserAccount(id: number, options: AccountRequestOptio
   await sessions.deleteUserSessions(options.kv, id);
   await deleteTwoFactor(options.kv, id);
   await deleteAllAppPasswords(options.kv, id);
+  await removeUserLocks(options.kv, id);
 }
 
 /** Creates a user from an admin's (re-authenticated) POST /api/users body. */

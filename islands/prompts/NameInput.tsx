@@ -22,8 +22,8 @@ const PROBLEM_ID = "name-problem";
 
 /**
  * A prompt with one name field (new file, new folder, rename); Enter submits, names are trimmed. A name the server
- * would refuse (a separator, `.`/`..`, a control character, over 255 bytes) is explained under the field and never
- * sent: `a/b` would otherwise read as a path.
+ * would refuse (a separator, `.`/`..`, a control or bidirectional control character, over 255 bytes) is
+ * explained under the field and never sent: `a/b` would otherwise read as a path.
  */
 export function NamePrompt(props: NamePromptProps) {
   const { t } = usePage();

@@ -17,6 +17,15 @@ export async function checkCurrentPassword(
 ): Promise<void> {
   // Proxy and noauth have no password to ask for: the proxy (or nobody) vouches for the requester.
   if (options.authMethod !== "json") return;
+  // An absent key is a client that does not know the check (filebrowser's sends it): say what it lacks.
+  if (body.current_password === undefined || body.current_password === null) {
+    throw new BadRequestError(
+      `"current_password" is missing: the requester's own password, in the JSON body`,
+      {
+        code: "current_password_missing",
+      },
+    );
+  }
   const given = typeof body.current_password === "string" ? body.current_password : "";
   const guard = options.throttle;
   // The slot is taken before the password is checked (429 past the limit), and given back on success.

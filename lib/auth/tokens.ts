@@ -54,9 +54,33 @@ export function signToken(
     .sign(options.secret);
 }
 
-/** True when a header/cookie value has the shape of a JWT (exactly two dots). */
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * True when `part` is unpadded base64url in its only spelling: a decoder ignores the unused low bits of the last
+ * character (and jose tolerates a trailing `=` or whitespace), so without this check one signature would have
+ * several accepted spellings.
+ */
+function isCanonicalPart(part: string): boolean {
+  if (!/^[A-Za-z0-9_-]+$/.test(part)) return false;
+  const tail = part.length % 4;
+  if (tail === 1) return false;
+  if (tail === 0) return true;
+  return (BASE64URL.indexOf(part[part.length - 1]) & (tail === 2 ? 0x0f : 0x03)) === 0;
+}
+
+/** True when a header/cookie value has the shape of a JWT (exactly two dots): filebrowser's choice of X-Auth. */
 export function looksLikeToken(value: string | undefined | null): value is string {
   return !!value && value.split(".").length === 3;
+}
+
+/**
+ * True when `value` is a compact JWT and nothing else: three canonical base64url parts joined by two dots,
+ * without padding, whitespace or anything after the signature.
+ */
+export function isCanonicalToken(value: string): boolean {
+  const parts = value.split(".");
+  return parts.length === 3 && parts.every(isCanonicalPart);
 }
 
 /** Most tokens remembered as verified per signing key; the oldest are dropped first. */
@@ -72,6 +96,8 @@ export async function verifyToken(
   token: string,
   options: { secret: Uint8Array; nowMs: number },
 ): Promise<TokenClaims> {
+  // jose would accept `<token>=` or `<token> ` as the token itself: refuse anything but the exact token.
+  if (!isCanonicalToken(token)) throw new UnauthorizedError("invalid_token");
   let known = verified.get(options.secret);
   const hit = known?.get(token);
   if (hit && hit.exp * 1000 > options.nowMs) return { ...hit };

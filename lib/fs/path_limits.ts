@@ -12,6 +12,7 @@ const NAME_PROBLEMS: Record<string, string> = {
   empty: "name is empty",
   dot: `name is "." or ".."`,
   control: "name contains a control character",
+  bidi: "name contains a bidirectional control character (U+202A-202E, U+2066-2069, U+200E, U+200F, U+061C)",
   separator: `name contains "/" or "\\"`,
   too_long: `name is longer than ${MAX_NAME_BYTES} bytes`,
 };

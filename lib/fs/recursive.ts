@@ -1,8 +1,15 @@
 /** GET /api/resources/recursive (docs/api.md#resources): a flat pre-order listing of a subtree. */
 import { lstat, pinEntry, pinObject, readDirNames } from "./floor.ts";
-import { BadRequestError, NotFoundError } from "../errors.ts";
+import { BadRequestError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { formatModified } from "./file_info.ts";
-import { type Confinement, type GateContext, isVisible, realVpathOf, resolveWalkBase } from "./gate.ts";
+import {
+  type Confinement,
+  type GateContext,
+  isVisible,
+  realVpathOf,
+  resolveScoped,
+  resolveWalkBase,
+} from "./gate.ts";
 import { joinVpath } from "./path.ts";
 import { compareBytes } from "./sort.ts";
 
@@ -18,7 +25,22 @@ export interface RecursiveEntry {
 /** Most entries returned, so one request cannot build an unbounded array in memory. */
 const MAX_RECURSIVE_ENTRIES = 1_000_000;
 
+/**
+ * Whether a symlink may be listed: as in a folder listing, only when it resolves inside the scope to a place the
+ * rules and dot-file hiding let the user see (`link -> .secret` would otherwise show where hidden things are).
+ */
+async function isListableLink(ctx: GateContext, vpath: string): Promise<boolean> {
+  try {
+    await resolveScoped(ctx, vpath, "read");
+    return true;
+  } catch (err) {
+    if (err instanceof ForbiddenError || err instanceof NotFoundError) return false;
+    throw err;
+  }
+}
+
 async function walk(
+  ctx: GateContext,
   conf: Confinement,
   at: { dir: string; vpath: string; realVpath: string },
   out: RecursiveEntry[],
@@ -47,6 +69,7 @@ async function walk(
     } catch {
       continue;
     }
+    if (info.isSymlink && !await isListableLink(ctx, childVpath)) continue;
     out.push({
       path: childVpath,
       name,
@@ -55,7 +78,7 @@ async function walk(
       isDir: info.isDirectory,
     });
     if (info.isDirectory) {
-      await walk(conf, { dir: `${dir}/${name}`, vpath: childVpath, realVpath }, out, signal);
+      await walk(ctx, conf, { dir: `${dir}/${name}`, vpath: childVpath, realVpath }, out, signal);
     }
   }
 }
@@ -76,6 +99,6 @@ export async function listRecursive(
   }
   const out: RecursiveEntry[] = [];
   const at = { dir: base.real, vpath: base.vpath, realVpath: realVpathOf(base) ?? base.vpath };
-  await walk(base.confinement, at, out, options.signal);
+  await walk(ctx, base.confinement, at, out, options.signal);
   return out;
 }

@@ -99,7 +99,7 @@ export async function patchResource(req: FsRequest, srcVpath: string, options: P
     throw new ForbiddenError("rule_denied", `Cannot ${action}: "${denied}" is denied by a rule`);
   }
   if (follows) await assertTreeFits(src, dst);
-  await assertNoDropUpload(req.deps?.kv ?? req.kv, dst.real, dst.vpath);
+  await assertNoDropUpload(req.deps ?? req.kv, dst.real, dst.vpath);
   // A copy adds the source's bytes, less those of the entry it replaces; they stay held until it is done.
   await using _hold = action === "copy" && req.deps && src.stat
     ? await reserveQuota(

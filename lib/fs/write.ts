@@ -80,7 +80,7 @@ export async function uploadResource(
     }
     await req.previews?.dropPreviews(target).catch(() => 0);
   }
-  await assertNoDropUpload(req.deps?.kv ?? req.kv, target.real, target.vpath);
+  await assertNoDropUpload(req.deps ?? req.kv, target.real, target.vpath);
   await using guarded = await quotaGuarded(req, target, body);
   const info = await withHooks(
     req.hooks,

@@ -7,6 +7,7 @@
  * root, so a folder swapped for a link since it was listed is skipped, never entered. Folders whose path is too
  * long to address (MAX_PATH_BYTES) are counted, and the answer ends with a line that says so.
  */
+import { NotFoundError } from "../errors.ts";
 import { log } from "../log.ts";
 import { pinObject, readDir } from "../fs/floor.ts";
 import {
@@ -18,6 +19,7 @@ import {
   isVisible,
   realVpathOf,
   resolveWalkBase,
+  type ScopedPath,
 } from "../fs/gate.ts";
 import { joinVpath } from "../fs/path.ts";
 import { compareBytes } from "../fs/sort.ts";
@@ -54,21 +56,35 @@ export async function* searchFiles(
  */
 export const SEARCH_GC_ENTRIES = 2048;
 
+/**
+ * The folder a search starts from, checked like any requested path: a NUL byte or an overlong name is 400, a
+ * path leaving the scope 403, a missing one 404. The base itself is not rule-checked (upstream).
+ */
+export async function resolveSearchBase(ctx: GateContext, vpath: string): Promise<ScopedPath> {
+  const base = await resolveWalkBase(ctx, vpath);
+  if (base.lstat === null || base.stat === null) throw new NotFoundError();
+  return base;
+}
+
 /** {@link searchFiles} in batches: a few hundred hits at a time from the index, one at a time from a walk. */
 async function* searchBatches(
   ctx: GateContext,
-  vpath: string,
+  vpath: string | ScopedPath,
   query: SearchQuery,
   options: SearchOptions,
 ): AsyncGenerator<SearchHit[]> {
-  let base;
-  try {
-    // The base itself is not rule-checked (upstream); a missing or inaccessible base yields no hits.
-    base = await resolveWalkBase(ctx, vpath);
-  } catch (err) {
-    log.debug(`search: base "${vpath}" unavailable`, err);
-    return;
+  let base: ScopedPath;
+  if (typeof vpath !== "string") base = vpath;
+  else {
+    try {
+      // Called without a checked base (searchFiles): a missing or inaccessible base yields no hits.
+      base = await resolveSearchBase(ctx, vpath);
+    } catch (err) {
+      log.debug(`search: base "${vpath}" unavailable`, err);
+      return;
+    }
   }
+  // A file has nothing below it.
   if (!base.stat?.isDirectory) return;
   const realBase = realVpathOf(base) ?? base.vpath;
   const conf = base.confinement;
@@ -172,20 +188,22 @@ export const KEEPALIVE_MS = 5000;
 /**
  * The NDJSON body of a search: one `{"dir","path"}` line per hit, one empty line after 5 s if still running, and
  * at the end `{"truncated":"path_too_long","folders":N}` when N folders below were not searched because their
- * path is too long to be read.
+ * path is too long to be read. The base is checked first, so a bad one is an error status rather than an empty
+ * answer.
  */
-export function searchStream(
+export async function searchStream(
   ctx: GateContext,
   vpath: string,
   rawQuery: string,
   options: SearchOptions = {},
-): ReadableStream<Uint8Array> {
+): Promise<ReadableStream<Uint8Array>> {
   const query = parseSearchQuery(rawQuery);
+  const base = await resolveSearchBase(ctx, vpath);
   const enc = new TextEncoder();
   const abort = new AbortController();
   options.signal?.addEventListener("abort", () => abort.abort(), { once: true });
   const truncation = { pathTooLong: 0 };
-  const hits = searchBatches(ctx, vpath, query, { signal: abort.signal, index: options.index, truncation });
+  const hits = searchBatches(ctx, base, query, { signal: abort.signal, index: options.index, truncation });
   let timer: ReturnType<typeof setTimeout> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {

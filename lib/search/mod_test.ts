@@ -39,10 +39,10 @@ Deno.test("searchFiles() walks depth-first, applies rules/hiding/scope, never fo
 Deno.test("searchStream() writes NDJSON and stops when cancelled", async () => {
   await withTempRoot(async ({ root }) => {
     await makeTree(root, { "x/one.txt": "", "x/two.txt": "" });
-    const body = await new Response(searchStream(ctxFor(root), "/", "txt")).text();
+    const body = await new Response(await searchStream(ctxFor(root), "/", "txt")).text();
     assert.equal(body, '{"dir":false,"path":"x/one.txt"}\n{"dir":false,"path":"x/two.txt"}\n');
     const ac = new AbortController();
-    const stream = searchStream(ctxFor(root), "/", "", { signal: ac.signal });
+    const stream = await searchStream(ctxFor(root), "/", "", { signal: ac.signal });
     const reader = stream.getReader();
     await reader.read();
     ac.abort();
@@ -84,17 +84,17 @@ Deno.test("searchStream() ends with a truncation line when folders are too deep 
       const path = Array.from({ length: deep.reachable - i }, () => deep.segment).join("/") + "/x.txt";
       return `{"dir":false,"path":${JSON.stringify(path)}}\n`;
     }).join("") + `{"truncated":"path_too_long","folders":1}\n`;
-    const walked = await new Response(searchStream(ctxFor(root), "/", "x.txt")).text();
+    const walked = await new Response(await searchStream(ctxFor(root), "/", "x.txt")).text();
     assert.equal(walked, expected);
     const index = new SearchIndex(root, { watch: false, reconcileMs: 0 });
     try {
       await index.start();
-      const indexed = await new Response(searchStream(ctxFor(root), "/", "x.txt", { index })).text();
+      const indexed = await new Response(await searchStream(ctxFor(root), "/", "x.txt", { index })).text();
       assert.equal(indexed, expected);
       // Nothing too deep below a folder of its own.
       await Deno.mkdir(`${root}/flat`);
       await index.refresh();
-      assert.equal(await new Response(searchStream(ctxFor(root), "/flat/", "x", { index })).text(), "");
+      assert.equal(await new Response(await searchStream(ctxFor(root), "/flat/", "x", { index })).text(), "");
     } finally {
       await index.close();
     }

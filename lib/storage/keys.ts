@@ -18,15 +18,20 @@
  * | ["sessions_by_user", userId, sessionId]     | true (to revoke every session of a user) |
  * | ["uploads", "by_target", sha256(real path)] | UploadRecord (lib/upload/store.ts)     |
  * | ["uploads", "lock", sha256(real path)]      | lease of an UploadLock (lib/upload/lock.ts): 10 s |
- * | ["uploads", "drop", sha256(real path)]      | string: hash of the drop link that created the upload (expiring) |
+ * | ["uploads", "drop", sha256(real path)]      | {hash, id}: the drop link and visitor upload id holding the name (expiring; a bare hash before ids) |
+ * | ["uploads", "drop_id", hash, id]            | {name, targetKey}: where a visitor's upload id leads (lib/drop.ts, expiring) |
  * | ["throttle", scope, "client", client]       | {n, until}: attempts of a client (expiring) |
  * | ["throttle", scope, "pair", client, subject]| {n, until}: attempts on one user/share (expiring) |
  * | ["throttle", scope, "subject", subject]     | {n, until}: attempts on one account from anyone (expiring) |
  * | ["publish", "schedules", id]                | PublishSchedule (id: hash of the post's real path) |
  * | ["publish", "logs", id]                     | BuildLog of the schedule's last build  |
- * | ["webdav", "props", ...real segs, true, prop] | string: a WebDAV dead property (XML)  |
+ * | ["webdav", "props", ...real segs, true, prop] | {xml, userId, bytes}: a WebDAV dead property (a bare XML string before owners were kept) |
+ * | ["webdav", "prop_usage", userId]            | number: bytes of dead properties the user set (lib/webdav/dead_prop_usage.ts) |
+ * | ["webdav", "prop_total"]                    | number: bytes of all dead properties   |
+ * | ["webdav", "prop_epoch"]                    | number: bumped by every dead property change (serialises them) |
  * | ["webdav", "locks", token]                  | DavLock (lib/webdav/locks.ts, expiring) |
  * | ["webdav", "lock_paths", ...real segs, true, token] | true: locks by real path (expiring) |
+ * | ["webdav", "lock_users", userId, token]     | true: locks by holder (expiring; their count is capped) |
  * | ["webdav", "lock_epoch"]                    | number: bumped by every lock change (serialises them) |
  * | ["twofa", userId]                           | TwoFactorRecord: TOTP secret, last step, recovery hashes |
  * | ["app_passwords", userId, id]               | StoredAppPassword: name, SHA-256 of the secret, dates |
@@ -75,6 +80,7 @@ export const keys = {
   uploadRecordsPrefix: () => ["uploads", "by_target"] as const,
   uploadLock: (targetKey: string) => ["uploads", "lock", targetKey] as const,
   dropUpload: (targetKey: string) => ["uploads", "drop", targetKey] as const,
+  dropUploadId: (hash: string, id: string) => ["uploads", "drop_id", hash, id] as const,
   throttleClient: (scope: string, client: string) => ["throttle", scope, "client", client] as const,
   throttlePair: (scope: string, client: string, subject: string) =>
     ["throttle", scope, "pair", client, subject] as const,
@@ -86,11 +92,16 @@ export const keys = {
   davProp: (segs: readonly string[], prop: string) => ["webdav", "props", ...segs, true, prop],
   davPropsPrefix: (segs: readonly string[], exact = false) =>
     exact ? ["webdav", "props", ...segs, true] : ["webdav", "props", ...segs],
+  davPropUsage: (userId: number) => ["webdav", "prop_usage", userId] as const,
+  davPropTotal: () => ["webdav", "prop_total"] as const,
+  davPropEpoch: () => ["webdav", "prop_epoch"] as const,
   davLock: (token: string) => ["webdav", "locks", token] as const,
   davLocksPrefix: () => ["webdav", "locks"] as const,
   davLockPath: (segs: readonly string[], token: string) => ["webdav", "lock_paths", ...segs, true, token],
   davLockPathsPrefix: (segs: readonly string[], exact = false) =>
     exact ? ["webdav", "lock_paths", ...segs, true] : ["webdav", "lock_paths", ...segs],
+  davUserLock: (userId: number, token: string) => ["webdav", "lock_users", userId, token] as const,
+  davUserLocksPrefix: (userId: number) => ["webdav", "lock_users", userId] as const,
   davLockEpoch: () => ["webdav", "lock_epoch"] as const,
   twoFactor: (userId: number) => ["twofa", userId] as const,
   appPassword: (userId: number, id: string) => ["app_passwords", userId, id] as const,

@@ -44,6 +44,7 @@ export async function createUpload(
   await guardDropName(kv, { key: target.key, vpath: target.path.vpath }, {
     previous,
     viaShare: ctx.gate.base !== undefined,
+    isLive: () => isLeaseLive(ctx.deps.leases, target.key, { now: ctx.deps.now() }),
   });
   const ours = previous?.record.userId === ctx.user.id;
   const running = () =>

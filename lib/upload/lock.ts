@@ -173,6 +173,15 @@ export async function isLeaseLive(
   return current.value !== null && current.value.until > options.now;
 }
 
+/**
+ * Whether an upload's lease is live in KV, for callers without this app's leases (plain writes through
+ * lib/fs). A parked or busy lease is in KV too (busy ones are renewed there while their chunk streams).
+ */
+export async function isLeaseLiveInKv(kv: Deno.Kv, key: string, options: { now: number }): Promise<boolean> {
+  const current = await kv.get<LeaseValue>(keys.uploadLock(key));
+  return current.value !== null && current.value.until > options.now;
+}
+
 /** Ends a request's use of the lease but keeps it for the next chunk of the same upload. */
 export function parkLease(leases: UploadLeases, key: string, lock: UploadLock): void {
   const parked = leases.held.get(key);

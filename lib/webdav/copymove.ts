@@ -10,7 +10,7 @@ import { patchResource } from "../fs/transfer.ts";
 import { deleteResource } from "../fs/remove.ts";
 import { createDirectory } from "../fs/write.ts";
 import { checkConditions, type DavContext, parentSegs, segsOf, vpathOfHeaderUrl } from "./context.ts";
-import { copyDeadProps, deleteDeadPropsBelow } from "./dead_props.ts";
+import { copyDeadProps, deleteDeadPropsBelow, moveDeadProps } from "./dead_props.ts";
 import { cleanUpAfterRemoval } from "./files.ts";
 import { removeLocksBelow } from "./locks.ts";
 
@@ -84,10 +84,12 @@ export async function copyOrMove(ctx: DavContext, options: { isMove: boolean }):
       signal: ctx.request.signal,
     });
   }
-  await copyDeadProps(ctx.kv, segsOf(src), segsOf(dst), { subtree: isMove || depth === "infinity" });
   if (isMove) {
+    await moveDeadProps(ctx.kv, segsOf(src), segsOf(dst));
     await removeLocksBelow(ctx.kv, segsOf(src), ctx.now());
-    await deleteDeadPropsBelow(ctx.kv, segsOf(src));
+  } else {
+    const subtree = depth === "infinity";
+    await copyDeadProps(ctx.kv, segsOf(src), segsOf(dst), { subtree, userId: ctx.fs.user.id });
   }
   return new Response(null, { status: existed ? 204 : 201 });
 }

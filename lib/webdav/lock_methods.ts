@@ -12,11 +12,14 @@ import {
   type DavLock,
   findLock,
   lockCovers,
+  mayRemoveLock,
   newLockToken,
   parseTimeout,
+  realSegments,
   refreshLock,
   removeLock,
 } from "./locks.ts";
+import { utf8Length } from "../names.ts";
 import { activeLockXml } from "./props_xml.ts";
 import {
   childElements,
@@ -38,6 +41,9 @@ function lockAnswer(lock: DavLock, now: number, status: number): Response {
   });
 }
 
+/** Largest owner element of a lock (UTF-8 bytes, serialised). */
+export const MAX_OWNER_BYTES = 1024;
+
 function parseLockInfo(root: XmlElement): { scope: DavLock["scope"]; owner: string } {
   if (root.ns !== DAV_NS || root.name !== "lockinfo") {
     throw new BadRequestError("bad lockinfo", { code: "bad_lock" });
@@ -53,7 +59,10 @@ function parseLockInfo(root: XmlElement): { scope: DavLock["scope"]; owner: stri
   }
   const ownerEl = davChild(root, "owner");
   const owner = ownerEl ? serializeChildren(ownerEl, "") : "";
-  if (owner.length > 4096) throw new BadRequestError("owner too long", { code: "bad_lock" });
+  // Stored with the lock and sent in every lockdiscovery of the resource.
+  if (utf8Length(owner, MAX_OWNER_BYTES) > MAX_OWNER_BYTES) {
+    throw new BadRequestError(`owner longer than ${MAX_OWNER_BYTES} bytes`, { code: "bad_lock" });
+  }
   return { scope, owner };
 }
 
@@ -98,6 +107,7 @@ export async function lock(ctx: DavContext): Promise<Response> {
     scope: info.scope,
     owner: info.owner,
     userId: ctx.fs.user.id,
+    scopeSegs: realSegments(p.confinement.rootReal),
     timeout,
     expires: now + timeout * 1000,
   };
@@ -113,7 +123,10 @@ export async function lock(ctx: DavContext): Promise<Response> {
   return lockAnswer(lock, now, created ? 201 : 200);
 }
 
-/** Answers an UNLOCK: 204, 409 when the token is not a lock on this resource, 403 for another user's lock. */
+/**
+ * Answers an UNLOCK: 204, 409 when the token is not a lock on this resource, 403 for another user's lock unless
+ * the requester is an admin or an owner of the scope it lies in (lib/webdav/locks.ts, mayRemoveLock).
+ */
 export async function unlock(ctx: DavContext): Promise<Response> {
   const header = ctx.request.headers.get("Lock-Token")?.trim() ?? "";
   const m = header.match(/^<([^>]+)>$/);
@@ -121,7 +134,12 @@ export async function unlock(ctx: DavContext): Promise<Response> {
   const p = await resolveScoped(ctx.fs.gate, ctx.vpath, "read");
   const found = await findLock(ctx.kv, m[1], ctx.now());
   if (!found || !lockCovers(found, segsOf(p))) throw new ConflictError("lock_token_mismatch");
-  if (found.userId !== ctx.fs.user.id) throw new ForbiddenError("not_lock_owner");
+  const who = {
+    userId: ctx.fs.user.id,
+    admin: ctx.fs.user.perm.admin,
+    scopeSegs: realSegments(p.confinement.rootReal),
+  };
+  if (!mayRemoveLock(found, who)) throw new ForbiddenError("not_lock_owner");
   await removeLock(ctx.kv, found);
   return new Response(null, { status: 204 });
 }

@@ -2,7 +2,10 @@
  * WebDAV locks (class 2), held in KV so every instance on the same database agrees. Locks are keyed by the
  * real on-disk path (split into key parts), so two users whose scopes overlap see each other's locks. Every
  * change checks and bumps one epoch key, which serialises lock changes across instances; a lock expires by
- * its timeout (KV `expireIn` plus an `expires` check, since KV expiry is lazy).
+ * its timeout (KV `expireIn` plus an `expires` check, since KV expiry is lazy). What one user can hold is
+ * bounded: timeouts of at most an hour (refreshable), a number of locks per user, of shared locks per resource,
+ * and the size of the owner element (lib/webdav/lock_methods.ts). Besides its holder, an admin and the owner of
+ * the scope the locked resource lies in may remove a lock ({@link mayRemoveLock}); deleting a user removes theirs.
  */
 import { ConflictError, HttpError, LockedError } from "../errors.ts";
 import { keys } from "../storage/keys.ts";
@@ -20,15 +23,21 @@ export interface DavLock {
   /** The client's owner element, serialised (may be ""). */
   owner: string;
   userId: number;
+  /** Real path segments of the holder's scope when the lock was taken (absent: taken before they were kept). */
+  scopeSegs?: string[];
   /** Timeout in seconds. */
   timeout: number;
   /** Expiry in ms since the epoch. */
   expires: number;
 }
 
-/** Default and largest lock timeouts, in seconds. */
+/** Default and largest lock timeouts, in seconds: a lock outlives its client by an hour at most. */
 export const DEFAULT_LOCK_SECONDS = 3600;
-export const MAX_LOCK_SECONDS = 7 * 86400;
+export const MAX_LOCK_SECONDS = 3600;
+/** Most live locks one user holds. */
+export const MAX_LOCKS_PER_USER = 256;
+/** Most shared locks on one resource. */
+export const MAX_SHARED_LOCKS = 64;
 const MAX_TRIES = 50;
 
 /** Parses a `Timeout` header (`Second-N`, `Infinite`, a list): the first usable value, capped. */
@@ -94,6 +103,33 @@ export async function findLock(kv: Deno.Kv, token: string, now: number): Promise
   return isLive(e.value, now) ? e.value : null;
 }
 
+/** The live locks a user holds (by the holder index; at most MAX_LOCKS_PER_USER and a few expired ones). */
+export async function locksOfUser(kv: Deno.Kv, userId: number, now: number): Promise<DavLock[]> {
+  return await listAt(kv, keys.davUserLocksPrefix(userId), now);
+}
+
+function isInside(inner: readonly string[], outer: readonly string[]): boolean {
+  return outer.length <= inner.length && outer.every((s, i) => s === inner[i]);
+}
+
+/** Who asks to remove a lock: the user, and the real segments of their scope. */
+export interface LockRemover {
+  userId: number;
+  admin: boolean;
+  scopeSegs: readonly string[];
+}
+
+/**
+ * Whether `who` may remove `lock`: its holder, an admin, or an owner of the scope it lies in, that is a user
+ * whose scope holds the locked resource and is the holder's scope or lies inside it. So a user with a wider
+ * scope (`/`, a parent of the homes) cannot keep the owner of a home out of a file; users who share one scope
+ * folder may remove each other's locks.
+ */
+export function mayRemoveLock(lock: DavLock, who: LockRemover): boolean {
+  if (lock.userId === who.userId || who.admin) return true;
+  return isInside(lock.segs, who.scopeSegs) && isInside(who.scopeSegs, lock.scopeSegs ?? []);
+}
+
 /** True when `lock` covers the resource at `segs`. */
 export function lockCovers(lock: DavLock, segs: readonly string[]): boolean {
   if (lock.segs.length > segs.length) return false;
@@ -137,8 +173,19 @@ export async function createLock(kv: Deno.Kv, lock: DavLock, now: number): Promi
         ...lock.depth === "infinity" ? await locksBelow(kv, lock.segs, now) : [],
       ];
       if (existing.some((l) => conflicts(l, lock))) throw new LockedError("lock_conflict");
+      // locksBelow lists the resource's own locks too: count tokens, not entries.
+      const onResource = existing.filter((l) =>
+        l.segs.length === lock.segs.length && isInside(l.segs, lock.segs)
+      );
+      if (new Set(onResource.map((l) => l.token)).size >= MAX_SHARED_LOCKS) {
+        throw new HttpError(507, "too_many_shared_locks");
+      }
+      if ((await locksOfUser(kv, lock.userId, now)).length >= MAX_LOCKS_PER_USER) {
+        throw new HttpError(507, "too_many_locks");
+      }
       op.set(keys.davLock(lock.token), lock, { expireIn: ttl(lock, now) })
-        .set(keys.davLockPath(lock.segs, lock.token), true, { expireIn: ttl(lock, now) });
+        .set(keys.davLockPath(lock.segs, lock.token), true, { expireIn: ttl(lock, now) })
+        .set(keys.davUserLock(lock.userId, lock.token), true, { expireIn: ttl(lock, now) });
     });
   } catch (err) {
     // A path too long for a KV key cannot be locked.
@@ -158,7 +205,8 @@ export async function refreshLock(
   await commitLockChange(kv, async (op) => {
     if (!await findLock(kv, lock.token, now)) throw new ConflictError("lock_gone");
     op.set(keys.davLock(next.token), next, { expireIn: ttl(next, now) })
-      .set(keys.davLockPath(next.segs, next.token), true, { expireIn: ttl(next, now) });
+      .set(keys.davLockPath(next.segs, next.token), true, { expireIn: ttl(next, now) })
+      .set(keys.davUserLock(next.userId, next.token), true, { expireIn: ttl(next, now) });
   });
   return next;
 }
@@ -166,9 +214,22 @@ export async function refreshLock(
 /** Removes a lock. */
 export async function removeLock(kv: Deno.Kv, lock: DavLock): Promise<void> {
   await commitLockChange(kv, (op) => {
-    op.delete(keys.davLock(lock.token)).delete(keys.davLockPath(lock.segs, lock.token));
+    op.delete(keys.davLock(lock.token)).delete(keys.davLockPath(lock.segs, lock.token))
+      .delete(keys.davUserLock(lock.userId, lock.token));
     return Promise.resolve();
   });
+}
+
+/** Removes every lock a user holds (the user was deleted); also those taken before the holder index existed. */
+export async function removeUserLocks(kv: Deno.Kv, userId: number): Promise<number> {
+  const held: DavLock[] = [];
+  for await (const e of kv.list<DavLock>({ prefix: keys.davLocksPrefix() })) {
+    if (e.value.userId === userId) held.push(e.value);
+  }
+  for (const lock of held) await removeLock(kv, lock);
+  // Index entries whose lock already expired.
+  for await (const e of kv.list({ prefix: keys.davUserLocksPrefix(userId) })) await kv.delete(e.key);
+  return held.length;
 }
 
 /** Removes every lock on or below `segs` (the resource was deleted or moved away). */

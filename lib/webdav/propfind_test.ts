@@ -83,11 +83,13 @@ Deno.test("PROPFIND Depth 1: kept answers are byte-identical to fresh ones and f
       assert.equal(touched, await body(kv, admin, undefined));
       // Dead properties on a child are never served from a kept answer.
       const segs = realSegments(`${root}/d/f 3#&.txt`);
-      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: '<color xmlns="urn:t">red</color>' }]);
+      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: '<color xmlns="urn:t">red</color>' }], {
+        userId: 1,
+      });
       const dead = await body(kv, admin, cache);
       assert.ok(dead.includes('<color xmlns="urn:t">red</color>'));
       assert.equal(dead, await body(kv, admin, undefined));
-      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: null }]);
+      await patchDeadProps(kv, segs, [{ clark: "{urn:t}color", value: null }], { userId: 1 });
       assert.equal(await body(kv, admin, cache), await body(kv, admin, undefined));
       // Nor are locks on a child.
       const now = Date.now();

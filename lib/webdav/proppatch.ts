@@ -60,7 +60,7 @@ export async function proppatch(ctx: DavContext): Promise<Response> {
     body = propstatXml(names(refused), "403 Forbidden") +
       (others.length ? propstatXml(names(others), "424 Failed Dependency") : "");
   } else {
-    await patchDeadProps(ctx.kv, segsOf(p), instructions.map((i) => i.change));
+    await patchDeadProps(ctx.kv, segsOf(p), instructions.map((i) => i.change), { userId: ctx.fs.user.id });
     body = propstatXml(names(instructions), "200 OK");
   }
   const href = hrefOf(ctx, p.vpath, p.stat?.isDirectory === true);

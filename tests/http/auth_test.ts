@@ -169,6 +169,27 @@ Deno.test("the auth cookie works for GET only; the header wins", async () => {
   }
 });
 
+Deno.test("a token with anything after it is refused, in the header and in the cookie", async () => {
+  const t = await testApp();
+  try {
+    const token = t.tokens.admin;
+    assert.equal((await t.app.request("/api/users", { headers: { "X-Auth": token } })).status, 200);
+    for (const value of [`${token}=`, `${token}==`, `${token}.x`, `${token}x`]) {
+      const header = await t.app.request("/api/users", { headers: { "X-Auth": value } });
+      assert.equal(header.status, 401, value.slice(-3));
+      await header.body?.cancel();
+      const cookie = await t.app.request("/api/users", { headers: { Cookie: `auth=${value}` } });
+      assert.equal(cookie.status, 401, value.slice(-3));
+      await cookie.body?.cancel();
+      const page = await t.app.request("/settings/profile", { headers: { Cookie: `auth=${value}` } });
+      assert.equal(page.status, 302, value.slice(-3));
+      await page.body?.cancel();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("logout revokes the token at once", async () => {
   const t = await testApp();
   try {

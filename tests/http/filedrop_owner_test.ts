@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type TestApp, testApp } from "../_helpers.ts";
+import { LOCK_TTL_MS } from "../../lib/upload/lock.ts";
 
 const TUS = { "Tus-Resumable": "1.0.0" };
 
@@ -120,6 +121,37 @@ Deno.test("drop link: parallel owner writes to a visitor's name all get 409", as
     assert.equal(await Deno.lstat(`${f.root}/inbox/b.txt`).then(() => true, () => false), false);
   } finally {
     await server.shutdown();
+    await f.close();
+  }
+});
+
+Deno.test("drop link: an idle visitor upload holds its name for the upload lease only", async () => {
+  const { f, hash } = await ownerApp();
+  try {
+    // The owner's tus upload takes over a name whose visitor upload has been idle past the lease.
+    const first = await visitorStarts(f, hash, "idle.txt");
+    assert.equal(await ownerTus(f, "idle.txt", false), 409, "held while the lease lives");
+    f.deps.now = () => Date.now() + LOCK_TTL_MS + 1000;
+    assert.equal(await ownerTus(f, "idle.txt", false), 201);
+    const chunk = { ...TUS, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" };
+    assert.equal(await status(f, first, { method: "PATCH", headers: chunk, body: "guest" }), 404);
+    assert.equal(await status(f, first, { method: "HEAD", headers: TUS }), 404);
+    assert.equal(
+      await status(f, "/api/tus/inbox/idle.txt", { method: "HEAD", as: "owner", headers: TUS }),
+      200,
+    );
+
+    // A plain write takes the name too; the visitor's upload then finds it taken and never replaces it.
+    f.deps.now = () => Date.now();
+    const second = await visitorStarts(f, hash, "plain.txt");
+    const post = () =>
+      status(f, "/api/resources/inbox/plain.txt", { method: "POST", as: "owner", body: "own" });
+    assert.equal(await post(), 409, "held while the lease lives");
+    f.deps.now = () => Date.now() + LOCK_TTL_MS + 1000;
+    assert.equal(await post(), 200);
+    assert.equal(await status(f, second, { method: "PATCH", headers: chunk, body: "guest" }), 409);
+    assert.equal(await Deno.readTextFile(`${f.root}/inbox/plain.txt`), "own");
+  } finally {
     await f.close();
   }
 });

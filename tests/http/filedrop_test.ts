@@ -111,7 +111,8 @@ Deno.test("drop link: contents stay hidden, uploads never overwrite", async () =
 
     const first = await rawUpload(f, hash, "secret.txt", "one");
     assert.equal(first.status, 204);
-    assert.match(first.location!, /\/api\/public\/tus\/[^/]+\/secret%20\(1\)\.txt$/);
+    // The Location names the upload by its id, not by the name the server picked.
+    assert.match(first.location!, new RegExp(`^/api/public/tus/${hash}/[\\w-]{32}$`));
     assert.equal((await rawUpload(f, hash, "secret.txt", "two")).status, 204);
     assert.equal((await rawUpload(f, hash, "notes", "three")).status, 204);
     assert.equal((await rawUpload(f, hash, "notes", "four")).status, 204);
@@ -197,13 +198,13 @@ Deno.test("drop link: password required and throttled", async () => {
     // The Location carries the bypass token: the chunks need no password (and no bcrypt check) each.
     const token = new URL(ok.location!, "http://x").searchParams.get("token")!;
     assert.equal(token.length, 128);
-    const patchUrl = `/api/public/tus/${hash}/b.txt`;
-    const created = await f.request(`${patchUrl}?token=${token}`, {
+    const created = await f.request(`/api/public/tus/${hash}/b.txt?token=${token}`, {
       method: "POST",
       headers: { ...TUS, "Upload-Length": "2" },
     });
     await created.body?.cancel();
     assert.equal(created.status, 201);
+    const patchUrl = new URL(created.headers.get("Location")!, "http://x").pathname;
     assert.equal(await status(f, patchUrl, { method: "HEAD", headers: TUS }), 401);
     assert.equal(await status(f, `${patchUrl}?token=wrong`, { method: "HEAD", headers: TUS }), 401);
     assert.equal(await status(f, `${patchUrl}?token=${token}`, { method: "HEAD", headers: TUS }), 200);
@@ -237,7 +238,7 @@ Deno.test("drop link: tus-js-client uploads in chunks", async () => {
       });
       upload.start();
     });
-    assert.match(url, /\/photo\.jpg\?token=[\w-]{128}$/);
+    assert.match(url, new RegExp(`/api/public/tus/${hash}/[\\w-]{32}\\?token=[\\w-]{128}$`));
     assert.equal((await Deno.stat(`${f.root}/inbox/photo.jpg`)).size, 300_000);
   } finally {
     await server.shutdown();
@@ -286,12 +287,77 @@ Deno.test("drop link: parallel uploads of one name get different names and keep 
       await r.body?.cancel();
       assert.equal(r.status, 204);
     }));
-    for (const [i, location] of locations.entries()) {
-      const name = decodeURIComponent(location.split("/").pop()!);
-      assert.equal(await Deno.readTextFile(`${f.root}/inbox/${name}`), bodies[i]);
-    }
+    const names = ["same.txt", ...bodies.slice(1).map((_, i) => `same (${i + 1}).txt`)];
+    const found = await Promise.all(names.map((n) => Deno.readTextFile(`${f.root}/inbox/${n}`)));
+    assert.deepEqual(found.sort(), [...bodies].sort());
   } finally {
     await server.shutdown();
+    await f.close();
+  }
+});
+
+Deno.test("drop link: a visitor's upload is reached by its id only, never by a name", async () => {
+  const f = await dropApp();
+  try {
+    const hash = await makeDrop(f);
+    const created = await f.request(`/api/public/tus/${hash}/a.txt`, {
+      method: "POST",
+      headers: { ...TUS, "Upload-Length": "5" },
+    });
+    await created.body?.cancel();
+    assert.equal(created.status, 201);
+    const location = created.headers.get("Location")!;
+    const chunk = (url: string, body = "hello") =>
+      status(f, url, {
+        method: "PATCH",
+        headers: { ...TUS, "Content-Type": "application/offset+octet-stream", "Upload-Offset": "0" },
+        body,
+      });
+    // A second visitor who knows (or guesses) the name, or tries ids, reaches nothing.
+    const other = `/api/public/tus/${hash}/${"A".repeat(32)}`;
+    for (const url of [`/api/public/tus/${hash}/a.txt`, other, `${location}x`, location.slice(0, -1)]) {
+      assert.equal(await chunk(url, "evil!"), 404, url);
+      assert.equal(await status(f, url, { method: "HEAD", headers: TUS }), 404, url);
+    }
+    // Another link's visitor with the right id reaches nothing either.
+    const second = await makeDrop(f);
+    assert.equal(await chunk(location.replace(hash, second), "evil!"), 404);
+    assert.equal(await status(f, location, { method: "HEAD", headers: TUS }), 200);
+    assert.equal(await chunk(location), 204);
+    assert.equal(await Deno.readTextFile(`${f.root}/inbox/a.txt`), "hello");
+    // Finished: the id leads nowhere any more.
+    assert.equal(await status(f, location, { method: "HEAD", headers: TUS }), 404);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("drop link: the answer to a name does not depend on what the folder holds", async () => {
+  const f = await dropApp();
+  try {
+    const hash = await makeDrop(f);
+    const long = "n".repeat(251) + ".txt";
+    await Deno.writeTextFile(`${f.root}/inbox/${long}`, "taken");
+    const answers = [];
+    // secret.txt and the 255-byte name exist; the others do not.
+    for (const name of ["secret.txt", "fresh.txt", long, "m".repeat(251) + ".txt"]) {
+      const r = await f.request(`/api/public/tus/${hash}/${encodeURIComponent(name)}`, {
+        method: "POST",
+        headers: { ...TUS, "Upload-Length": "1" },
+      });
+      await r.body?.cancel();
+      const location = r.headers.get("Location") ?? "";
+      answers.push({
+        status: r.status,
+        location: location.replace(/[\w-]{32}$/, "<id>"),
+        headers: [...r.headers.keys()].sort().join(","),
+      });
+    }
+    assert.equal(new Set(answers.map((a) => JSON.stringify(a))).size, 1, JSON.stringify(answers));
+    assert.equal(answers[0].status, 201);
+    const names = [...Deno.readDirSync(`${f.root}/inbox`)].map((e) => e.name);
+    assert.equal(names.length, 2, "nothing lands before the bytes");
+  } finally {
     await f.close();
   }
 });

@@ -56,9 +56,26 @@ for (const searchIndex of [false, true]) {
         '{"dir":false,"path":"good-link.md"}\n',
         "escaping links are not reported",
       );
-      r = await f.request("/api/search/evil-link/?query=", { as: "u" });
+      // The base is checked like any path: an escaping one is 403, a missing one 404, a NUL byte 400.
+      for (
+        const [path, status] of [
+          ["evil-link/", 403],
+          ["missing/", 404],
+          ["docs/missing/", 404],
+          ["a.txt/below/", 404],
+          ["do%00cs/", 400],
+          ["%00/", 400],
+        ] as const
+      ) {
+        r = await f.request(`/api/search/${path}?query=x`, { as: "u" });
+        assert.equal(r.status, status, path);
+        assert.match(r.headers.get("Content-Type")!, /^text\/plain/);
+        await r.body?.cancel();
+      }
+      // A file has nothing below it.
+      r = await f.request("/api/search/a.txt?query=a", { as: "u" });
       assert.equal(r.status, 200);
-      assert.equal(await r.text(), "", "an escaping base yields nothing");
+      assert.equal(await r.text(), "");
       r = await f.request("/api/search/..%2F..%2F/?query=secret", { as: "u" });
       assert.equal(await r.text(), "");
       r = await f.request("/api/search/?query=secret", { as: "admin" });
@@ -111,7 +128,6 @@ Deno.test("GET /api/resources/recursive: role matrix, pruning, traversal", async
     r = await f.request("/api/resources/recursive/", { as: "u" });
     const all = JSON.stringify(await r.json());
     assert.ok(!all.includes("rule-hidden") && !all.includes(".env") && !all.includes('"/a/x.txt"'), all);
-    assert.ok(all.includes('"/evil-link"'), "links are listed from lstat but never entered");
     assert.ok(!all.includes("victim"));
     r = await f.request("/api/resources/recursive/evil-link", { as: "u" });
     assert.equal(r.status, 403);
@@ -119,6 +135,42 @@ Deno.test("GET /api/resources/recursive: role matrix, pruning, traversal", async
     r = await f.request("/api/resources/recursive/a.txt", { as: "u" });
     assert.equal(r.status, 400);
     assert.equal(await r.text(), "400 Bad Request (path is not a directory)\n");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("GET /api/resources/recursive lists exactly the links the folder listing shows", async () => {
+  const f = await filesFixture();
+  try {
+    // Links to a hidden dot-file, a file a global rule denies, a folder the user's rule denies, and a fine one.
+    await Deno.symlink(".env", `${f.home}/to-env`);
+    await Deno.symlink("rule-hidden.txt", `${f.home}/to-rule`);
+    await Deno.symlink("a", `${f.home}/to-a`);
+    await Deno.symlink("missing-inside", `${f.home}/dangling-inside`);
+    await Deno.mkdir(`${f.home}/sub`);
+    await Deno.symlink("../.env", `${f.home}/sub/deep-env`);
+    await Deno.symlink("../docs", `${f.home}/sub/deep-docs`);
+    const listed = async (folder: string) => {
+      const r = await f.request(`/api/resources/${folder}`, { as: "u" });
+      assert.equal(r.status, 200);
+      return ((await r.json()).items as { name: string; isSymlink: boolean }[])
+        .filter((i) => i.isSymlink).map((i) => i.name).sort();
+    };
+    const r = await f.request("/api/resources/recursive/", { as: "u" });
+    assert.equal(r.status, 200);
+    const paths = (await r.json() as { path: string }[]).map((e) => e.path);
+    const links = ["/dangling", "/dangling-inside", "/escape.txt", "/evil-link", "/good-link.md", "/to-a"]
+      .concat(["/to-env", "/to-rule", "/sub/deep-env", "/sub/deep-docs"]);
+    const shown = links.filter((l) => paths.includes(l)).sort();
+    assert.deepEqual(shown, ["/dangling-inside", "/good-link.md", "/sub/deep-docs"]);
+    const inListings = [
+      ...(await listed("")).map((n) => `/${n}`),
+      ...(await listed("sub/")).map((n) => `/sub/${n}`),
+    ].sort();
+    assert.deepEqual(shown, inListings);
+    // Links are never entered.
+    assert.ok(!paths.includes("/sub/deep-docs/readme.md"), JSON.stringify(paths));
   } finally {
     await f.close();
   }

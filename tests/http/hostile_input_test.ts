@@ -54,6 +54,8 @@ Deno.test("paths with a NUL byte, a name over 255 bytes or more than 4096 bytes 
       cases.push({ method: "GET", url: `/api/preview/thumb/${path}`, status, message });
       cases.push({ method: "GET", url: `/api/subtitle/${path}`, status, message });
       cases.push({ method: "GET", url: `/api/usage/${path}`, status, message });
+      // Search checks its folder before it streams, like every other path.
+      cases.push({ method: "GET", url: `/api/search/${path}?query=x`, status, message });
       cases.push({ method: "POST", url: `/api/tus/${path}`, status, message, headers: tus });
       cases.push({ method: "HEAD", url: `/api/tus/${path}`, status });
       cases.push({ method: "POST", url: `/api/share/${path}`, status, message });
@@ -74,12 +76,6 @@ Deno.test("paths with a NUL byte, a name over 255 bytes or more than 4096 bytes 
           message,
         });
       }
-    }
-    // Search streams: an unusable base yields no hits, as a missing one does (upstream).
-    for (const path of ["a%00b", LONG_NAME, LONG_PATH]) {
-      const res = await f.request(`/api/search/${path}?query=x`, { as: "u" });
-      assert.equal(res.status, 200);
-      assert.equal(await res.text(), "");
     }
     for (const c of cases) {
       const label = `${c.method} ${c.url.slice(0, 80)}`;

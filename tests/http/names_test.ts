@@ -122,9 +122,15 @@ const BAD_NAMES: [string, string][] = [
   ["nel\u0085.txt", "C1 NEL"],
   ["csi\u009b.txt", "C1 CSI"],
   ["back\\slash.md", "backslash"],
+  ["invoice\u202etxt.exe", "RLO"],
+  ["a\u202ab", "LRE"],
+  ["a\u2066b\u2069", "LRI/PDI"],
+  ["mark\u200f.txt", "RLM"],
+  ["mark\u200e.txt", "LRM"],
+  ["alm\u061c.txt", "ALM"],
 ];
 
-Deno.test("new names with control characters or a backslash are refused with 400 and nothing is created", async () => {
+Deno.test("new names with control characters, bidirectional controls or a backslash are refused with 400 and nothing is created", async () => {
   const f = await filesFixture();
   const log = captureLog();
   try {
@@ -145,7 +151,11 @@ Deno.test("new names with control characters or a backslash are refused with 400
         const r = await f.request(path, { ...init, method, as: "u" });
         const text = await r.text();
         assert.equal(r.status, 400, `${label}: ${method} ${path}: ${text}`);
-        assert.match(text, /cannot create .*: name contains (a control character|"\/" or "\\")/, text);
+        assert.match(
+          text,
+          /cannot create .*: name contains (a control character|a bidirectional control character|"\/" or "\\")/,
+          text,
+        );
       }
     }
     const after = (await Array.fromAsync(Deno.readDir(f.home))).map((e) => e.name).sort();

@@ -6,6 +6,8 @@ import { hashPassword, verifyPassword } from "../../lib/auth/passwords.ts";
 import { users } from "../../lib/storage/mod.ts";
 
 const INCORRECT = "400 Bad Request (the current password is incorrect)\n";
+const MISSING =
+  `400 Bad Request ("current_password" is missing: the requester's own password, in the JSON body)\n`;
 const ALICE_PASSWORD = "alice-own-password-7";
 
 /** An app where alice's password differs from everybody else's (TEST_PASSWORD). */
@@ -68,7 +70,7 @@ Deno.test("PUT /api/users/{id}: every security field needs the requester's curre
       for (const current of [undefined, "", "wrong-password-123", 42, ALICE_PASSWORD]) {
         const res = await t.request(`/api/users/${id}`, { as: "admin", ...put(id, which, data, current) });
         assert.equal(res.status, 400, `${JSON.stringify(which)} with ${JSON.stringify(current)}`);
-        assert.equal(await res.text(), INCORRECT);
+        assert.equal(await res.text(), current === undefined ? MISSING : INCORRECT);
       }
     }
     assert.deepEqual(await users.getUser(t.deps.kv, id), before);
@@ -92,7 +94,7 @@ Deno.test("PUT /api/users/{id}: a stolen token cannot change its owner's passwor
       ...put(id, ["password"], CHANGES.password),
     });
     assert.equal(steal.status, 400);
-    assert.equal(await steal.text(), INCORRECT);
+    assert.equal(await steal.text(), MISSING);
     const login = (password: string) =>
       t.request("/api/login", { method: "POST", body: JSON.stringify({ username: "alice", password }) });
     assert.equal((await login("a-brand-new-password")).status, 403);
@@ -143,7 +145,7 @@ Deno.test("POST /api/users: an admin token alone cannot create an admin", async 
     for (const current of [undefined, "", "nope-nope-nope", null]) {
       const res = await t.request("/api/users", { method: "POST", as: "admin", body: body(current) });
       assert.equal(res.status, 400, JSON.stringify(current));
-      assert.equal(await res.text(), INCORRECT);
+      assert.equal(await res.text(), current === undefined || current === null ? MISSING : INCORRECT);
     }
     assert.equal(await users.findUserByName(t.deps.kv, "eve"), null);
     const ok = await t.request("/api/users", { method: "POST", as: "admin", body: body(TEST_PASSWORD) });
@@ -160,10 +162,21 @@ Deno.test("DELETE /api/users/{id}: deleting an account needs the requester's cur
     const del = (id: number, as: string, body: string) =>
       t.request(`/api/users/${id}`, { method: "DELETE", as, body });
     const alice = t.users.alice.id;
-    for (const body of ["{}", JSON.stringify({ current_password: "wrong-password-1" })]) {
+    for (
+      const body of [
+        JSON.stringify({ current_password: "" }),
+        JSON.stringify({ current_password: "wrong-1" }),
+      ]
+    ) {
       const res = await del(alice, "alice", body);
       assert.equal(res.status, 400);
       assert.equal(await res.text(), INCORRECT);
+    }
+    // Without a body, or without the key, the answer names what is missing.
+    for (const body of ["", "{}", "  "]) {
+      const res = await del(alice, "alice", body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(await res.text(), MISSING, JSON.stringify(body));
     }
     const admin = await del(t.users.bob.id, "admin", JSON.stringify({ current_password: ALICE_PASSWORD }));
     assert.equal(admin.status, 400);
@@ -208,6 +221,9 @@ for (const authMethod of ["proxy", "noauth"] as const) {
         (await t.request(`/api/users/${id}`, { method: "DELETE", as: "admin", body: "{}" })).status,
         200,
       );
+      // Nor a body at all.
+      const zed = (await users.findUserByName(t.deps.kv, "zed"))!.id;
+      assert.equal((await t.request(`/api/users/${zed}`, { method: "DELETE", as: "admin" })).status, 200);
     } finally {
       await t.close();
     }

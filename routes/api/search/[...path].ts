@@ -3,9 +3,9 @@ import { vpathOf } from "../../../middleware/requests.ts";
 import { searchStream } from "../../../lib/search/mod.ts";
 
 export const handler = define.handlers({
-  GET(c) {
+  async GET(c) {
     const index = c.var.deps.searchIndex;
-    const body = searchStream(c.var.ctx.gate, vpathOf(c), c.req.query("query") ?? "", {
+    const body = await searchStream(c.var.ctx.gate, vpathOf(c), c.req.query("query") ?? "", {
       signal: c.req.raw.signal,
       index,
     });

@@ -29,13 +29,14 @@ export const handler = define.handlers({
       length: c.req.header("Upload-Length"),
     });
     const hash = req.rest.split("/")[0];
-    // The name the server chose (" (1)" when taken); an empty file is in place at once.
+    // The name the server chose (" (1)" when taken) goes to the audit log, never to the visitor; an empty file
+    // is in place at once.
     c.set("auditNote", up.complete ? { action: "share.drop", path: `/${up.name}` } : { path: `/${up.name}` });
-    c.header("Location", dropLocation(c.var.deps.config.baseUrl, hash, up.name, up.token));
+    c.header("Location", dropLocation(c.var.deps.config.baseUrl, hash, up.id, up.token));
     return c.text(statusText(201), 201);
   },
-  // Hono answers HEAD through GET: on an upload it is the tus offset query, on the link itself the drop
-  // page's look at the link's name and limits (after the password).
+  // Hono answers HEAD through GET: on an upload (addressed by its id) it is the tus offset query, on the link
+  // itself the drop page's look at the link's name and limits (after the password).
   async GET(c) {
     const req = dropRequestOf(c);
     c.header("Cache-Control", "no-store");

@@ -44,7 +44,8 @@ export const handler = define.handlers({
     await deleteUserAccount(id, {
       kv: c.var.deps.kv,
       requester: c.var.user,
-      body: await readJsonObject(c.req.raw),
+      // No body at all is fine without json auth; with it, the missing "current_password" is named.
+      body: await readJsonObject(c.req.raw, { allowEmpty: true }),
       authMethod: c.var.deps.config.authMethod,
       reauthThrottle: reauthThrottle(c),
     });
