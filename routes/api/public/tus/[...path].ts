@@ -59,11 +59,11 @@ export const handler = define.handlers({
     });
     // The last chunk: a visitor's file landed in the owner's folder.
     if (up.complete) {
-      const slash = req.rest.indexOf("/");
+      // The name the file landed under (the URL holds the upload's id, not its name).
       c.set("auditNote", {
         action: "share.drop",
-        target: req.rest.slice(0, slash),
-        path: req.rest.slice(slash),
+        target: req.rest.slice(0, req.rest.indexOf("/")),
+        path: up.vpath,
       });
     }
     c.header("Upload-Offset", String(up.offset));
