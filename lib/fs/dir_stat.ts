@@ -292,13 +292,15 @@ let statBuffer: Uint8Array | null = null;
  * null when it cannot be opened so or was shortened during the read; undefined where libc is not available.
  */
 function readWhole(
-  path: string,
+  path: string | { fd: number },
   max: number,
   bufferFor: (size: number) => Uint8Array,
 ): { facts: EntryStat; bytes: Uint8Array | null } | null | undefined {
   const lib = loadLibc();
   if (lib === null) return undefined;
-  const fd = lib.open(encoder.encode(path + "\0"), O_HEAD);
+  // A descriptor the caller opened (and closes); else `path` opened here.
+  const own = typeof path === "string";
+  const fd = own ? lib.open(encoder.encode(path + "\0"), O_HEAD) : path.fd;
   if (fd < 0) return null;
   try {
     const layout = LAYOUTS[Deno.build.arch];
@@ -318,7 +320,7 @@ function readWhole(
     // Shortened between the fstat and the read (truncated in place): nothing; the caller streams it.
     return n === size ? { facts, bytes: bytes.subarray(0, size) } : null;
   } finally {
-    lib.close(fd);
+    if (own) lib.close(fd);
   }
 }
 
@@ -328,7 +330,7 @@ function readWhole(
  * regular file of at most `max` bytes. Returns null when it cannot be opened so (gone, a symlink now, no
  * permission), and undefined where libc is not available (the caller's portable path then).
  */
-export function readWholeFile(path: string, max: number): WholeFile | null | undefined {
+export function readWholeFile(path: string | { fd: number }, max: number): WholeFile | null | undefined {
   const whole = readWhole(path, max, (size) => new Uint8Array(size));
   if (!whole) return whole;
   const { mode, size, mtimeMs } = whole.facts;

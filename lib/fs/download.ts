@@ -10,7 +10,7 @@
 import { ForbiddenError, HttpError, NotFoundError } from "../errors.ts";
 import type { ScopedPath } from "./gate.ts";
 import { HEADER_BYTES, readHeadOf } from "./file_info.ts";
-import { lstatSync, openFile, openFileSync, type Pin, pinEntryIn, pinTarget } from "./floor.ts";
+import { closeFd, openFile, openFileSync, openForRead, type Pin, pinTarget } from "./floor.ts";
 import { fileType, readWholeFile, S_IFDIR, S_IFIFO, S_IFREG } from "./dir_stat.ts";
 import { mimeByExtension, sniffMime } from "./mime.ts";
 import { extensionOf, vpathBase } from "./path.ts";
@@ -248,13 +248,26 @@ interface Opened {
  * symlink swapped in since the gate looked (refused, 403); elsewhere Deno's synchronous calls.
  */
 function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
-  // The target's folder pinned by the floor, the file named in it: O_NOFOLLOW then applies to its last name.
-  using entry = pinEntryIn(file, file.real);
-  const whole = readWholeFile(entry.path, SMALL_BODY);
+  // One open through the disk floor, beneath the files root with no symlink followed (the last name included: a
+  // link swapped in since the gate looked is 403, a vanished file 404), O_NONBLOCK (a FIFO does not block).
+  let fd: number | null;
+  try {
+    fd = openForRead(file.confinement.anchor, file.real);
+  } catch (err) {
+    if (err instanceof Deno.errors.PermissionDenied) return null;
+    throw err;
+  }
+  let whole;
+  try {
+    whole = readWholeFile(fd === null ? file.real : { fd }, SMALL_BODY);
+  } finally {
+    if (fd !== null) closeFd(fd);
+  }
   if (whole === null) {
-    // Not openable without following a link: gone (the lstat throws: 404), or a symlink swapped in since the
-    // gate looked, which is refused rather than followed unchecked.
-    if (lstatSync(entry).isSymlink) {
+    // Not openable without following a link (without the floor): gone (the lstat throws: 404), or a symlink
+    // swapped in since the gate looked, which is refused rather than followed unchecked.
+    // floor-exempt: only where the floor cannot pin (no FFI): a check, nothing read.
+    if (Deno.lstatSync(file.real).isSymlink) {
       throw new ForbiddenError("symlink_escape", "Path changed into a link");
     }
     return null;

@@ -212,7 +212,7 @@ function isSymlinkFd(lib: Libc, fd: number): boolean {
 }
 
 /** openat2's guarantee by a walk: each component opened O_PATH | O_NOFOLLOW relative to the one before. */
-function openWalk(lib: Libc, anchor: number, rel: string): number {
+function openWalk(lib: Libc, anchor: number, rel: string, flags: number): number {
   let fd = lib.openat(anchor, cString("."), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0) return -errno(lib);
   if (rel === ".") return fd;
@@ -222,13 +222,13 @@ function openWalk(lib: Libc, anchor: number, rel: string): number {
     const next = lib.openat(
       fd,
       cString(parts[i]),
-      O_PATH | O_NOFOLLOW | O_CLOEXEC | (last ? 0 : O_DIRECTORY),
+      last ? flags | O_NOFOLLOW : O_PATH | O_NOFOLLOW | O_CLOEXEC | O_DIRECTORY,
       0,
     );
     const code = next < 0 ? errno(lib) : 0;
     lib.close(fd);
     if (next < 0) return -code;
-    if (isSymlinkFd(lib, next)) {
+    if ((flags & O_PATH) !== 0 && isSymlinkFd(lib, next)) {
       lib.close(next);
       return -ELOOP;
     }
@@ -238,13 +238,13 @@ function openWalk(lib: Libc, anchor: number, rel: string): number {
 }
 
 /** An O_PATH descriptor of `real` opened beneath the anchor without following any symlink; throws on failure. */
-function openBeneath(lib: Libc, anchorReal: string, real: string): number {
+function openBeneath(lib: Libc, anchorReal: string, real: string, flags = O_PATH | O_CLOEXEC): number {
   const rel = relativeTo(anchorReal, real);
   const anchor = anchorFd(lib, anchorReal);
-  let fd = hasOpenat2 ? openat2(lib, anchor, rel, O_PATH | O_CLOEXEC) : -ENOSYS;
+  let fd = hasOpenat2 ? openat2(lib, anchor, rel, flags) : -ENOSYS;
   if (fd === -ENOSYS || (fd === -EINVAL && hasOpenat2)) {
     hasOpenat2 = false;
-    fd = openWalk(lib, anchor, rel);
+    fd = openWalk(lib, anchor, rel, flags);
   }
   if (fd < 0) throw floorError(-fd, real);
   return fd;
@@ -621,4 +621,23 @@ export async function readNoSymlinks(path: string, max: number): Promise<NoSymli
   } finally {
     pin.close();
   }
+}
+
+/**
+ * A descriptor for reading the file at `real` beneath `anchorReal`, opened in one call (no pin, no second open
+ * through /proc): `O_RDONLY | O_NONBLOCK` (a FIFO does not block the open), no symlink followed anywhere, the
+ * last name included. For the small reads on a request's thread (downloads of small files); the caller fstats it,
+ * reads and closes it with {@link closeFd}. Null where the floor cannot pin (no FFI, no anchor): the caller's
+ * portable path. Throws the floor's errors otherwise.
+ */
+export function openForRead(anchorReal: string, real: string): number | null {
+  const lib = anchorReal === "" ? null : loadLibc();
+  if (lib === null) return null;
+  const O_NONBLOCK = 0o4000, O_NOCTTY = 0o400;
+  return openBeneath(lib, anchorReal, real, O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+}
+
+/** Closes a descriptor from {@link openForRead}. */
+export function closeFd(fd: number): void {
+  loadLibc()?.close(fd);
 }
