@@ -16,6 +16,7 @@ import { StateCache } from "./storage/state_cache.ts";
 import type { AppDeps } from "./state.ts";
 import { guessThrottle, secondFactorThrottle } from "./auth/throttle.ts";
 import { isCaseInsensitive } from "./fs/case_probe.ts";
+import { floorMode } from "./fs/floor.ts";
 import { createPreviewService } from "./thumbs/mod.ts";
 import { UsageCache } from "./quota.ts";
 import { UploadLeases } from "./upload/lock.ts";
@@ -251,6 +252,13 @@ export async function bootDeps(config: Readonly<Config>, options: BootOptions = 
   const deps = createDeps(config, { kv, exec, now: options.now, searchIndex: options.searchIndex });
   await store.getSecret();
   const firstStart = await ensureFirstStart(deps, effective);
+  // The disk floor needs Linux with glibc and the FFI permission (docs/security.md#the-disk-floor).
+  if (!config.followExternalSymlinks && floorMode() === "paths") {
+    warnings.push(
+      "disk floor unavailable (no FFI or not Linux with glibc): file operations re-resolve checked paths, so a " +
+        "folder swapped for a symlink between the check and the use is not caught",
+    );
+  }
   return { deps, firstStart, warnings, imported };
 }
 

@@ -100,3 +100,32 @@ Deno.test("floor: renameNoReplace never replaces", async () => {
   assert.equal(renameNoReplace(from, free), true);
   assert.equal(await Deno.readTextFile(`${t.root}/alice/d/new.txt`), "other");
 });
+
+Deno.test("floor: without the FFI permission it cannot pin and says so (the server warns at start)", async () => {
+  const script = `import { floorMode, pinObject } from ${
+    JSON.stringify(new URL("./floor.ts", import.meta.url).href)
+  };
+console.log(floorMode(), pinObject("/", "/tmp").path);`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-check", script],
+    env: { NO_COLOR: "1", DENO_NO_PROMPT: "1" },
+    clearEnv: false,
+  }).output();
+  // `deno eval` has every permission; run the same with FFI denied.
+  const denied = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-check",
+      "--allow-read",
+      "--deny-ffi",
+      `data:application/typescript,${encodeURIComponent(script)}`,
+    ],
+    env: { NO_COLOR: "1", DENO_NO_PROMPT: "1" },
+  }).output();
+  assert.match(new TextDecoder().decode(out.stdout), /^openat2 \/proc\/self\/fd\/\d+/);
+  assert.equal(
+    new TextDecoder().decode(denied.stdout).trim(),
+    "paths /tmp",
+    new TextDecoder().decode(denied.stderr),
+  );
+});
