@@ -109,13 +109,12 @@ export async function confirmTwoFactor(
   return { recoveryCodes: codes!, sessionsEnded };
 }
 
-/** Turns the requester's two-factor login off: current password plus a TOTP or recovery code. */
-export async function disableTwoFactor(
+/** Checks the requester's own one-time or recovery code in `body.code`, spending the account's budget if wrong. */
+async function checkOwnCode(
   requester: StoredUser,
   body: Record<string, unknown>,
   options: AccountSecurityOptions,
 ): Promise<void> {
-  await checkCurrentPassword(requester, body, reauthOf(options));
   const code = str(body, "code");
   await checkCode(
     requester,
@@ -126,6 +125,16 @@ export async function disableTwoFactor(
         now: options.reauth.now,
       }),
   );
+}
+
+/** Turns the requester's two-factor login off: current password plus a TOTP or recovery code. */
+export async function disableTwoFactor(
+  requester: StoredUser,
+  body: Record<string, unknown>,
+  options: AccountSecurityOptions,
+): Promise<void> {
+  await checkCurrentPassword(requester, body, reauthOf(options));
+  await checkOwnCode(requester, body, options);
   await deleteTwoFactor(options.kv, requester.id);
 }
 
@@ -145,16 +154,7 @@ export async function resetTwoFactor(
   await checkCurrentPassword(requester, body, reauthOf(options));
   await users.getUser(options.kv, targetId);
   if (targetId === requester.id && await hasTwoFactor(options.kv, targetId)) {
-    const code = str(body, "code");
-    await checkCode(
-      requester,
-      options,
-      () =>
-        verifySecondFactorWithin(options.kv, options.secondFactor, requester.id, {
-          code,
-          now: options.reauth.now,
-        }),
-    );
+    await checkOwnCode(requester, body, options);
   }
   await deleteTwoFactor(options.kv, targetId);
   await deleteAllAppPasswords(options.kv, targetId);
