@@ -12,6 +12,7 @@ import {
   scopedTempSibling,
 } from "./gate.ts";
 import { joinVpath } from "./path.ts";
+import { setLogSink } from "../log.ts";
 import { ctxFor, exists, makeTree, pathRule, regexRule, withTempRoot } from "./_testing.ts";
 
 async function status(p: Promise<unknown>): Promise<number> {
@@ -367,5 +368,25 @@ Deno.test("resolveScoped() looks a request's path up without async file-system c
     }
     // A symlink still resolves (its target walk may be async) and stays confined.
     assert.equal((await resolveScoped(ctx, "/link.txt", "download")).real, `${root}/a/b/f.txt`);
+  });
+});
+
+Deno.test("a scope that leads out of the files root through a link is 403 and logged with the user's name", async () => {
+  await withTempRoot(async ({ root, outside }) => {
+    await makeTree(outside, { "secret.txt": "s" });
+    await Deno.symlink(outside, `${root}/away`);
+    const lines: string[] = [];
+    const previous = setLogSink((level, line) => lines.push(`${level} ${line}`));
+    try {
+      const ctx = ctxFor(root, { scope: "/away" });
+      ctx.user.username = "mallory";
+      await assert.rejects(
+        resolveScoped(ctx, "/secret.txt", "read"),
+        (err: unknown) => err instanceof ForbiddenError && err.code === "scope_outside_root",
+      );
+    } finally {
+      setLogSink(previous);
+    }
+    assert.ok(lines.some((l) => l.startsWith("warn") && l.includes('"mallory"')), lines.join("\n"));
   });
 });
