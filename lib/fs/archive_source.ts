@@ -12,7 +12,7 @@ import type { ArchiveEntry } from "../archive/mod.ts";
 import { entryFailure } from "../archive/entry.ts";
 import { fileReadable } from "../archive/file_stream.ts";
 import { log } from "../log.ts";
-import { lstat, openFile, pinEntryIn, pinTarget, readDirNames, stat } from "./floor.ts";
+import { closeFd, lstat, openFile, openForRead, pinEntryIn, pinTarget, readDirNames, stat } from "./floor.ts";
 import {
   type DirStat,
   type EntryStat,
@@ -63,17 +63,22 @@ const encoder = new TextEncoder();
  * open(), which refuses or streams it.
  */
 function readSmall(p: ScopedPath, size: number, buffer: Uint8Array): Uint8Array | null {
-  let whole;
+  let fd: number | null;
   try {
-    // The folder pinned by the disk floor, the file opened in it with O_NOFOLLOW.
-    using entry = pinEntryIn(p, p.real);
-    whole = readWholeFileInto(
-      entry.path,
-      buffer.length > WHOLE_READ_MAX ? buffer.subarray(0, WHOLE_READ_MAX) : buffer,
-    );
+    // One open through the disk floor (no symlink followed, O_NONBLOCK); null without it: by path, O_NOFOLLOW.
+    fd = openForRead(p.confinement.anchor, p.real);
   } catch {
     // Gone or swapped for a link on the way: open() refuses or fails it with its reason.
     return null;
+  }
+  let whole;
+  try {
+    whole = readWholeFileInto(
+      fd === null ? p.real : { fd },
+      buffer.length > WHOLE_READ_MAX ? buffer.subarray(0, WHOLE_READ_MAX) : buffer,
+    );
+  } finally {
+    if (fd !== null) closeFd(fd);
   }
   if (!whole || whole.read < 0) return null;
   return buffer.subarray(0, Math.min(whole.read, size));

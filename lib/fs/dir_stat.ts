@@ -6,7 +6,7 @@
  * millisecond times exactly like `Deno.FileInfo`).
  */
 import { HEADER_BYTES, readHeadSync } from "./file_info.ts";
-import { pinObject, serverPath } from "./floor.ts";
+import { openForRead, serverPath } from "./floor.ts";
 import {
   diffDirents,
   type DirDiff,
@@ -143,11 +143,9 @@ function readFacts(view: DataView, modeAt: number, out: EntryStat): void {
   out.ino = view.getUint32(12, true) * 4294967296 + view.getUint32(8, true);
 }
 
-function ffiDirStat(lib: Libc, real: string): DirStat | null {
+/** A DirStat over the open folder `fd`, which it owns (closes). */
+function ffiDirStat(lib: Libc, fd: number): DirStat {
   const layout = LAYOUTS[Deno.build.arch];
-  const path = encoder.encode(real + "\0");
-  const fd = lib.open(path, O_RDONLY_DIRECTORY_CLOEXEC);
-  if (fd < 0) return null;
   const buf = new Uint8Array(layout.size);
   const view = new DataView(buf.buffer);
   const facts: EntryStat = { mode: 0, size: 0, mtimeMs: 0, ino: 0 };
@@ -275,8 +273,10 @@ export interface DirRef {
 export function openDirStat(at: DirRef, options: { portable?: boolean } = {}): DirStat {
   const lib = options.portable ? null : loadLibc();
   if (lib === null) return portableDirStat(at.real);
-  using pin = pinObject(at.anchor, at.real);
-  return ffiDirStat(lib, pin.path) ?? portableDirStat(at.real);
+  // One open through the floor; without an anchor (the unsafe mode that follows external links), by path.
+  const fd = openForRead(at.anchor, at.real, { directory: true }) ??
+    lib.open(encoder.encode(at.real + "\0"), O_RDONLY_DIRECTORY_CLOEXEC);
+  return fd < 0 ? portableDirStat(at.real) : ffiDirStat(lib, fd);
 }
 
 /** A file opened by {@link readWholeFile}: its fstat and, when regular and small enough, its bytes. */
@@ -350,7 +350,10 @@ export interface WholeFileRead extends Omit<EntryStat, "ino"> {
  * nothing (`read` = -1). Null when it cannot be opened so or was truncated during the read, undefined where
  * libc is not available.
  */
-export function readWholeFileInto(path: string, target: Uint8Array): WholeFileRead | null | undefined {
+export function readWholeFileInto(
+  path: string | { fd: number },
+  target: Uint8Array,
+): WholeFileRead | null | undefined {
   const whole = readWhole(path, target.length, () => target);
   if (!whole) return whole;
   const { mode, size, mtimeMs } = whole.facts;

@@ -263,6 +263,8 @@ function openSmall(file: ScopedPath & { stat: Deno.FileInfo }): Opened | null {
   } finally {
     if (fd !== null) closeFd(fd);
   }
+  // Through the floor: an fstat that failed or a file shortened during the read; the caller streams it.
+  if (whole === null && fd !== null) return null;
   if (whole === null) {
     // Not openable without following a link (without the floor): gone (the lstat throws: 404), or a symlink
     // swapped in since the gate looked, which is refused rather than followed unchecked.

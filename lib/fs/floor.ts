@@ -35,7 +35,6 @@ const SYS_OPENAT2 = 437n;
 const AT_EMPTY_PATH = 0x1000;
 const AT_SYMLINK_NOFOLLOW = 0x100;
 const RENAME_NOREPLACE = 1;
-const RENAME_EXCHANGE = 2;
 
 const ENOENT = 2;
 const EACCES = 13;
@@ -339,20 +338,6 @@ export function renameNoReplace(from: Pin, to: Pin): boolean {
   fail(lib, to.path);
 }
 
-/** Swaps two pinned entries atomically (RENAME_EXCHANGE); false where not supported. For tests and trash. */
-export function renameExchange(a: Pin, b: Pin): boolean {
-  const lib = loadLibc();
-  if (lib === null || lib.renameat2 === null) return false;
-  const AT_FDCWD = -100;
-  if (lib.renameat2(AT_FDCWD, cString(a.path), AT_FDCWD, cString(b.path), RENAME_EXCHANGE) === 0) return true;
-  const code = errno(lib);
-  if (code === EINVAL || code === ENOSYS || code === ENOTSUP) return false;
-  fail(lib, b.path);
-}
-
-/** The name of the error code ENAMETOOLONG, for callers that report over-long paths. */
-export const NAME_TOO_LONG = `E${ENAMETOOLONG}`;
-
 /**
  * Creates the folder `real` beneath `anchorReal` and any missing parents, one `mkdir` at a time in a pinned
  * parent: a component that is a symlink is refused (403), never followed, so a scope folder cannot be created
@@ -517,10 +502,6 @@ export function symlink(target: string, pin: Pin): Promise<void> {
   return Deno.symlink(target, pin.path);
 }
 
-export function chmod(pin: Pin, mode: number): Promise<void> {
-  return Deno.chmod(pin.path, mode);
-}
-
 export function utime(pin: Pin, atime: Date | number, mtime: Date | number): Promise<void> {
   return Deno.utime(pin.path, atime, mtime);
 }
@@ -566,11 +547,6 @@ async function atEntryNoFollow<T>(path: string, fn: (object: string) => Promise<
 /** chmod of an entry we created (a temp file), never of what a link swapped in under its name points to. */
 export function chmodNoFollow(path: string, mode: number): Promise<void> {
   return atEntryNoFollow(path, (object) => Deno.chmod(object, mode));
-}
-
-/** utime of an entry we created, never of a link's target. */
-export function utimeNoFollow(path: string, atime: Date | number, mtime: Date | number): Promise<void> {
-  return atEntryNoFollow(path, (object) => Deno.utime(object, atime, mtime));
 }
 
 /** close_range(2): the same number on x86-64 and arm64 (the unified syscall table). */
@@ -627,14 +603,19 @@ export async function readNoSymlinks(path: string, max: number): Promise<NoSymli
  * A descriptor for reading the file at `real` beneath `anchorReal`, opened in one call (no pin, no second open
  * through /proc): `O_RDONLY | O_NONBLOCK` (a FIFO does not block the open), no symlink followed anywhere, the
  * last name included. For the small reads on a request's thread (downloads of small files); the caller fstats it,
- * reads and closes it with {@link closeFd}. Null where the floor cannot pin (no FFI, no anchor): the caller's
+ * reads and closes it with {@link closeFd}. `directory`: a folder, for reading its entries (listings, archives). Null where the floor cannot pin (no FFI, no anchor): the caller's
  * portable path. Throws the floor's errors otherwise.
  */
-export function openForRead(anchorReal: string, real: string): number | null {
+export function openForRead(
+  anchorReal: string,
+  real: string,
+  options: { directory?: boolean } = {},
+): number | null {
   const lib = anchorReal === "" ? null : loadLibc();
   if (lib === null) return null;
   const O_NONBLOCK = 0o4000, O_NOCTTY = 0o400;
-  return openBeneath(lib, anchorReal, real, O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  const kind = options.directory ? O_DIRECTORY : O_NONBLOCK | O_NOCTTY;
+  return openBeneath(lib, anchorReal, real, kind | O_CLOEXEC);
 }
 
 /** Closes a descriptor from {@link openForRead}. */
