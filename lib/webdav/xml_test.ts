@@ -133,6 +133,7 @@ Deno.test("parseXml() refuses hostile documents with 400 within milliseconds", (
       return true;
     });
     const ms = performance.now() - t0;
-    assert.ok(ms < 1000, `${name}: ${ms.toFixed(0)} ms`);
+    // A liveness bound (the old parser took 13 s to minutes on the worst of these); figures: bench/webdav_xml.ts.
+    assert.ok(ms < 5000, `${name}: ${ms.toFixed(0)} ms`);
   }
 });
